@@ -1,0 +1,320 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "topology/topology.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "topology/graph.h"
+
+namespace schedsim::topology {
+
+const char* VendorName(Vendor v) {
+  switch (v) {
+    case Vendor::kIntel:
+      return "GenuineIntel";
+    case Vendor::kAmd:
+      return "AuthenticAMD";
+    case Vendor::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+const char* LevelName(Level level) {
+  switch (level) {
+    case Level::kMachine:
+      return "machine";
+    case Level::kPackage:
+      return "package";
+    case Level::kNode:
+      return "node";
+    case Level::kLlc:
+      return "llc";
+    case Level::kCore:
+      return "core";
+    case Level::kThread:
+      return "thread";
+  }
+  return "?";
+}
+
+int64_t FrequencySpec::TurboCeilingKhz(int active_cores) const {
+  if (turbo_ceiling_khz.empty()) return max_turbo_khz;
+  int i = std::max(active_cores, 1) - 1;
+  if (i >= static_cast<int>(turbo_ceiling_khz.size())) {
+    return turbo_ceiling_khz.back();
+  }
+  return turbo_ceiling_khz[i];
+}
+
+Topology::Topology() : graph_(std::make_unique<HierarchyGraph>()) {}
+Topology::~Topology() = default;
+Topology::Topology(Topology&&) noexcept = default;
+Topology& Topology::operator=(Topology&&) noexcept = default;
+Topology::Topology(const Topology& other)
+    : name_(other.name_),
+      model_name_(other.model_name_),
+      vendor_(other.vendor_),
+      places_(other.places_),
+      cores_(other.cores_),
+      llcs_(other.llcs_),
+      nodes_(other.nodes_),
+      packages_(other.packages_),
+      threads_per_core_(other.threads_per_core_),
+      distances_(other.distances_),
+      cstates_(other.cstates_),
+      frequency_(other.frequency_),
+      power_(other.power_),
+      caches_(other.caches_),
+      warnings_(other.warnings_),
+      graph_(std::make_unique<HierarchyGraph>(*other.graph_)) {}
+Topology& Topology::operator=(const Topology& other) {
+  if (this != &other) *this = Topology(other);
+  return *this;
+}
+
+CpuSet Topology::all_cpus() const {
+  CpuSet all(num_cpus());
+  all.SetAll();
+  return all;
+}
+
+TopologyBuilder::TopologyBuilder(std::string name) : name_(std::move(name)) {}
+
+TopologyBuilder& TopologyBuilder::AddCpu(int cpu, int package, int node,
+                                         int llc, int core) {
+  cpus_.push_back({cpu, package, node, llc, core});
+  return *this;
+}
+
+namespace {
+
+using Vertex = HwGraph::vertex_descriptor;
+
+// Maps caller-given ids of one level to dense ids ordered by lowest CPU.
+std::map<int, int> Densify(const std::map<int, int>& lowest_cpu_by_raw) {
+  std::vector<std::pair<int, int>> order;  // (lowest cpu, raw id)
+  for (const auto& [raw, lowest] : lowest_cpu_by_raw) {
+    order.emplace_back(lowest, raw);
+  }
+  std::sort(order.begin(), order.end());
+  std::map<int, int> dense;
+  for (size_t i = 0; i < order.size(); ++i) {
+    dense[order[i].second] = static_cast<int>(i);
+  }
+  return dense;
+}
+
+// The unique ancestor of `v` at `level`, or -1 if there is none or several.
+int AncestorId(const HwGraph& g, Vertex v, Level level) {
+  std::vector<Vertex> stack = {v};
+  std::vector<bool> seen(boost::num_vertices(g), false);
+  int found = -1;
+  int count = 0;
+  while (!stack.empty()) {
+    Vertex u = stack.back();
+    stack.pop_back();
+    for (auto [e, end] = boost::in_edges(u, g); e != end; ++e) {
+      Vertex p = boost::source(*e, g);
+      if (seen[p]) continue;
+      seen[p] = true;
+      if (g[p].level == level) {
+        found = g[p].id;
+        ++count;
+      } else {
+        stack.push_back(p);
+      }
+    }
+  }
+  return count == 1 ? found : -1;
+}
+
+}  // namespace
+
+absl::StatusOr<Topology> TopologyBuilder::Build() const {
+  const int n = static_cast<int>(cpus_.size());
+  if (n == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("machine '", name_, "' has no CPUs"));
+  }
+  std::vector<const RawCpu*> by_cpu(n, nullptr);
+  for (const RawCpu& c : cpus_) {
+    if (c.cpu < 0 || c.cpu >= n) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "machine '", name_, "': CPU ids must be 0..", n - 1, ", got ", c.cpu));
+    }
+    if (by_cpu[c.cpu] != nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine '", name_, "': CPU ", c.cpu, " added twice"));
+    }
+    by_cpu[c.cpu] = &c;
+  }
+
+  // Dense ids for each level, ordered by each group's lowest CPU.
+  std::map<int, int> low_pkg, low_node, low_llc, low_core;
+  for (int cpu = n - 1; cpu >= 0; --cpu) {
+    const RawCpu& c = *by_cpu[cpu];
+    low_pkg[c.package] = cpu;
+    low_node[c.node] = cpu;
+    low_llc[c.llc] = cpu;
+    low_core[c.core] = cpu;
+  }
+  std::map<int, int> pkg_id = Densify(low_pkg), node_id = Densify(low_node),
+                     llc_id = Densify(low_llc), core_id = Densify(low_core);
+
+  // Nesting checks, on dense ids: each core in one LLC, each LLC and each
+  // node in one package.
+  std::vector<int> core_llc(core_id.size(), -1), llc_pkg(llc_id.size(), -1),
+      node_pkg(node_id.size(), -1);
+  std::vector<int> llc_node(llc_id.size(), -1);  // -2: spans several nodes
+  for (int cpu = 0; cpu < n; ++cpu) {
+    const RawCpu& c = *by_cpu[cpu];
+    int core = core_id[c.core], llc = llc_id[c.llc], node = node_id[c.node],
+        pkg = pkg_id[c.package];
+    auto check = [&](std::vector<int>& owner, int child, int parent,
+                     const char* child_name,
+                     const char* parent_name) -> absl::Status {
+      if (owner[child] == -1) owner[child] = parent;
+      if (owner[child] != parent) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine '", name_, "': CPU ", cpu, " puts ", child_name, " ",
+            child, " in a second ", parent_name,
+            "; the hierarchy must nest"));
+      }
+      return absl::OkStatus();
+    };
+    absl::Status s = check(core_llc, core, llc, "core", "LLC");
+    if (s.ok()) s = check(llc_pkg, llc, pkg, "LLC", "package");
+    if (s.ok()) s = check(node_pkg, node, pkg, "NUMA node", "package");
+    if (!s.ok()) return s;
+    if (llc_node[llc] == -1) llc_node[llc] = node;
+    if (llc_node[llc] != node) llc_node[llc] = -2;
+  }
+
+  Topology t;
+  t.name_ = name_;
+  t.model_name_ = model_name_;
+  t.vendor_ = vendor_;
+  t.cstates_ = cstates_;
+  t.frequency_ = frequency_;
+  t.power_ = power_;
+  t.caches_ = caches_;
+  t.warnings_ = warnings_;
+
+  // The hierarchy graph.
+  HierarchyGraph& hg = *t.graph_;
+  HwGraph& g = hg.g;
+  hg.machine = boost::add_vertex(HwObject{Level::kMachine, 0}, g);
+  auto add_level = [&](Level level, size_t count) {
+    std::vector<Vertex> v(count);
+    for (size_t i = 0; i < count; ++i) {
+      v[i] = boost::add_vertex(HwObject{level, static_cast<int>(i)}, g);
+    }
+    return v;
+  };
+  std::vector<Vertex> pv = add_level(Level::kPackage, pkg_id.size());
+  std::vector<Vertex> nv = add_level(Level::kNode, node_id.size());
+  std::vector<Vertex> lv = add_level(Level::kLlc, llc_id.size());
+  std::vector<Vertex> cv = add_level(Level::kCore, core_id.size());
+  hg.thread_vertex = add_level(Level::kThread, n);
+  for (Vertex p : pv) boost::add_edge(hg.machine, p, g);
+  for (size_t node = 0; node < nv.size(); ++node) {
+    boost::add_edge(pv[node_pkg[node]], nv[node], g);
+  }
+  for (size_t llc = 0; llc < lv.size(); ++llc) {
+    Vertex parent = llc_node[llc] >= 0 ? nv[llc_node[llc]] : pv[llc_pkg[llc]];
+    boost::add_edge(parent, lv[llc], g);
+  }
+  for (size_t core = 0; core < cv.size(); ++core) {
+    boost::add_edge(lv[core_llc[core]], cv[core], g);
+  }
+  for (int cpu = 0; cpu < n; ++cpu) {
+    const RawCpu& c = *by_cpu[cpu];
+    boost::add_edge(cv[core_id[c.core]], hg.thread_vertex[cpu], g);
+    int llc = llc_id[c.llc];
+    if (llc_node[llc] < 0) {
+      boost::add_edge(nv[node_id[c.node]], hg.thread_vertex[cpu], g);
+    }
+  }
+
+  // Flatten: each thread's ancestors become its place.
+  t.places_.resize(n);
+  t.cores_.assign(cv.size(), CpuSet(n));
+  t.llcs_.assign(lv.size(), CpuSet(n));
+  t.nodes_.assign(nv.size(), CpuSet(n));
+  t.packages_.assign(pv.size(), CpuSet(n));
+  for (int cpu = 0; cpu < n; ++cpu) {
+    Vertex v = hg.thread_vertex[cpu];
+    CpuPlace& p = t.places_[cpu];
+    p.cpu = cpu;
+    p.core = AncestorId(g, v, Level::kCore);
+    p.llc = AncestorId(g, v, Level::kLlc);
+    p.node = AncestorId(g, v, Level::kNode);
+    p.package = AncestorId(g, v, Level::kPackage);
+    if (p.core < 0 || p.llc < 0 || p.node < 0 || p.package < 0) {
+      return absl::InternalError(absl::StrCat(
+          "machine '", name_, "': CPU ", cpu,
+          " lacks a unique ancestor at some level of the hierarchy"));
+    }
+    p.thread = t.cores_[p.core].Count();
+    t.cores_[p.core].Set(cpu);
+    t.llcs_[p.llc].Set(cpu);
+    t.nodes_[p.node].Set(cpu);
+    t.packages_[p.package].Set(cpu);
+  }
+  t.threads_per_core_ = 0;
+  for (const CpuSet& core : t.cores_) {
+    t.threads_per_core_ = std::max(t.threads_per_core_, core.Count());
+  }
+
+  // Distances.
+  const size_t nn = nv.size();
+  if (distances_.empty()) {
+    t.distances_.assign(nn, std::vector<int>(nn, 20));
+    for (size_t i = 0; i < nn; ++i) t.distances_[i][i] = 10;
+    if (nn > 1) {
+      t.warnings_.push_back(
+          "no NUMA distances given; assumed 10 local, 20 remote");
+    }
+  } else {
+    if (distances_.size() != nn) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "machine '", name_, "': distance matrix has ", distances_.size(),
+          " rows for ", nn, " NUMA nodes"));
+    }
+    // Caller rows are in ascending raw node id order; map to dense order.
+    std::vector<int> raw_of_dense(nn);
+    {
+      size_t i = 0;
+      for (const auto& [raw, unused] : node_id) {
+        (void)unused;
+        raw_of_dense[node_id.at(raw)] = static_cast<int>(i++);
+      }
+    }
+    t.distances_.assign(nn, std::vector<int>(nn, 0));
+    for (size_t i = 0; i < nn; ++i) {
+      if (distances_[raw_of_dense[i]].size() != nn) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine '", name_, "': distance row ", raw_of_dense[i], " has ",
+            distances_[raw_of_dense[i]].size(), " entries for ", nn,
+            " NUMA nodes"));
+      }
+      for (size_t j = 0; j < nn; ++j) {
+        int d = distances_[raw_of_dense[i]][raw_of_dense[j]];
+        if (d <= 0) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "machine '", name_, "': distance ", i, "->", j,
+              " must be positive, got ", d));
+        }
+        t.distances_[i][j] = d;
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace schedsim::topology

@@ -1,0 +1,267 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Topology: what a machine is. The hardware hierarchy (machine, package,
+// NUMA node, LLC, core, hardware thread) is kept as a Boost.Graph; per-CPU
+// facts (frequency range, HWP capabilities, C-state table, caches) and the
+// NUMA distance matrix sit beside it. Build() flattens the graph into dense
+// per-CPU arrays and CpuSets so that nothing after set-up walks the graph.
+//
+// Every machine, whether a preset, a sysfs import or an hwloc import, is
+// made through TopologyBuilder, which checks the hierarchy is consistent.
+
+#ifndef SCHEDSIM_TOPOLOGY_TOPOLOGY_H_
+#define SCHEDSIM_TOPOLOGY_TOPOLOGY_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "topology/cpuset.h"
+
+namespace schedsim::topology {
+
+enum class Vendor { kUnknown, kIntel, kAmd };
+const char* VendorName(Vendor v);
+
+// Levels of the hardware hierarchy, outermost first.
+enum class Level { kMachine, kPackage, kNode, kLlc, kCore, kThread };
+const char* LevelName(Level level);
+
+// One idle state as the cpuidle framework exposes it. The advertised values
+// are what a governor sees (sysfs `latency`, `residency`); the physical ones
+// are what the simulator charges (real hardware usually beats the table).
+struct CState {
+  enum Flags : uint32_t {
+    kPolling = 1u << 0,       // POLL: woken without an IPI.
+    kTlbFlushed = 1u << 1,    // CPUIDLE_FLAG_TLB_FLUSHED.
+    kAlwaysEnable = 1u << 2,  // CPUIDLE_FLAG_ALWAYS_ENABLE.
+    kCoreState = 1u << 3,     // A core C-state: reached only when every SMT
+                              // sibling of the core is in it or deeper.
+  };
+  std::string name;                 // "C1E"
+  std::string desc;                 // "MWAIT 0x01"
+  int64_t exit_latency_ns = 0;      // advertised
+  int64_t target_residency_ns = 0;  // advertised
+  int64_t physical_exit_ns = 0;     // charged on wake-up
+  int64_t physical_entry_ns = 0;    // charged on entry
+  int64_t power_mw = 0;             // per hardware thread while in the state
+  uint32_t flags = 0;
+  bool disabled = false;  // sysfs `disable`
+  bool polling() const { return flags & kPolling; }
+};
+
+// HWP capability levels (IA32_HWP_CAPABILITIES), in performance units.
+struct HwpCaps {
+  int lowest = 0;
+  int most_efficient = 0;
+  int guaranteed = 0;
+  int highest = 0;
+};
+
+// One point of the voltage/frequency curve.
+struct OperatingPoint {
+  int64_t khz = 0;
+  int64_t mv = 0;
+};
+
+// Frequency facts of a CPU (all CPUs of a machine share one).
+struct FrequencySpec {
+  int64_t min_khz = 0;
+  int64_t base_khz = 0;       // guaranteed / nominal
+  int64_t max_turbo_khz = 0;  // single-core turbo
+  // turbo_ceiling_khz[i]: highest frequency while i+1 cores are active.
+  // Empty means max_turbo_khz regardless of load.
+  std::vector<int64_t> turbo_ceiling_khz;
+  // Discrete P-states for legacy (non-HWP, acpi-cpufreq) control, highest
+  // first. Empty means any frequency in [min_khz, max_turbo_khz] in 100 MHz
+  // steps.
+  std::vector<int64_t> pstates_khz;
+  int64_t transition_latency_ns = 0;
+  bool has_hwp = false;
+  bool has_epp = false;
+  HwpCaps hwp;
+  int64_t khz_per_perf_unit = 100000;  // Intel: one ratio unit = 100 MHz.
+  std::string driver;    // "intel_pstate", "acpi-cpufreq", ...
+  std::string governor;  // as found (imports) or the preset's default
+  // Voltage/frequency curve for active power, lowest frequency first.
+  std::vector<OperatingPoint> vf_curve;
+
+  // Highest frequency with `active_cores` cores active (>= 1).
+  int64_t TurboCeilingKhz(int active_cores) const;
+};
+
+// Power model parameters of the part.
+struct PowerSpec {
+  // Dynamic power of one busy hardware thread: ceff_pf * V^2 * f, with
+  // capacitance in pF, V in volts, f in Hz, giving watts * 1e-12.
+  double ceff_pf = 0.0;
+  int64_t static_mw_per_core = 0;  // leakage of a core not in a core C-state
+  int64_t uncore_mw = 0;           // per package, always on
+  int64_t tdp_mw = 0;              // package TDP (PL1 when enabled)
+};
+
+struct CacheSpec {
+  int level = 0;       // 1, 2, 3
+  std::string type;    // "Data", "Instruction", "Unified"
+  int64_t size_bytes = 0;
+  int ways = 0;
+  int line_bytes = 64;
+};
+
+// Where one logical CPU sits. All ids are dense, 0-based, numbered in order
+// of each group's lowest CPU.
+struct CpuPlace {
+  int cpu = 0;
+  int core = 0;
+  int llc = 0;
+  int node = 0;
+  int package = 0;
+  int thread = 0;  // index among its core's siblings (0 = first)
+};
+
+// The Boost.Graph is hidden behind this pointer to keep Boost out of the
+// headers that most code includes; topology/graph.h exposes it.
+struct HierarchyGraph;
+
+class Topology {
+ public:
+  Topology(Topology&&) noexcept;
+  Topology& operator=(Topology&&) noexcept;
+  Topology(const Topology&);
+  Topology& operator=(const Topology&);
+  ~Topology();
+
+  const std::string& name() const { return name_; }
+  const std::string& model_name() const { return model_name_; }
+  Vendor vendor() const { return vendor_; }
+
+  int num_cpus() const { return static_cast<int>(places_.size()); }
+  int num_cores() const { return static_cast<int>(cores_.size()); }
+  int num_llcs() const { return static_cast<int>(llcs_.size()); }
+  int num_nodes() const { return static_cast<int>(nodes_.size()); }
+  int num_packages() const { return static_cast<int>(packages_.size()); }
+
+  const CpuPlace& place(int cpu) const { return places_[cpu]; }
+  // Spans of each group, indexed by the dense group id.
+  const std::vector<CpuSet>& cores() const { return cores_; }
+  const std::vector<CpuSet>& llcs() const { return llcs_; }
+  const std::vector<CpuSet>& nodes() const { return nodes_; }
+  const std::vector<CpuSet>& packages() const { return packages_; }
+  // Per-CPU shorthands.
+  const CpuSet& smt_siblings(int cpu) const { return cores_[places_[cpu].core]; }
+  const CpuSet& llc_span(int cpu) const { return llcs_[places_[cpu].llc]; }
+  const CpuSet& node_span(int cpu) const { return nodes_[places_[cpu].node]; }
+  const CpuSet& package_span(int cpu) const {
+    return packages_[places_[cpu].package];
+  }
+  CpuSet all_cpus() const;
+  int threads_per_core() const { return threads_per_core_; }
+
+  // SLIT distance between NUMA nodes (10 = local).
+  int distance(int node_a, int node_b) const {
+    return distances_[node_a][node_b];
+  }
+  const std::vector<std::vector<int>>& distances() const { return distances_; }
+
+  const std::vector<CState>& cstates() const { return cstates_; }
+  const FrequencySpec& frequency() const { return frequency_; }
+  const PowerSpec& power() const { return power_; }
+  // Caches seen by one CPU, L1 first.
+  const std::vector<CacheSpec>& caches() const { return caches_; }
+
+  // Notes about defaults filled in or facts inferred while building (for
+  // example "no node distances; assumed 10 local / 20 remote").
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+  const HierarchyGraph& graph() const { return *graph_; }
+
+ private:
+  friend class TopologyBuilder;
+  Topology();
+
+  std::string name_;
+  std::string model_name_;
+  Vendor vendor_ = Vendor::kUnknown;
+  std::vector<CpuPlace> places_;
+  std::vector<CpuSet> cores_, llcs_, nodes_, packages_;
+  int threads_per_core_ = 1;
+  std::vector<std::vector<int>> distances_;
+  std::vector<CState> cstates_;
+  FrequencySpec frequency_;
+  PowerSpec power_;
+  std::vector<CacheSpec> caches_;
+  std::vector<std::string> warnings_;
+  std::unique_ptr<HierarchyGraph> graph_;
+};
+
+// Assembles a Topology. Callers name each CPU's package, node, LLC and core
+// with any ids they like (for example sysfs ids); Build() renumbers them
+// densely, builds the hierarchy graph, checks that it nests (a core lies in
+// one LLC, an LLC in one package, a node in one package) and flattens it.
+class TopologyBuilder {
+ public:
+  explicit TopologyBuilder(std::string name);
+
+  TopologyBuilder& set_model_name(std::string model) {
+    model_name_ = std::move(model);
+    return *this;
+  }
+  TopologyBuilder& set_vendor(Vendor v) {
+    vendor_ = v;
+    return *this;
+  }
+  // Adds logical CPU `cpu`. CPU ids must end up covering 0..N-1.
+  TopologyBuilder& AddCpu(int cpu, int package, int node, int llc, int core);
+  // distances[i][j] between nodes in order of their ids as given to AddCpu
+  // (sorted ascending). Without it: 10 local, 20 remote, with a warning.
+  TopologyBuilder& set_distances(std::vector<std::vector<int>> distances) {
+    distances_ = std::move(distances);
+    return *this;
+  }
+  TopologyBuilder& set_cstates(std::vector<CState> cstates) {
+    cstates_ = std::move(cstates);
+    return *this;
+  }
+  TopologyBuilder& set_frequency(FrequencySpec f) {
+    frequency_ = std::move(f);
+    return *this;
+  }
+  TopologyBuilder& set_power(PowerSpec p) {
+    power_ = p;
+    return *this;
+  }
+  TopologyBuilder& set_caches(std::vector<CacheSpec> caches) {
+    caches_ = std::move(caches);
+    return *this;
+  }
+  TopologyBuilder& AddWarning(std::string warning) {
+    warnings_.push_back(std::move(warning));
+    return *this;
+  }
+
+  // Fails (InvalidArgument, naming the CPU) on gaps in CPU numbering,
+  // duplicate CPUs, groups that do not nest, or a distance matrix of the
+  // wrong shape or with non-positive entries.
+  absl::StatusOr<Topology> Build() const;
+
+ private:
+  struct RawCpu {
+    int cpu, package, node, llc, core;
+  };
+  std::string name_;
+  std::string model_name_;
+  Vendor vendor_ = Vendor::kUnknown;
+  std::vector<RawCpu> cpus_;
+  std::vector<std::vector<int>> distances_;
+  std::vector<CState> cstates_;
+  FrequencySpec frequency_;
+  PowerSpec power_;
+  std::vector<CacheSpec> caches_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace schedsim::topology
+
+#endif  // SCHEDSIM_TOPOLOGY_TOPOLOGY_H_

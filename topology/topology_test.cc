@@ -1,0 +1,94 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "topology/topology.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "topology/graph.h"
+
+namespace schedsim::topology {
+namespace {
+
+using ::testing::HasSubstr;
+
+// 2 packages x 2 cores x 2 threads, SMT siblings (n, n+4), one LLC and one
+// node per package.
+TopologyBuilder SmallMachine() {
+  TopologyBuilder b("small");
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    int core = cpu % 4;
+    int pkg = core / 2;
+    b.AddCpu(cpu, /*package=*/pkg * 7, /*node=*/pkg, /*llc=*/100 + pkg,
+             /*core=*/core * 3);
+  }
+  return b;
+}
+
+TEST(TopologyBuilderTest, FlattensHierarchyWithDenseIds) {
+  absl::StatusOr<Topology> t = SmallMachine().Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_cpus(), 8);
+  EXPECT_EQ(t->num_cores(), 4);
+  EXPECT_EQ(t->num_llcs(), 2);
+  EXPECT_EQ(t->num_packages(), 2);
+  EXPECT_EQ(t->threads_per_core(), 2);
+  EXPECT_EQ(t->place(5).core, 1);
+  EXPECT_EQ(t->place(5).thread, 1);
+  EXPECT_EQ(t->place(6).package, 1);
+  EXPECT_EQ(t->smt_siblings(1).ToList(), "1,5");
+  EXPECT_EQ(t->llc_span(3).ToList(), "2-3,6-7");
+  EXPECT_EQ(t->distance(0, 1), 20);
+  EXPECT_EQ(t->distance(1, 1), 10);
+  ASSERT_EQ(t->warnings().size(), 1u);
+  EXPECT_THAT(t->warnings()[0], HasSubstr("no NUMA distances"));
+  // machine + 2 packages + 2 nodes + 2 LLCs + 4 cores + 8 threads.
+  EXPECT_EQ(boost::num_vertices(t->graph().g), 19u);
+}
+
+TEST(TopologyBuilderTest, NodeSpanningPartOfAnLlcIsAllowed) {
+  // Sub-NUMA clustering: one LLC, two nodes.
+  TopologyBuilder b("snc");
+  for (int cpu = 0; cpu < 4; ++cpu) b.AddCpu(cpu, 0, cpu % 2, 0, cpu);
+  b.set_distances({{10, 11}, {11, 10}});
+  absl::StatusOr<Topology> t = b.Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_nodes(), 2);
+  EXPECT_EQ(t->node_span(1).ToList(), "1,3");
+  EXPECT_EQ(t->llc_span(1).ToList(), "0-3");
+  EXPECT_EQ(t->distance(0, 1), 11);
+}
+
+TEST(TopologyBuilderTest, RejectsGapsDuplicatesAndNonNesting) {
+  TopologyBuilder gap("gap");
+  gap.AddCpu(0, 0, 0, 0, 0).AddCpu(2, 0, 0, 0, 1);
+  EXPECT_THAT(gap.Build().status().message(), HasSubstr("CPU ids must be"));
+
+  TopologyBuilder dup("dup");
+  dup.AddCpu(0, 0, 0, 0, 0).AddCpu(0, 0, 0, 0, 1);
+  EXPECT_THAT(dup.Build().status().message(), HasSubstr("added twice"));
+
+  TopologyBuilder split("split");
+  split.AddCpu(0, 0, 0, 0, 0).AddCpu(1, 0, 0, 1, 0);
+  EXPECT_THAT(split.Build().status().message(), HasSubstr("must nest"));
+}
+
+TEST(TopologyBuilderTest, RejectsBadDistanceMatrix) {
+  TopologyBuilder b = SmallMachine();
+  b.set_distances({{10, 20}});
+  EXPECT_THAT(b.Build().status().message(), HasSubstr("1 rows for 2"));
+  TopologyBuilder c = SmallMachine();
+  c.set_distances({{10, 0}, {20, 10}});
+  EXPECT_THAT(c.Build().status().message(), HasSubstr("must be positive"));
+}
+
+TEST(FrequencySpecTest, TurboCeilingFallsWithActiveCores) {
+  FrequencySpec f;
+  f.max_turbo_khz = 3900000;
+  f.turbo_ceiling_khz = {3900000, 3800000, 3700000};
+  EXPECT_EQ(f.TurboCeilingKhz(1), 3900000);
+  EXPECT_EQ(f.TurboCeilingKhz(2), 3800000);
+  EXPECT_EQ(f.TurboCeilingKhz(8), 3700000);
+}
+
+}  // namespace
+}  // namespace schedsim::topology
