@@ -13,9 +13,9 @@
 
 // Evaluates `expr` (an absl::Status); returns it from the enclosing function
 // when it is not OK.
-#define SCHEDSIM_RETURN_IF_ERROR(expr)                  \
-  do {                                                  \
-    ::absl::Status schedsim_status_ = (expr);           \
+#define SCHEDSIM_RETURN_IF_ERROR(expr)                   \
+  do {                                                   \
+    ::absl::Status schedsim_status_ = (expr);            \
     if (!schedsim_status_.ok()) return schedsim_status_; \
   } while (0)
 
@@ -23,8 +23,8 @@
 #define SCHEDSIM_STATUS_CONCAT_(a, b) SCHEDSIM_STATUS_CONCAT_INNER_(a, b)
 
 // `lhs` = value of the absl::StatusOr `rexpr`, or returns its error.
-#define SCHEDSIM_ASSIGN_OR_RETURN(lhs, rexpr)                               \
-  SCHEDSIM_ASSIGN_OR_RETURN_IMPL_(                                          \
+#define SCHEDSIM_ASSIGN_OR_RETURN(lhs, rexpr) \
+  SCHEDSIM_ASSIGN_OR_RETURN_IMPL_(            \
       SCHEDSIM_STATUS_CONCAT_(schedsim_statusor_, __LINE__), lhs, rexpr)
 
 #define SCHEDSIM_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, rexpr) \

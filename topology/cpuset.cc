@@ -15,8 +15,7 @@ namespace schedsim::topology {
 CpuSet::CpuSet(int num_cpus)
     : num_cpus_(num_cpus), words_((num_cpus + 63) / 64, 0) {}
 
-absl::StatusOr<CpuSet> CpuSet::ParseList(absl::string_view text,
-                                         int num_cpus) {
+absl::StatusOr<CpuSet> CpuSet::ParseList(absl::string_view text, int num_cpus) {
   CpuSet set(num_cpus);
   absl::string_view stripped = absl::StripAsciiWhitespace(text);
   if (stripped.empty()) return set;
@@ -27,22 +26,20 @@ absl::StatusOr<CpuSet> CpuSet::ParseList(absl::string_view text,
     int hi = 0;
     if (ends.size() > 2 || !absl::SimpleAtoi(ends[0], &lo) ||
         !absl::SimpleAtoi(ends.back(), &hi) || lo < 0 || hi < lo) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("expected a CPU list like \"0-3,8\", got \"", text,
-                       "\""));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expected a CPU list like \"0-3,8\", got \"", text, "\""));
     }
     if (hi >= num_cpus) {
-      return absl::OutOfRangeError(absl::StrCat(
-          "CPU ", hi, " in list \"", text, "\" is beyond the ", num_cpus,
-          " CPUs of this machine"));
+      return absl::OutOfRangeError(absl::StrCat("CPU ", hi, " in list \"", text,
+                                                "\" is beyond the ", num_cpus,
+                                                " CPUs of this machine"));
     }
     for (int cpu = lo; cpu <= hi; ++cpu) set.Set(cpu);
   }
   return set;
 }
 
-absl::StatusOr<CpuSet> CpuSet::ParseMask(absl::string_view text,
-                                         int num_cpus) {
+absl::StatusOr<CpuSet> CpuSet::ParseMask(absl::string_view text, int num_cpus) {
   CpuSet set(num_cpus);
   absl::string_view stripped = absl::StripAsciiWhitespace(text);
   int bit = 0;

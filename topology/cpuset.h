@@ -10,10 +10,10 @@
 
 #include <cstdint>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace schedsim::topology {
 
@@ -33,9 +33,7 @@ class CpuSet {
   // REQUIRES: 0 <= cpu < width().
   void Set(int cpu) { words_[cpu >> 6] |= uint64_t{1} << (cpu & 63); }
   void Clear(int cpu) { words_[cpu >> 6] &= ~(uint64_t{1} << (cpu & 63)); }
-  bool Test(int cpu) const {
-    return (words_[cpu >> 6] >> (cpu & 63)) & 1;
-  }
+  bool Test(int cpu) const { return (words_[cpu >> 6] >> (cpu & 63)) & 1; }
   void SetAll();
   void ClearAll();
 

@@ -144,8 +144,9 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   std::vector<const RawCpu*> by_cpu(n, nullptr);
   for (const RawCpu& c : cpus_) {
     if (c.cpu < 0 || c.cpu >= n) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "machine '", name_, "': CPU ids must be 0..", n - 1, ", got ", c.cpu));
+      return absl::InvalidArgumentError(absl::StrCat("machine '", name_,
+                                                     "': CPU ids must be 0..",
+                                                     n - 1, ", got ", c.cpu));
     }
     if (by_cpu[c.cpu] != nullptr) {
       return absl::InvalidArgumentError(
@@ -182,8 +183,7 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
       if (owner[child] != parent) {
         return absl::InvalidArgumentError(absl::StrCat(
             "machine '", name_, "': CPU ", cpu, " puts ", child_name, " ",
-            child, " in a second ", parent_name,
-            "; the hierarchy must nest"));
+            child, " in a second ", parent_name, "; the hierarchy must nest"));
       }
       return absl::OkStatus();
     };
@@ -282,9 +282,9 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
     }
   } else {
     if (distances_.size() != nn) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "machine '", name_, "': distance matrix has ", distances_.size(),
-          " rows for ", nn, " NUMA nodes"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine '", name_, "': distance matrix has ",
+                       distances_.size(), " rows for ", nn, " NUMA nodes"));
     }
     // Caller rows are in ascending raw node id order; map to dense order.
     std::vector<int> raw_of_dense(nn);
@@ -306,9 +306,9 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
       for (size_t j = 0; j < nn; ++j) {
         int d = distances_[raw_of_dense[i]][raw_of_dense[j]];
         if (d <= 0) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "machine '", name_, "': distance ", i, "->", j,
-              " must be positive, got ", d));
+          return absl::InvalidArgumentError(
+              absl::StrCat("machine '", name_, "': distance ", i, "->", j,
+                           " must be positive, got ", d));
         }
         t.distances_[i][j] = d;
       }

@@ -83,7 +83,7 @@ struct FrequencySpec {
   bool has_epp = false;
   HwpCaps hwp;
   int64_t khz_per_perf_unit = 100000;  // Intel: one ratio unit = 100 MHz.
-  std::string driver;    // "intel_pstate", "acpi-cpufreq", ...
+  std::string driver;                  // "intel_pstate", "acpi-cpufreq", ...
   std::string governor;  // as found (imports) or the preset's default
   // Voltage/frequency curve for active power, lowest frequency first.
   std::vector<OperatingPoint> vf_curve;
@@ -103,8 +103,8 @@ struct PowerSpec {
 };
 
 struct CacheSpec {
-  int level = 0;       // 1, 2, 3
-  std::string type;    // "Data", "Instruction", "Unified"
+  int level = 0;     // 1, 2, 3
+  std::string type;  // "Data", "Instruction", "Unified"
   int64_t size_bytes = 0;
   int ways = 0;
   int line_bytes = 64;
@@ -150,7 +150,9 @@ class Topology {
   const std::vector<CpuSet>& nodes() const { return nodes_; }
   const std::vector<CpuSet>& packages() const { return packages_; }
   // Per-CPU shorthands.
-  const CpuSet& smt_siblings(int cpu) const { return cores_[places_[cpu].core]; }
+  const CpuSet& smt_siblings(int cpu) const {
+    return cores_[places_[cpu].core];
+  }
   const CpuSet& llc_span(int cpu) const { return llcs_[places_[cpu].llc]; }
   const CpuSet& node_span(int cpu) const { return nodes_[places_[cpu].node]; }
   const CpuSet& package_span(int cpu) const {

@@ -1,0 +1,22 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The schedsim command line: `schedsim COMMAND [FLAGS]`. Each command writes
+// its result to `out` and diagnostics to `err`, and returns the process exit
+// code (0 success, 1 failure, 2 usage error). docs/cli.md documents them.
+
+#ifndef SCHEDSIM_EXPERIMENTS_CLI_H_
+#define SCHEDSIM_EXPERIMENTS_CLI_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace schedsim::experiments {
+
+// `args` excludes the program name.
+int RunCli(const std::vector<std::string>& args, std::ostream& out,
+           std::ostream& err);
+
+}  // namespace schedsim::experiments
+
+#endif  // SCHEDSIM_EXPERIMENTS_CLI_H_

@@ -1,0 +1,114 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The placement side of the abstraction layer: the idle-CPU search the fair
+// class runs on every wake-up (select_idle_sibling, after
+// select_task_rq_fair and wake_affine have chosen a target), and the
+// scheduler state it reads. The simulator implements SchedView over its
+// runqueues and charges the waker for every runqueue the policy probes;
+// the scripted test kit implements it over a table.
+
+#ifndef SCHEDSIM_PLATFORM_PLACEMENT_H_
+#define SCHEDSIM_PLATFORM_PLACEMENT_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "topology/cpuset.h"
+#include "topology/sched_domains.h"
+#include "topology/topology.h"
+
+namespace schedsim::platform {
+
+// Wake flags (kernel WF_*).
+enum WakeFlags : uint32_t {
+  kWfTtwu = 1u << 3,  // an ordinary wake-up (try_to_wake_up)
+  kWfFork = 1u << 2,
+  kWfExec = 1u << 1,
+  kWfSync = 1u << 4,  // the waker is about to sleep
+  kWfMigrated = 1u << 5,
+};
+
+// What select_idle_sibling(p, prev, target) is given.
+struct WakeupRequest {
+  int task = -1;
+  int this_cpu = -1;  // the waking CPU (smp_processor_id)
+  int prev_cpu = -1;  // where the task last ran
+  int target = -1;    // wake_affine's choice: this_cpu or prev_cpu
+  uint32_t wake_flags = 0;
+  const topology::CpuSet* allowed = nullptr;  // p->cpus_ptr
+  // p->recent_used_cpu; the policy may update it (the kernel sets it to
+  // prev unconditionally).
+  int* recent_used_cpu = nullptr;
+  // The waker is a per-CPU kthread (IO completion) running in task context.
+  bool waker_is_per_cpu_kthread = false;
+};
+
+// Scheduler state as an idle-CPU search reads it. Calls that read another
+// CPU's runqueue (available_idle, sched_idle, nr_running, cpu_util,
+// ttwu_pending) are probes: the simulator charges the waker for each one.
+class SchedView {
+ public:
+  virtual ~SchedView() = default;
+
+  virtual const topology::Topology& topology() const = 0;
+  virtual const topology::SchedDomains& domains() const = 0;
+  // sched_smt_active(): some core has more than one thread online.
+  virtual bool smt_active() const = 0;
+  virtual int64_t now_ns() const = 0;
+
+  // available_idle_cpu(): idle task running, nothing queued, no wake-up
+  // pending.
+  virtual bool available_idle(int cpu) = 0;
+  // sched_idle_cpu(): only SCHED_IDLE tasks runnable.
+  virtual bool sched_idle(int cpu) = 0;
+  virtual int nr_running(int cpu) = 0;
+  // cpu_util_cfs(), 0..1024.
+  virtual int64_t cpu_util(int cpu) = 0;
+  // rq->ttwu_pending: a wake-up is queued on the CPU's wake list.
+  virtual bool ttwu_pending(int cpu) = 0;
+
+  // sd_llc_shared of `cpu`'s LLC.
+  virtual bool has_idle_cores(int cpu) const = 0;
+  virtual void set_idle_cores(int cpu, bool value) = 0;
+  // SIS_UTIL's scan depth, updated by periodic load balancing.
+  virtual int nr_idle_scan(int cpu) const = 0;
+
+  // SIS_PROP inputs: rq->avg_idle / wake_avg_idle of `cpu`, and the LLC's
+  // avg_scan_cost (EWMA 1/8 of whole-scan time), all ns.
+  virtual int64_t avg_idle_ns(int cpu) const = 0;
+  virtual int64_t wake_avg_idle_ns(int cpu) = 0;
+  virtual void set_wake_avg_idle_ns(int cpu, int64_t value) = 0;
+  virtual int64_t avg_scan_cost_ns(int cpu) const = 0;
+  virtual void set_avg_scan_cost_ns(int cpu, int64_t value) = 0;
+  // Simulated time spent probing so far in this search (what cpu_clock
+  // deltas measure in the kernel).
+  virtual int64_t scan_time_ns() const = 0;
+};
+
+// An idle-CPU search policy (a select_idle_sibling variant). One object
+// serves the whole machine; per-LLC state it owns (an idle-core mask, for
+// example) is sized in Attach. Hooks must not allocate after Attach.
+class PlacementPolicy {
+ public:
+  virtual ~PlacementPolicy() = default;
+
+  virtual absl::string_view name() const = 0;
+
+  // Once, before the first wake-up.
+  virtual void Attach(const topology::Topology& topology,
+                      const topology::SchedDomains& domains) {}
+
+  // select_idle_sibling(p, prev, target): returns the CPU to enqueue on.
+  // The caller checks it is a CPU of `request.allowed`.
+  virtual int SelectIdleSibling(SchedView& view,
+                                const WakeupRequest& request) = 0;
+
+  // update_idle_core(): `cpu` is about to run its idle task. The default
+  // is the 6.1 kernel's: if the LLC hint is clear and every SMT sibling of
+  // `cpu` is idle, set has_idle_cores.
+  virtual void OnCpuIdle(SchedView& view, int cpu);
+};
+
+}  // namespace schedsim::platform
+
+#endif  // SCHEDSIM_PLATFORM_PLACEMENT_H_

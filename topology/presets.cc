@@ -1,0 +1,199 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Sources, abbreviated: [KP] = the project's kernel-policy reference
+// (docs/model.md cites the original addresses): §2.2 hardware facts, §3.6
+// intel_idle skl_cstates, §3.7 acpi_idle on Zen3, §6 cost figures. "assumed"
+// marks a value with no published source; each is a parameter to sweep.
+
+#include "topology/presets.h"
+
+#include <algorithm>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace schedsim::topology {
+namespace {
+
+constexpr int64_t kUs = 1000;  // ns per microsecond
+
+CState State(const char* name, const char* desc, int64_t exit_us,
+             int64_t residency_us, int64_t physical_exit_ns,
+             int64_t physical_entry_ns, int64_t power_mw, uint32_t flags) {
+  CState s;
+  s.name = name;
+  s.desc = desc;
+  s.exit_latency_ns = exit_us * kUs;
+  s.target_residency_ns = residency_us * kUs;
+  s.physical_exit_ns = physical_exit_ns;
+  s.physical_entry_ns = physical_entry_ns;
+  s.power_mw = power_mw;
+  s.flags = flags;
+  return s;
+}
+
+absl::StatusOr<Topology> SkylakeE31240v5() {
+  TopologyBuilder b("skylake-e3-1240v5");
+  b.set_model_name("Intel(R) Xeon(R) CPU E3-1240 v5 @ 3.50GHz")
+      .set_vendor(Vendor::kIntel);
+  // 4 cores, SMT siblings (n, n+4) [KP §2.2, E3-1275 v5 cpuinfo].
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    b.AddCpu(cpu, /*package=*/0, /*node=*/0, /*llc=*/0, /*core=*/cpu % 4);
+  }
+  b.set_distances({{10}});
+
+  // intel_idle skl_cstates, advertised exit/residency in us [KP §3.6].
+  // Physical exit costs: assumed at roughly a third of the table, following
+  // [KP §6] "physical exit ~0.1 us (C1) ... tens of us (Intel C6)". Power
+  // per hardware thread: assumed (intel_idle publishes none [KP §3.6]).
+  using F = CState::Flags;
+  b.set_cstates({
+      State("POLL", "CPUIDLE CORE POLL IDLE", 0, 0, 0, 0, 4000, F::kPolling),
+      State("C1", "MWAIT 0x00", 2, 2, 100, 50, 1200, 0),
+      State("C1E", "MWAIT 0x01", 10, 20, 2 * kUs, 200, 800, F::kAlwaysEnable),
+      State("C3", "MWAIT 0x10", 70, 100, 25 * kUs, 5 * kUs, 400,
+            F::kTlbFlushed | F::kCoreState),
+      State("C6", "MWAIT 0x20", 85, 200, 35 * kUs, 10 * kUs, 50,
+            F::kTlbFlushed | F::kCoreState),
+      State("C7s", "MWAIT 0x33", 124, 800, 50 * kUs, 15 * kUs, 40,
+            F::kTlbFlushed | F::kCoreState),
+      State("C8", "MWAIT 0x40", 200, 800, 80 * kUs, 20 * kUs, 30,
+            F::kTlbFlushed | F::kCoreState),
+      State("C9", "MWAIT 0x50", 480, 5000, 150 * kUs, 30 * kUs, 20,
+            F::kTlbFlushed | F::kCoreState),
+      State("C10", "MWAIT 0x60", 890, 5000, 300 * kUs, 40 * kUs, 10,
+            F::kTlbFlushed | F::kCoreState),
+  });
+
+  FrequencySpec f;
+  f.min_khz = 800000;         // assumed: usual Skylake LFM (8 x 100 MHz)
+  f.base_khz = 3500000;       // CPUID brand string "@ 3.50GHz" [KP §2.2]
+  f.max_turbo_khz = 3900000;  // Intel ARK #88176 [KP §2.2, unverified]
+  // Turbo bins by active cores: assumed (one bin per extra core, 3.7 GHz
+  // all-core).
+  f.turbo_ceiling_khz = {3900000, 3800000, 3700000, 3700000};
+  f.transition_latency_ns = 20 * kUs;  // INTEL_CPUFREQ_TRANSITION_LATENCY
+  f.has_hwp = true;                    // CPUID hwp, hwp_epp [KP §2.2]
+  f.has_epp = true;
+  // HWP_CAPABILITIES in 100 MHz ratio units: highest = max turbo,
+  // guaranteed = base; lowest and most efficient assumed.
+  f.hwp = {/*lowest=*/8, /*most_efficient=*/10, /*guaranteed=*/35,
+           /*highest=*/39};
+  f.khz_per_perf_unit = 100000;
+  f.driver = "intel_pstate";
+  f.governor = "powersave";
+  // V/f curve: assumed, typical 14 nm client part.
+  f.vf_curve = {{800000, 700},  {1600000, 760},  {2400000, 850},
+                {3000000, 950}, {3500000, 1050}, {3900000, 1180}};
+  b.set_frequency(f);
+
+  PowerSpec p;
+  p.ceff_pf = 2200.0;  // assumed: ~8.5 W per busy thread at 3.5 GHz, 1.05 V
+  p.static_mw_per_core = 1500;  // assumed
+  p.uncore_mw = 6000;           // assumed (ring, LLC, memory controller)
+  p.tdp_mw = 80000;             // 80 W TDP [KP §2.2, unverified]
+  b.set_power(p);
+
+  // [KP §2.2]: 32 KiB L1d/L1i 8-way, 256 KiB L2 4-way, 8 MiB L3 16-way.
+  b.set_caches({{1, "Data", 32 << 10, 8, 64},
+                {1, "Instruction", 32 << 10, 8, 64},
+                {2, "Unified", 256 << 10, 4, 64},
+                {3, "Unified", 8 << 20, 16, 64}});
+  return b.Build();
+}
+
+// 2x EPYC 7713: socket s, core k (0..63): first thread s*64+k, second
+// thread 128+s*64+k [KP §2.2 numbering]; CCX = 8 consecutive cores.
+absl::StatusOr<Topology> Zen3TwoSocket(int nps) {
+  TopologyBuilder b(absl::StrCat("zen3-2s-nps", nps));
+  b.set_model_name("AMD EPYC 7713 64-Core Processor").set_vendor(Vendor::kAmd);
+  const int cores_per_node = 64 / nps;
+  for (int s = 0; s < 2; ++s) {
+    for (int k = 0; k < 64; ++k) {
+      int core = s * 64 + k;
+      int llc = s * 8 + k / 8;
+      int node = s * nps + k / cores_per_node;
+      b.AddCpu(core, s, node, llc, core);
+      b.AddCpu(128 + core, s, node, llc, core);
+    }
+  }
+  // SLIT: 10 local, 12 same socket, 32 other socket [KP §2.3].
+  const int nodes = 2 * nps;
+  std::vector<std::vector<int>> d(nodes, std::vector<int>(nodes));
+  for (int i = 0; i < nodes; ++i) {
+    for (int j = 0; j < nodes; ++j) {
+      d[i][j] = i == j ? 10 : (i / nps == j / nps ? 12 : 32);
+    }
+  }
+  b.set_distances(std::move(d));
+
+  // acpi_idle: POLL, C1 (FFH MWAIT) 1/2 us, C2 (IO port) 400/800 us
+  // [KP §3.7]. Physical exit: C2 ~2.5 us from Norbert's futex ping-pong
+  // (3.54 us in C2 vs 1.07 us in POLL) [KP §6]; C1 ~0.1 us. Power per
+  // thread: assumed.
+  using F = CState::Flags;
+  b.set_cstates({
+      State("POLL", "CPUIDLE CORE POLL IDLE", 0, 0, 0, 0, 2500, F::kPolling),
+      State("C1", "ACPI FFH MWAIT 0x0", 1, 2, 100, 50, 700, 0),
+      State("C2", "ACPI IOPORT 0x814", 400, 800, 2500, 1000, 40, F::kCoreState),
+  });
+
+  FrequencySpec f;
+  f.min_khz = 1500000;        // assumed lowest P-state
+  f.base_khz = 2000000;       // 2.0 GHz base [KP §2.2]
+  f.max_turbo_khz = 3675000;  // 3.675 GHz max boost [KP §2.2]
+  // Boost by active cores in the socket: assumed, full boost up to 8 cores,
+  // falling linearly to 3.0 GHz with all 64 active.
+  for (int active = 1; active <= 64; ++active) {
+    int64_t khz =
+        active <= 8 ? 3675000
+                    : 3675000 - (3675000 - 3000000) * int64_t{active - 8} / 56;
+    f.turbo_ceiling_khz.push_back(khz / 25000 * 25000);
+  }
+  f.pstates_khz = {2000000, 1700000, 1500000};  // assumed ACPI _PSS
+  f.transition_latency_ns = 20 * kUs;           // acpi-cpufreq FFH cap [KP §6]
+  f.has_hwp = false;
+  f.driver = "acpi-cpufreq";
+  f.governor = "schedutil";
+  f.vf_curve = {{1500000, 850},
+                {2000000, 950},
+                {2800000, 1050},
+                {3300000, 1150},
+                {3675000, 1250}};  // assumed
+  b.set_frequency(f);
+
+  PowerSpec p;
+  p.ceff_pf = 800.0;           // assumed: ~1.4 W per busy thread at base
+  p.static_mw_per_core = 300;  // assumed
+  p.uncore_mw = 60000;         // assumed: IO die per socket
+  p.tdp_mw = 225000;           // 225 W TDP [KP §2.2]
+  b.set_power(p);
+
+  // [KP §2.2]: 32 KiB L1d/L1i 8-way, 512 KiB L2 8-way, 32 MiB L3 16-way.
+  b.set_caches({{1, "Data", 32 << 10, 8, 64},
+                {1, "Instruction", 32 << 10, 8, 64},
+                {2, "Unified", 512 << 10, 8, 64},
+                {3, "Unified", 32 << 20, 16, 64}});
+  return b.Build();
+}
+
+}  // namespace
+
+const std::vector<std::string>& PresetNames() {
+  static const auto* names = new std::vector<std::string>{
+      "skylake-e3-1240v5", "zen3-2s-nps1", "zen3-2s-nps2", "zen3-2s-nps4"};
+  return *names;
+}
+
+absl::StatusOr<Topology> MakePreset(absl::string_view name) {
+  if (name == "skylake-e3-1240v5") return SkylakeE31240v5();
+  if (name == "zen3-2s-nps1") return Zen3TwoSocket(1);
+  if (name == "zen3-2s-nps2") return Zen3TwoSocket(2);
+  if (name == "zen3-2s-nps4") return Zen3TwoSocket(4);
+  return absl::NotFoundError(absl::StrCat(
+      "unknown machine '", name,
+      "'; built-in machines: ", absl::StrJoin(PresetNames(), ", ")));
+}
+
+}  // namespace schedsim::topology
