@@ -118,14 +118,24 @@ void BM_EventQueue_CancelReschedule_RadixHeap(benchmark::State& state) {
   CancelReschedule<RadixHeapQueue>(state);
 }
 
-BENCHMARK(BM_EventQueue_Hold_QuaternaryHeap)->Arg(256)->Arg(4096)->Arg(65536);
-BENCHMARK(BM_EventQueue_Hold_RadixHeap)->Arg(256)->Arg(4096)->Arg(65536);
+BENCHMARK(BM_EventQueue_Hold_QuaternaryHeap)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->Arg(65536);
+BENCHMARK(BM_EventQueue_Hold_RadixHeap)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Arg(4096)
+    ->Arg(65536);
 BENCHMARK(BM_EventQueue_CancelReschedule_QuaternaryHeap)
     ->Arg(256)
+    ->Arg(1024)
     ->Arg(4096)
     ->Arg(65536);
 BENCHMARK(BM_EventQueue_CancelReschedule_RadixHeap)
     ->Arg(256)
+    ->Arg(1024)
     ->Arg(4096)
     ->Arg(65536);
 

@@ -155,6 +155,42 @@ int RadixHeapQueue::BucketFor(uint64_t key) const {
   return diff == 0 ? 0 : 64 - absl::countl_zero(diff);
 }
 
+void RadixHeapQueue::AddChunk(int b) {
+  Bucket& bucket = buckets_[b];
+  const uint32_t c = AllocateChunk();
+  chunks_[c].prev = bucket.tail;
+  chunks_[c].next = kNoChunk;
+  if (bucket.tail == kNoChunk) {
+    bucket.head = c;
+    nonempty_mask_ |= uint64_t{1} << (b - 1);
+  } else {
+    chunks_[bucket.tail].next = c;
+  }
+  bucket.tail = c;
+  bucket.tail_count = 0;
+}
+
+inline void RadixHeapQueue::Append(int b, const Entry& e) {
+  // An empty bucket has no tail and reads as full, so one test covers both.
+  if (buckets_[b].tail_count == kChunkEntries) AddChunk(b);
+  Bucket& bucket = buckets_[b];
+  const uint32_t offset = bucket.tail_count++;
+  chunks_[bucket.tail].entries[offset] = e;
+  slots_.pos(e.slot) =
+      Pos{bucket.tail, static_cast<uint16_t>(offset), static_cast<uint8_t>(b)};
+  const uint64_t key = ToKey(e.time_ns);
+  if (key < bucket.min_key) bucket.min_key = key;
+}
+
+inline void RadixHeapQueue::Insert(const Entry& e) {
+  const int b = BucketFor(ToKey(e.time_ns));
+  if (b == 0) {
+    NowPush(e);
+  } else {
+    Append(b, e);
+  }
+}
+
 EventHandle RadixHeapQueue::Push(SimTime time, uint8_t band, uint16_t kind,
                                  int32_t cpu, int32_t task) {
   assert(ToKey(time.ns()) >= floor_key_ && "Push before the last popped time");
@@ -162,15 +198,6 @@ EventHandle RadixHeapQueue::Push(SimTime time, uint8_t band, uint16_t kind,
   Insert(Entry{time.ns(), BandSeq(band, next_seq_++), slot, kind, cpu, task});
   ++size_;
   return slots_.HandleOf(slot);
-}
-
-void RadixHeapQueue::Insert(const Entry& e) {
-  const int b = BucketFor(ToKey(e.time_ns));
-  if (b == 0) {
-    NowPush(e);
-  } else {
-    Append(b, e);
-  }
 }
 
 uint32_t RadixHeapQueue::AllocateChunk() {
@@ -195,30 +222,6 @@ void RadixHeapQueue::FreeChunk(uint32_t c) {
   free_chunk_ = c;
 }
 
-void RadixHeapQueue::Append(int b, const Entry& e) {
-  Bucket& bucket = buckets_[b];
-  if (bucket.tail == kNoChunk || bucket.tail_count == kChunkEntries) {
-    const uint32_t c = AllocateChunk();
-    chunks_[c].prev = bucket.tail;
-    chunks_[c].next = kNoChunk;
-    if (bucket.tail == kNoChunk) {
-      bucket.head = c;
-      nonempty_mask_ |= uint64_t{1} << (b - 1);
-    } else {
-      chunks_[bucket.tail].next = c;
-    }
-    bucket.tail = c;
-    bucket.tail_count = 0;
-  }
-  const Location loc{bucket.tail, bucket.tail_count++};
-  chunks_[loc.chunk].entries[loc.offset] = e;
-  Pos& pos = slots_.pos(e.slot);
-  pos.index = loc.chunk;
-  pos.offset = static_cast<uint16_t>(loc.offset);
-  pos.bucket = static_cast<uint8_t>(b);
-  if (b == cached_bucket_ && EntryLess(e, At(cached_min_))) cached_min_ = loc;
-}
-
 void RadixHeapQueue::RemoveAt(Pos pos) {
   if (pos.bucket == 0) {
     NowRemoveAt(pos.index);
@@ -228,29 +231,22 @@ void RadixHeapQueue::RemoveAt(Pos pos) {
   Bucket& bucket = buckets_[b];
   const Location hole{pos.index, pos.offset};
   const Location last{bucket.tail, --bucket.tail_count};
+  if (ToKey(At(hole).time_ns) == bucket.min_key) bucket.min_stale = true;
   if (!(hole == last)) {
     const Entry& moved = At(last);
     chunks_[hole.chunk].entries[hole.offset] = moved;
-    Pos& moved_pos = slots_.pos(moved.slot);
-    moved_pos.index = hole.chunk;
-    moved_pos.offset = static_cast<uint16_t>(hole.offset);
-  }
-  if (b == cached_bucket_) {
-    if (cached_min_ == hole) {
-      Invalidate();
-    } else if (cached_min_ == last) {
-      cached_min_ = hole;
-    }
+    slots_.pos(moved.slot) = Pos{hole.chunk, static_cast<uint16_t>(hole.offset),
+                                 static_cast<uint8_t>(b)};
   }
   if (bucket.tail_count == 0) {
     const uint32_t empty = bucket.tail;
     bucket.tail = chunks_[empty].prev;
+    bucket.tail_count = kChunkEntries;
     if (bucket.tail == kNoChunk) {
-      bucket.head = kNoChunk;
+      bucket = Bucket();
       nonempty_mask_ &= ~(uint64_t{1} << (b - 1));
     } else {
       chunks_[bucket.tail].next = kNoChunk;
-      bucket.tail_count = kChunkEntries;
     }
     FreeChunk(empty);
   }
@@ -307,32 +303,46 @@ int RadixHeapQueue::LowestBucket() const {
   return 1 + absl::countr_zero(nonempty_mask_);
 }
 
-RadixHeapQueue::Location RadixHeapQueue::MinIn(int b) const {
-  if (cached_bucket_ == b) return cached_min_;
+uint64_t RadixHeapQueue::MinKey(int b) const {
   const Bucket& bucket = buckets_[b];
-  Location best{bucket.head, 0};
-  for (uint32_t c = bucket.head; c != kNoChunk; c = chunks_[c].next) {
-    const uint32_t count = c == bucket.tail ? bucket.tail_count : kChunkEntries;
-    const Entry* entries = chunks_[c].entries;
-    for (uint32_t k = 0; k < count; ++k) {
-      if (EntryLess(entries[k], At(best))) best = {c, k};
+  if (bucket.min_stale) {
+    uint64_t min_key = ~uint64_t{0};
+    for (uint32_t c = bucket.head; c != kNoChunk; c = chunks_[c].next) {
+      const uint32_t count =
+          c == bucket.tail ? bucket.tail_count : kChunkEntries;
+      for (uint32_t k = 0; k < count; ++k) {
+        min_key = std::min(min_key, ToKey(chunks_[c].entries[k].time_ns));
+      }
     }
+    bucket.min_key = min_key;
+    bucket.min_stale = false;
   }
-  cached_bucket_ = b;
-  cached_min_ = best;
-  return best;
+  return bucket.min_key;
 }
 
 const Entry& RadixHeapQueue::TopEntry() const {
   assert(size_ > 0);
   if (!now_.empty()) return now_[0];
-  return At(MinIn(LowestBucket()));
+  const Bucket& bucket = buckets_[LowestBucket()];
+  Location best{bucket.head, 0};
+  for (uint32_t c = bucket.head; c != kNoChunk; c = chunks_[c].next) {
+    const uint32_t count = c == bucket.tail ? bucket.tail_count : kChunkEntries;
+    for (uint32_t k = 0; k < count; ++k) {
+      if (EntryLess(chunks_[c].entries[k], At(best))) best = {c, k};
+    }
+  }
+  return At(best);
+}
+
+SimTime RadixHeapQueue::TopTime() const {
+  assert(size_ > 0);
+  if (!now_.empty()) return SimTime::FromNanoseconds(now_[0].time_ns);
+  return SimTime::FromNanoseconds(FromKey(MinKey(LowestBucket())));
 }
 
 void RadixHeapQueue::Refill() {
   const int b = LowestBucket();
-  floor_key_ = ToKey(At(MinIn(b)).time_ns);
-  Invalidate();
+  floor_key_ = MinKey(b);
   const Bucket bucket = buckets_[b];
   buckets_[b] = Bucket();
   nonempty_mask_ &= ~(uint64_t{1} << (b - 1));
@@ -413,7 +423,6 @@ void RadixHeapQueue::Clear() {
   nonempty_mask_ = 0;
   size_ = 0;
   floor_key_ = 0;
-  Invalidate();
 }
 
 }  // namespace schedsim::sim

@@ -27,13 +27,16 @@
 // Handles. Push returns an EventHandle (slot index + generation). It stays
 // valid while the event is pending, across Reschedule, and goes stale when
 // the event is popped or cancelled. Operations on a stale handle are
-// detected and return false (or nullopt). A handle must come from the queue
-// it is used with.
+// detected and return false (or nullopt): the slot's generation moves on
+// whenever its event leaves, so a stale handle can only be mistaken for a
+// live one after 2^31 reuses of the same slot. A handle must come from the
+// queue it is used with.
 //
-// Memory. Events live in vectors that grow geometrically when the number
-// pending exceeds their capacity and never shrink, and freed slots are
-// reused, so in steady state the queue allocates nothing (call Reserve() to
-// skip the warm-up).
+// Memory. Storage (the slot table, the heap array or the radix heap's chunk
+// pool) grows geometrically, and only when the number of events pending at
+// once exceeds its previous high-water mark; freed slots and chunks are
+// reused and nothing shrinks. So in steady state the queue allocates
+// nothing per event (Reserve() skips the warm-up growth).
 //
 // Designs (same API, same contract, same pop order; see docs/event_queue.md):
 //   QuaternaryHeapQueue  indexed 4-ary min-heap, position map per slot.
@@ -43,7 +46,8 @@
 //                        ties at the floor time kept in a small binary heap.
 //                        O(1) push/cancel/reschedule, amortized O(log T) pop
 //                        (T: span of pending times).
-// `EventQueue` names the one that measured faster for the simulator's load.
+// `EventQueue` names the one that measured faster on the hold load at the
+// simulator's queue sizes: QuaternaryHeapQueue.
 //
 // Not thread-safe.
 
@@ -153,7 +157,7 @@ class SlotTable {
  public:
   struct Slot {
     uint32_t generation = 0;
-    Pos pos{};  // where the event is; for a free slot, pos.next_free
+    Pos pos{};  // where the event is; for a free slot, pos.index links
   };
 
   void Reserve(size_t n) { slots_.reserve(n); }
@@ -162,7 +166,7 @@ class SlotTable {
   uint32_t Allocate() {
     uint32_t s = free_head_;
     if (s != kNoSlot) {
-      free_head_ = slots_[s].pos.next_free;
+      free_head_ = slots_[s].pos.index;
     } else {
       s = static_cast<uint32_t>(slots_.size());
       slots_.emplace_back();
@@ -172,7 +176,7 @@ class SlotTable {
   }
   void Free(uint32_t s) {
     ++slots_[s].generation;
-    slots_[s].pos.next_free = free_head_;
+    slots_[s].pos.index = free_head_;
     free_head_ = s;
   }
   bool IsLive(EventHandle h) const {
@@ -192,9 +196,10 @@ class SlotTable {
 
 }  // namespace event_queue_internal
 
-// Indexed 4-ary min-heap. Each level holds four times the last, so the heap
-// is half as deep as a binary one and a node's four children share two cache
-// lines; a per-slot position map makes cancel and reschedule O(log n).
+// Indexed 4-ary min-heap of 32-byte entries. Each level holds four times
+// the last, so the heap is half as deep as a binary one, and a node's four
+// children are 128 contiguous bytes, compared by a branch-free tournament. A
+// per-slot position map makes cancel and reschedule O(log n).
 class QuaternaryHeapQueue {
  public:
   QuaternaryHeapQueue() = default;
@@ -213,7 +218,7 @@ class QuaternaryHeapQueue {
   SimTime floor() const { return SimTime::FromNanoseconds(floor_ns_); }
 
   // Adds an event and returns its handle.
-  // REQUIRES: time >= floor().
+  // REQUIRES: time >= floor() (asserted in debug builds).
   EventHandle Push(SimTime time, uint8_t band, uint16_t kind, int32_t cpu = -1,
                    int32_t task = -1);
 
@@ -232,7 +237,7 @@ class QuaternaryHeapQueue {
   // Moves a pending event to `new_time`, keeping its band, payload and
   // handle; it gets a new seq, so it follows events already pending at the
   // same (time, band). Returns false (and does nothing) if the handle is
-  // stale. REQUIRES: new_time >= floor().
+  // stale. REQUIRES: new_time >= floor() (asserted in debug builds).
   bool Reschedule(EventHandle handle, SimTime new_time);
 
   // Whether the handle refers to a pending event.
@@ -247,10 +252,7 @@ class QuaternaryHeapQueue {
  private:
   using Entry = event_queue_internal::Entry;
   struct Pos {
-    union {
-      uint32_t index;      // in heap_, while pending
-      uint32_t next_free;  // while free
-    };
+    uint32_t index;  // in heap_ (the next free slot while free)
   };
 
   // Places `e` at the hole `i`, moving it up / down as needed.
@@ -304,14 +306,13 @@ class RadixHeapQueue {
   EventHandle Push(SimTime time, uint8_t band, uint16_t kind, int32_t cpu = -1,
                    int32_t task = -1);
 
-  // REQUIRES: !empty(). Does not move the floor. O(1) when events are
-  // pending at the floor time, else a scan of one bucket (cached until that
-  // bucket changes, and reused by the following Pop).
+  // REQUIRES: !empty(). Neither moves the floor. TopTime() is O(1) (each
+  // bucket keeps its minimum time); Top() is O(1) when events are pending at
+  // the floor time, else it scans the lowest non-empty bucket.
   Event Top() const { return event_queue_internal::ToEvent(TopEntry()); }
-  SimTime TopTime() const {
-    return SimTime::FromNanoseconds(TopEntry().time_ns);
-  }
+  SimTime TopTime() const;
 
+  // The rest as in QuaternaryHeapQueue, with the same contracts.
   // REQUIRES: !empty().
   Event Pop();
   bool Cancel(EventHandle handle);
@@ -336,17 +337,21 @@ class RadixHeapQueue {
   struct Bucket {
     uint32_t head = kNoChunk;
     uint32_t tail = kNoChunk;
-    uint32_t tail_count = 0;  // entries used in the tail chunk
+    // Entries used in the tail chunk; kChunkEntries (full) when empty.
+    uint32_t tail_count = kChunkEntries;
+    // The smallest key in the bucket (all ones when empty), unless
+    // min_stale: a removal took the minimum out, and the next reader
+    // rescans.
+    mutable bool min_stale = false;
+    mutable uint64_t min_key = ~uint64_t{0};
   };
   struct Pos {
-    union {
-      uint32_t index;      // bucket 0: index in now_; else the chunk
-      uint32_t next_free;  // while the slot is free
-    };
+    // Bucket 0: the index in now_; else the chunk (the next free slot while
+    // the slot is free).
+    uint32_t index;
     uint16_t offset;  // in the chunk
     uint8_t bucket;
   };
-  // Where a bucket entry is, for the Top() cache.
   struct Location {
     uint32_t chunk;
     uint32_t offset;
@@ -367,6 +372,8 @@ class RadixHeapQueue {
   // Adds `e` (slot already allocated) to the bucket its time belongs in.
   void Insert(const Entry& e);
   void Append(int b, const Entry& e);
+  // Links a fresh chunk at the tail of bucket b.
+  void AddChunk(int b);
   // Removes the entry at `pos` (its slot stays allocated).
   void RemoveAt(Pos pos);
   uint32_t AllocateChunk();
@@ -377,9 +384,7 @@ class RadixHeapQueue {
   void NowSiftDown(size_t i, const Entry& e);
   void NowPlace(size_t i, const Entry& e) {
     now_[i] = e;
-    Pos& pos = slots_.pos(e.slot);
-    pos.index = static_cast<uint32_t>(i);
-    pos.bucket = 0;
+    slots_.pos(e.slot) = Pos{static_cast<uint32_t>(i), 0, 0};
   }
   void NowRemoveAt(size_t i);
   const Entry& At(Location loc) const {
@@ -387,13 +392,12 @@ class RadixHeapQueue {
   }
   // The lowest non-empty bucket above 0. REQUIRES: nonempty_mask_ != 0.
   int LowestBucket() const;
-  // The location of the smallest entry in bucket b >= 1 (cached).
-  Location MinIn(int b) const;
+  // The smallest key in bucket b >= 1. REQUIRES: the bucket is non-empty.
+  uint64_t MinKey(int b) const;
   const Entry& TopEntry() const;
   // Moves the floor to the smallest pending time and fills bucket 0.
   // REQUIRES: bucket 0 empty, size_ > 0.
   void Refill();
-  void Invalidate() { cached_bucket_ = -1; }
 
   std::vector<Entry> now_;                   // bucket 0
   std::array<Bucket, kNumBuckets> buckets_;  // [0] unused
@@ -405,13 +409,12 @@ class RadixHeapQueue {
   event_queue_internal::SlotTable<Pos> slots_;
   uint64_t next_seq_ = 0;
   uint64_t floor_key_ = 0;  // ToKey(INT64_MIN)
-  // Top()'s scan result: the minimum of bucket cached_bucket_, or -1.
-  mutable int cached_bucket_ = -1;
-  mutable Location cached_min_ = {0, 0};
 };
 
 // The event queue the simulator uses: the design that measured faster on
-// the "hold" load at 256-4096 pending events (docs/event_queue.md).
+// the "hold" load at 256-1024 pending events, the simulator's range
+// (docs/event_queue.md has the numbers). Both designs keep the same
+// contract, so switching is this one line.
 using EventQueue = QuaternaryHeapQueue;
 
 }  // namespace schedsim::sim

@@ -19,7 +19,7 @@ constexpr int64_t kQ30One = int64_t{1} << kQ30Bits;
 // finer than the Q30 result it feeds.
 double ExpNeg(double x) {
   if (!(x > 0.0)) return 1.0;
-  if (x > 64.0) return 0.0;  // < 2e-28: zero in Q30
+  if (x > 64.0) return 0.0;     // < 2e-28: zero in Q30
   const double y = x / 1024.0;  // y <= 1/16
   double e = 1.0 - y / 6.0;
   e = 1.0 - y / 5.0 * e;
@@ -80,9 +80,9 @@ int HwpModel::Evaluate(const platform::HwpRequest& req,
     const int64_t a_q16 = std::llround(static_cast<double>(busy) /
                                        static_cast<double>(window_ns) *
                                        static_cast<double>(kOne));
-    activity_q16_ += MulQ30(
-        a_q16 - activity_q16_,
-        ClosedFractionQ30(window_ns, params_.activity_tau_ns));
+    activity_q16_ +=
+        MulQ30(a_q16 - activity_q16_,
+               ClosedFractionQ30(window_ns, params_.activity_tau_ns));
 
     // 3. Target.
     int64_t target_q16;
@@ -97,8 +97,7 @@ int HwpModel::Evaluate(const platform::HwpRequest& req,
       } else {
         // A * highest * (1 + (255 - epp) / 255) = A * highest * (510 - epp)
         // / 255; at most 2^16 * 255 * 510, no overflow.
-        const int64_t num =
-            activity_q16_ * int64_t{caps.highest} * (510 - epp);
+        const int64_t num = activity_q16_ * int64_t{caps.highest} * (510 - epp);
         target_q16 = (num + 127) / 255;
       }
     }

@@ -75,7 +75,9 @@ class HwpModel {
   explicit HwpModel(const HwpModelParams& params = {}, int initial_perf = 0);
 
   // One evaluation window of length `window_ns` in which the domain was in
-  // C0 for `busy_ns` (clamped to [0, window_ns]), under request `req`,
+  // C0 for `busy_ns` (clamped to [0, window_ns]; for a domain of several
+  // CPUs the caller chooses how to combine them, e.g. the busiest CPU's C0
+  // time, as the frequency must serve it), under request `req`,
   // capabilities `caps` and a physical ceiling `ceiling_perf` (in perf
   // units; pass caps.highest when nothing else limits). Returns the level
   // after the window, rounded to the nearest integer perf unit, which is

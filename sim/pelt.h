@@ -6,16 +6,20 @@
 // from the behaviour described in the project's reference notes, not from
 // kernel source.
 //
-//   PeltSignal task{};                     // util 0; see "Starting" below
-//   task.last_update_ns = now_ns;
+//   PeltSignal task;                // zero: util 0
+//   task.last_update_ns = start_ns;  // the signal starts now
+//   UtilEst task_util_est;
 //   ...
 //   // At every change of the task's state (and whenever a reader needs a
 //   // fresh value), account the interval that just ended:
-//   uint32_t scale_cap = PeltScale(freq_scale, cpu_capacity);
-//   if (PeltUpdate(task, now_ns, /*running=*/was_running, scale_cap)) {
+//   const uint32_t scale = PeltScale(freq_scale, cpu_capacity);
+//   if (PeltUpdate(task, now_ns, /*running=*/was_running, scale)) {
 //     UtilEstNoteUtilAvgChange(task_util_est);
 //   }
-//   uint32_t util = task.util_avg;         // 0..1024
+//   const uint32_t util = task.util_avg;  // 0..1024
+//   ...
+//   // On a dequeue for sleep, after the update above:
+//   UtilEstUpdate(task_util_est, task.util_avg, cpu_capacity);
 //
 // The math. PELT time runs in units of 1024 ns (ns >> 10), and a period is
 // 1024 units = 2^20 ns = 1.048576 ms. A signal is a geometric series over
@@ -140,9 +144,8 @@ uint64_t DecayLoad(uint64_t val, uint64_t n_periods);
 // now_ns] as running (contributing `scale`, 0..1024, per unit of time) if
 // `running`, else as not running (decay only; `scale` ignored). Only whole
 // PELT units are consumed; the remainder (< 1024 ns) stays for the next
-// call. If `now_ns` is before `s.last_update_ns` (time went backwards, as
-// when a signal is compared across runqueues), only `last_update_ns` is
-// reset to `now_ns`.
+// call. If `now_ns` is before `s.last_update_ns` (time went backwards),
+// only `last_update_ns` is reset to `now_ns`.
 //
 // Returns true if a period boundary was crossed, in which case util_avg was
 // recomputed (this is when the kernel clears util_est's UTIL_AVG_UNCHANGED,
@@ -160,8 +163,8 @@ void PeltAttach(PeltSignal& rq, PeltSignal& se);
 // Removes `se` from `rq` (detach_entity_load_avg, as on migration):
 // subtracts util_avg and util_sum, each clamped at 0, and then raises
 // rq.util_sum to at least rq.util_avg * kPeltMinDivider so that the sum
-// stays consistent with the average (kernel v5.17+). Bring both up to the
-// same instant first.
+// stays consistent with the average (as the kernel does since about v5.17).
+// Bring both up to the same instant first.
 void PeltDetach(PeltSignal& rq, const PeltSignal& se);
 
 // util_est: UTIL_EST_WEIGHT_SHIFT (new samples weigh 1/4) and
@@ -177,7 +180,7 @@ struct UtilEst {
   uint32_t ewma = 0;
   // The kernel's UTIL_AVG_UNCHANGED flag: set when UtilEstUpdate stores a
   // value, cleared by UtilEstNoteUtilAvgChange. While set, UtilEstUpdate
-  // does nothing (the task has not run a period since the last sample).
+  // does nothing (util_avg has not been recomputed since the last sample).
   bool util_avg_unchanged = false;
 };
 

@@ -54,7 +54,8 @@ void EnergyCounter::Add(int64_t power_mw, int64_t duration_ns) {
   // duration_ns = whole_ms * 1e6 + part_ns, and 1 mW for 1 ms is 1 uJ.
   const int64_t whole_ms = duration_ns / kNsPerMs;
   const int64_t part_ns = duration_ns % kNsPerMs;
-  total_uj_ += static_cast<uint64_t>(power_mw) * static_cast<uint64_t>(whole_ms);
+  total_uj_ +=
+      static_cast<uint64_t>(power_mw) * static_cast<uint64_t>(whole_ms);
   remainder_pj_ += power_mw * part_ns;
   total_uj_ += static_cast<uint64_t>(remainder_pj_ / kPjPerUj);
   remainder_pj_ %= kPjPerUj;
@@ -64,7 +65,7 @@ uint32_t EnergyCounter::rapl_counter() const {
   // units = pJ * 2^14 / 10^12 = pJ * 4 / 5^12, with pJ = uJ * 10^6 + rem.
   // Write uJ = q * 5^6 + r: q * 5^6 uJ is exactly q * 256 units, and the
   // rest, (r * 10^6 + rem) * 4 < 6.3e10, is divided exactly.
-  constexpr uint64_t kFive6 = 15625;      // 5^6
+  constexpr uint64_t kFive6 = 15625;       // 5^6
   constexpr uint64_t kFive12 = 244140625;  // 5^12
   const uint64_t q = total_uj_ / kFive6;
   const uint64_t r = total_uj_ % kFive6;
@@ -92,8 +93,8 @@ int64_t PowerLimiter::Update(int64_t power_mw, int64_t dt_ns) {
   if (dt_ns <= 0) return cap_khz_;
   const double dt = static_cast<double>(dt_ns);
   const double tau = static_cast<double>(params_.tau_ns);
-  average_mw_ += (static_cast<double>(power_mw) - average_mw_) * dt /
-                 (tau + dt);
+  average_mw_ +=
+      (static_cast<double>(power_mw) - average_mw_) * dt / (tau + dt);
   const double limit = static_cast<double>(params_.limit_mw);
   const double raise_below =
       static_cast<double>(params_.limit_mw *

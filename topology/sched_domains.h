@@ -116,6 +116,9 @@ struct SchedDomainOptions {
 // removal. Immutable; cheap to query from the hot path.
 class SchedDomains {
  public:
+  // Empty (no CPUs); assign the result of BuildSchedDomains().
+  SchedDomains() = default;
+  // Empty (no CPUs); assign the result of BuildSchedDomains().
   int num_cpus() const { return static_cast<int>(stacks_.size()); }
 
   // Number of domains attached to `cpu` (0 on a single-CPU machine).
@@ -165,7 +168,6 @@ class SchedDomains {
  private:
   friend absl::StatusOr<SchedDomains> BuildSchedDomains(
       const Topology& topology, const SchedDomainOptions& options);
-  SchedDomains() = default;
 
   std::vector<SchedDomain> domains_;
   std::vector<std::vector<int>> stacks_;  // per CPU, ids into domains_

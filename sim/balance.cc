@@ -1,0 +1,181 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Load balancing over the scheduling domains: newidle balancing when a CPU
+// is about to idle, periodic balancing from the tick (which also refreshes
+// SIS_UTIL's nr_idle_scan at the LLC level, kernel_policies §1.6 B), and
+// NO_HZ idle balancing, where an overloaded CPU's tick kicks an idle CPU
+// to pull work.
+//
+// Simplified from the kernel's find_busiest_group: groups are compared by
+// runnable tasks against their CPU count; at SD_NUMA levels only an
+// overloaded group (more tasks than CPUs) gives up tasks. Tasks that ran in
+// the last sched_migration_cost are cache-hot and are skipped on a first
+// pass.
+
+#include <algorithm>
+
+#include "sim/simulator_impl.h"
+
+namespace schedsim::sim {
+
+bool SimulatorImpl::CanMigrate(int task, int dst_cpu, bool ignore_hot) const {
+  const Task& t = tasks_[task];
+  if (!AllowedOf(t)->Test(dst_cpu)) return false;
+  if (t.policy == SchedPolicy::kFifo) return false;
+  if (!ignore_hot &&
+      now_ns_ - t.last_ran_ns < config_.sched_migration_cost_ns) {
+    return false;
+  }
+  return true;
+}
+
+void SimulatorImpl::MigrateQueued(int task, int src, int dst) {
+  DequeueTask(src, task);
+  EnqueueTask(dst, task, /*wakeup=*/false, 0);
+  ++lb_migrations_;
+}
+
+int SimulatorImpl::FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
+                                  int min_nr) const {
+  int busiest = -1;
+  int64_t best_nr = min_nr - 1;
+  for (int cpu = span.First(); cpu >= 0; cpu = span.Next(cpu)) {
+    if (cpu == this_cpu) continue;
+    int nr = cpus_[cpu].nr_running;
+    if (nr > best_nr) {
+      best_nr = nr;
+      busiest = cpu;
+    }
+  }
+  return busiest;
+}
+
+namespace {
+// A queued (not running) fair task of `src` that may move to `dst`.
+}  // namespace
+
+void SimulatorImpl::NewidleBalance(int cpu) {
+  Cpu& c = cpus_[cpu];
+  // Skip when the CPU expects to idle only briefly (avg_idle below the
+  // migration cost), as newidle_balance does.
+  if (c.avg_idle_ns < config_.sched_migration_cost_ns) return;
+  const std::vector<int>& ids = domains_.stack_ids(cpu);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const topology::SchedDomain& sd = domains_.domains()[ids[i]];
+    if (!sd.has(topology::kSdBalanceNewidle)) continue;
+    bool any = false;
+    for (int l : domain_llcs_[ids[i]]) any |= llcs_[l].nr_overloaded > 0;
+    if (!any) continue;
+    int busiest = FindBusiestCpu(sd.span, cpu, 2);
+    if (busiest < 0) continue;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int q : cpus_[busiest].rq) {
+        if (CanMigrate(q, cpu, pass == 1)) {
+          MigrateQueued(q, busiest, cpu);
+          return;
+        }
+      }
+      if (cpus_[busiest].nr_running < 3) break;
+    }
+  }
+}
+
+void SimulatorImpl::UpdateIdleCpuScan(int cpu,
+                                      const topology::SchedDomain& sd) {
+  // SIS_UTIL: scan depth from the LLC's average utilization (integer
+  // math as update_idle_cpu_scan).
+  int64_t weight = sd.span.Count();
+  int64_t sum = 0;
+  for (int c = sd.span.First(); c >= 0; c = sd.span.Next(c)) sum += cpu_util(c);
+  int64_t x = sum / weight;
+  int64_t pct = sd.imbalance_pct;
+  int64_t tmp = std::min<int64_t>(x * x * pct * pct / (10000 * 1024), 1024);
+  int64_t y = 1024 - tmp;
+  llcs_[cpus_[cpu].llc].nr_idle_scan = static_cast<int32_t>(y * weight / 1024);
+}
+
+void SimulatorImpl::PeriodicBalance(int cpu) {
+  Cpu& c = cpus_[cpu];
+  const std::vector<int>& ids = domains_.stack_ids(cpu);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (now_ns_ < c.next_balance_ns[i]) continue;
+    const topology::SchedDomain& sd = domains_.domains()[ids[i]];
+    int64_t interval_ms =
+        sd.min_interval_ms * (c.mode == CpuMode::kBusy ? sd.busy_factor : 1);
+    c.next_balance_ns[i] =
+        now_ns_ + std::max<int64_t>(interval_ms * 1000000, tick_ns_);
+    if (sd.has(topology::kSdSharePkgResources) &&
+        sd.span.Count() == domains_.llc_size(cpu)) {
+      UpdateIdleCpuScan(cpu, sd);
+    }
+    bool any = false;
+    for (int l : domain_llcs_[ids[i]]) any |= llcs_[l].nr_overloaded > 0;
+    if (!any) continue;
+    // Local and busiest groups by runnable tasks against CPUs.
+    int local = sd.LocalGroup(cpu);
+    int64_t local_nr = 0, local_cpus = 0;
+    int busiest_group = -1;
+    int64_t busiest_excess = 0;
+    for (size_t g = 0; g < sd.groups.size(); ++g) {
+      int64_t nr = 0, n = 0;
+      const topology::CpuSet& grp = sd.groups[g];
+      for (int x = grp.First(); x >= 0; x = grp.Next(x)) {
+        nr += cpus_[x].nr_running;
+        ++n;
+      }
+      if (static_cast<int>(g) == local) {
+        local_nr = nr;
+        local_cpus = n;
+        continue;
+      }
+      int64_t excess = nr - n;
+      if (busiest_group < 0 || excess > busiest_excess) {
+        busiest_group = static_cast<int>(g);
+        busiest_excess = excess;
+      }
+    }
+    if (busiest_group < 0 || busiest_excess <= 0) continue;
+    if (local_nr >= local_cpus) continue;  // no spare capacity here
+    int src = FindBusiestCpu(sd.groups[busiest_group], cpu, 2);
+    if (src < 0) continue;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int q : cpus_[src].rq) {
+        if (CanMigrate(q, cpu, pass == 1)) {
+          MigrateQueued(q, src, cpu);
+          return;
+        }
+      }
+    }
+  }
+}
+
+void SimulatorImpl::NohzKick(int cpu) {
+  Cpu& c = cpus_[cpu];
+  if (c.nr_running < 2 || c.rq.empty()) return;
+  // The nearest idle CPU (by domain level) that may take a queued task.
+  const std::vector<int>& ids = domains_.stack_ids(cpu);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    bool any = false;
+    for (int l : domain_llcs_[ids[i]]) any |= llcs_[l].nr_idle > 0;
+    if (!any) continue;
+    const topology::CpuSet& span = domains_.domains()[ids[i]].span;
+    for (int dst = span.First(); dst >= 0; dst = span.Next(dst)) {
+      if (dst == cpu || !available_idle(dst)) continue;
+      for (int q : c.rq) {
+        if (!CanMigrate(q, dst, /*ignore_hot=*/true)) continue;
+        // The idle CPU is kicked by IPI and pulls the task.
+        DequeueTask(cpu, q);
+        Task& t = tasks_[q];
+        t.state = TaskState::kWaking;
+        ++cpus_[dst].ttwu_pending;
+        ++lb_migrations_;
+        ++placement_stats_.ipis;
+        queue_.Push(SimTime::FromNanoseconds(now_ns_ + config_.ipi_latency_ns),
+                    kBandDeliver, kEvWakeDeliver, dst, q);
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace schedsim::sim

@@ -1,0 +1,378 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Frequency and power: per-core frequency domains driven by the frequency
+// governor (P-state requests with a transition latency, or HWP requests
+// that the HWP hardware model turns into a level), the package power
+// management unit (turbo ceiling by active cores, PL1, HWP selection) and
+// energy accounting.
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "sim/simulator_impl.h"
+
+namespace schedsim::sim {
+
+namespace {
+
+class SimFreqDomain final : public platform::FreqDomain {
+ public:
+  SimFreqDomain(SimulatorImpl* sim, int id) : sim_(sim), id_(id) {}
+
+  int id() const override { return id_; }
+  const topology::CpuSet& cpus() const override { return d().cpus; }
+  const topology::FrequencySpec& spec() const override {
+    return sim_->topo().frequency();
+  }
+  int64_t policy_min_khz() const override { return d().policy_min_khz; }
+  int64_t policy_max_khz() const override { return d().policy_max_khz; }
+  int64_t current_khz() const override { return d().cur_khz; }
+  int64_t requested_khz() const override { return d().requested_khz; }
+  int64_t now_ns() const override { return sim_->now_ns(); }
+  int64_t tick_period_ns() const override { return sim_->tick_ns(); }
+  platform::CpuUtil util(int cpu) const override { return sim_->UtilOf(cpu); }
+  platform::CpuCounters counters(int cpu) const override {
+    return sim_->CountersOf(cpu);
+  }
+  void SetTargetKhz(int64_t khz) override { sim_->SetTargetKhz(id_, khz); }
+  void SetHwpRequest(int cpu, const platform::HwpRequest& request) override {
+    sim_->SetHwpRequest(id_, cpu, request);
+  }
+
+ private:
+  const FreqDomainState& d() const { return sim_->fdoms_[id_]; }
+  SimulatorImpl* sim_;
+  int id_;
+};
+
+}  // namespace
+
+std::unique_ptr<platform::FreqDomain> MakeSimFreqDomain(SimulatorImpl* sim,
+                                                        int domain) {
+  return std::make_unique<SimFreqDomain>(sim, domain);
+}
+
+void SimulatorImpl::InitFrequency() {
+  const topology::FrequencySpec& f = topo_.frequency();
+  const int64_t base = f.base_khz > 0 ? f.base_khz : 2000000;
+  const int64_t top = f.max_turbo_khz > 0 ? f.max_turbo_khz : base;
+  const int64_t low = f.min_khz > 0 ? f.min_khz : base;
+  max_khz_ = config_.turbo ? top : base;
+  packages_.resize(topo_.num_packages());
+  for (int p = 0; p < topo_.num_packages(); ++p) {
+    PackageState& ps = packages_[p];
+    ps.cpus = topo_.packages()[p];
+    ps.busy_threads_per_core.assign(topo_.num_cores(), 0);
+    PowerLimiterParams lp = PowerLimiterParams::FromSpec(topo_.power(), f);
+    lp.limit_mw = config_.pl1_mw;
+    lp.min_khz = low;
+    lp.max_khz = max_khz_;
+    ps.limiter = PowerLimiter(lp);
+  }
+  fdoms_.resize(topo_.num_cores());
+  for (int d = 0; d < topo_.num_cores(); ++d) {
+    FreqDomainState& fd = fdoms_[d];
+    fd.cpus = topo_.cores()[d];
+    fd.first_cpu = fd.cpus.First();
+    fd.package = topo_.place(fd.first_cpu).package;
+    fd.policy_min_khz = low;
+    fd.policy_max_khz = max_khz_;
+    fd.cur_khz = base;
+    fd.requested_khz = base;
+    fd.ceiling_khz = max_khz_;
+    fd.active_power_mw = ActivePowerMw(topo_.power(), f, base);
+    platform::HwpRequest req;
+    req.min_perf = f.hwp.lowest;
+    req.max_perf = f.hwp.highest;
+    fd.hwp_req.assign(fd.cpus.Count(), req);
+    fd.hwp.Reset(f.has_hwp ? KhzToPerf(f, base) : 0);
+    for (int cpu = fd.cpus.First(); cpu >= 0; cpu = fd.cpus.Next(cpu)) {
+      cpus_[cpu].domain = d;
+      cpus_[cpu].khz = base;
+    }
+    fd.view = MakeSimFreqDomain(this, d);
+  }
+  sched_view_ = MakeSimSchedView(this);
+  policies_.placement->Attach(topo_, domains_);
+  idle_devices_.reserve(cpus_.size());
+  for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
+    idle_devices_.push_back(MakeSimIdleDevice(this, static_cast<int>(cpu)));
+    policies_.idle->Enable(*idle_devices_.back());
+  }
+  for (FreqDomainState& fd : fdoms_) policies_.freq->Start(*fd.view);
+}
+
+// Integrates the CPU's power and C0 counters since the last call. Called
+// before anything that changes its mode, idle state or frequency.
+void SimulatorImpl::AccountEnergy(int cpu) {
+  Cpu& c = cpus_[cpu];
+  int64_t dt = now_ns_ - c.energy_since_ns;
+  c.energy_since_ns = now_ns_;
+  if (dt <= 0) return;
+  const FreqDomainState& d = fdoms_[c.domain];
+  int64_t power_mw = 0;
+  bool c0 = true;
+  if (c.mode == CpuMode::kIdle) {
+    power_mw = c.idle_state >= 0 ? topo_.cstates()[c.idle_state].power_mw : 0;
+    c0 = c.polling;
+  } else {
+    power_mw = d.active_power_mw;
+  }
+  int64_t counted = now_ns_ - std::max(now_ns_ - dt, stats_start_ns_);
+  if (counted > 0) {
+    c.energy_uj +=
+        static_cast<double>(power_mw) * static_cast<double>(counted) * 1e-6;
+  }
+  if (c0) {
+    c.aperf += static_cast<double>(d.cur_khz) * static_cast<double>(dt) * 1e-6;
+    c.mperf += static_cast<double>(topo_.frequency().base_khz) *
+               static_cast<double>(dt) * 1e-6;
+    c.c0_total_ns += dt;
+  }
+}
+
+void SimulatorImpl::AccountBusyStart(int cpu) {
+  Cpu& c = cpus_[cpu];
+  AccountEnergy(cpu);
+  c.busy_since_ns = now_ns_;
+  c.khz = fdoms_[c.domain].cur_khz;
+}
+
+void SimulatorImpl::AccountBusyEnd(int cpu) {
+  Cpu& c = cpus_[cpu];
+  AccountEnergy(cpu);
+  int64_t dt = now_ns_ - std::max(c.busy_since_ns, stats_start_ns_);
+  c.busy_since_ns = now_ns_;
+  if (dt <= 0) return;
+  c.stats.busy_ns += dt;
+  c.stats.khz_ns_busy += static_cast<double>(c.khz) * static_cast<double>(dt);
+  auto& res = c.stats.busy_ns_at_khz;
+  for (auto& [khz, ns] : res) {
+    if (khz == c.khz) {
+      ns += dt;
+      return;
+    }
+  }
+  res.emplace_back(c.khz, dt);
+}
+
+int64_t SimulatorImpl::EffectiveKhz(const FreqDomainState& d,
+                                    int64_t requested) const {
+  const topology::FrequencySpec& f = topo_.frequency();
+  int64_t khz = std::clamp(requested, d.policy_min_khz, d.policy_max_khz);
+  // acpi-cpufreq: requesting P0 lets the hardware boost up to the ceiling.
+  if (!f.has_hwp && config_.turbo && !f.pstates_khz.empty() &&
+      khz >= f.pstates_khz.front()) {
+    khz = d.policy_max_khz;
+  }
+  return std::min(khz, std::max(d.ceiling_khz, d.policy_min_khz));
+}
+
+void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
+  FreqDomainState& d = fdoms_[domain];
+  if (khz == d.cur_khz) return;
+  for (int cpu = d.cpus.First(); cpu >= 0; cpu = d.cpus.Next(cpu)) {
+    Cpu& c = cpus_[cpu];
+    if (c.mode == CpuMode::kBusy) {
+      AccountBusyEnd(cpu);
+      SettlePhase(cpu);
+    } else {
+      AccountEnergy(cpu);
+    }
+    UpdatePelt(cpu);
+  }
+  d.cur_khz = khz;
+  d.active_power_mw = ActivePowerMw(topo_.power(), topo_.frequency(), khz);
+  for (int cpu = d.cpus.First(); cpu >= 0; cpu = d.cpus.Next(cpu)) {
+    Cpu& c = cpus_[cpu];
+    if (c.mode == CpuMode::kBusy) {
+      AccountBusyStart(cpu);
+      if (c.curr >= 0 && tasks_[c.curr].in_phase) ReschedulePhaseEnd(cpu);
+    }
+    if (sink_) sink_->OnFrequency(now_ns_, cpu, khz);
+  }
+}
+
+void SimulatorImpl::SetTargetKhz(int domain, int64_t khz) {
+  FreqDomainState& d = fdoms_[domain];
+  const topology::FrequencySpec& f = topo_.frequency();
+  khz = std::clamp(khz, d.policy_min_khz, d.policy_max_khz);
+  if (!f.pstates_khz.empty()) {
+    // CPUFREQ_RELATION_L: the lowest table frequency at or above the
+    // target (the table is highest first).
+    int64_t pick = f.pstates_khz.front();
+    for (int64_t p : f.pstates_khz) {
+      if (p >= khz) pick = p;
+    }
+    if (khz > f.pstates_khz.front()) pick = khz;  // boost range
+    khz = pick;
+  }
+  d.requested_khz = khz;
+  int64_t eff = EffectiveKhz(d, khz);
+  d.pending_khz = eff;
+  if (eff == d.cur_khz) {
+    queue_.Cancel(d.transition);
+    d.transition = EventHandle();
+    return;
+  }
+  if (!queue_.Contains(d.transition)) {
+    d.transition =
+        queue_.Push(SimTime::FromNanoseconds(now_ns_ + f.transition_latency_ns),
+                    kBandTimer, kEvFreqDone, domain, -1);
+  }
+}
+
+absl::Status SimulatorImpl::OnFreqDone(int domain) {
+  FreqDomainState& d = fdoms_[domain];
+  d.transition = EventHandle();
+  SetDomainKhz(domain, d.pending_khz);
+  return absl::OkStatus();
+}
+
+void SimulatorImpl::SetHwpRequest(int domain, int cpu,
+                                  const platform::HwpRequest& req) {
+  const topology::FrequencySpec& f = topo_.frequency();
+  if (!f.has_hwp) {
+    (void)Fail(absl::StrCat("frequency governor '", policies_.freq->name(),
+                            "' wrote an HWP request on ", topo_.name(),
+                            ", which has no HWP"));
+    return;
+  }
+  FreqDomainState& d = fdoms_[domain];
+  int index = 0;
+  for (int c = d.cpus.First(); c >= 0 && c != cpu; c = d.cpus.Next(c)) ++index;
+  if (index >= static_cast<int>(d.hwp_req.size())) return;
+  d.hwp_req[index] = req;
+  // The hardware honours new limits at once (a raised minimum lifts the
+  // level now); the activity-driven part waits for the next evaluation.
+  platform::HwpRequest merged = d.hwp_req[0];
+  for (const platform::HwpRequest& r : d.hwp_req) {
+    merged.min_perf = std::max(merged.min_perf, r.min_perf);
+    merged.max_perf = std::max(merged.max_perf, r.max_perf);
+    merged.desired_perf = std::max(merged.desired_perf, r.desired_perf);
+    merged.epp = std::min(merged.epp, r.epp);
+  }
+  int ceiling = KhzToPerf(f, std::max(d.ceiling_khz, f.min_khz));
+  int perf = d.hwp.Evaluate(merged, f.hwp, 0, 0, ceiling);
+  SetDomainKhz(domain, PerfToKhz(f, perf));
+}
+
+void SimulatorImpl::PackageBusyChanged(int cpu, bool busy) {
+  PackageState& p = packages_[cpus_[cpu].package];
+  int core = topo_.place(cpu).core;
+  int32_t& threads = p.busy_threads_per_core[core];
+  if (busy) {
+    if (threads++ == 0) ++p.active_cores;
+    if (p.busy_cpus++ == 0 && !queue_.Contains(p.pmu)) {
+      int64_t period = config_.pmu_period_ns;
+      int64_t next = (now_ns_ / period + 1) * period;
+      p.pmu = queue_.Push(SimTime::FromNanoseconds(next), kBandPmu, kEvPmu,
+                          cpus_[cpu].package, -1);
+    }
+  } else {
+    if (--threads == 0) --p.active_cores;
+    --p.busy_cpus;
+  }
+}
+
+absl::Status SimulatorImpl::OnPmu(int package) {
+  PackageState& p = packages_[package];
+  const topology::FrequencySpec& f = topo_.frequency();
+  int64_t dt = now_ns_ - p.last_pmu_ns;
+  p.last_pmu_ns = now_ns_;
+  p.pmu = EventHandle();
+  for (int cpu = p.cpus.First(); cpu >= 0; cpu = p.cpus.Next(cpu)) {
+    AccountEnergy(cpu);
+  }
+  if (p.limiter.enabled() && dt > 0) {
+    double e = 0;
+    int cores = 0;
+    for (int cpu = p.cpus.First(); cpu >= 0; cpu = p.cpus.Next(cpu)) {
+      e += cpus_[cpu].energy_uj;
+    }
+    for (int core = 0; core < topo_.num_cores(); ++core) {
+      if (p.busy_threads_per_core[core] > 0) ++cores;
+    }
+    double delta = e - p.last_energy_uj;
+    p.last_energy_uj = e;
+    int64_t power_mw =
+        static_cast<int64_t>(delta * 1e6 / static_cast<double>(dt)) +
+        topo_.power().uncore_mw + topo_.power().static_mw_per_core * cores;
+    p.cap_khz = p.limiter.Update(power_mw, dt);
+    if (p.cap_khz < max_khz_) p.stats.pl1_capped_ns += dt;
+  }
+  int64_t ceiling = config_.turbo
+                        ? f.TurboCeilingKhz(std::max(p.active_cores, 1))
+                        : (f.base_khz > 0 ? f.base_khz : max_khz_);
+  if (ceiling <= 0) ceiling = max_khz_;
+  ceiling = std::min(ceiling, p.cap_khz);
+  for (int d = 0; d < static_cast<int>(fdoms_.size()); ++d) {
+    FreqDomainState& fd = fdoms_[d];
+    if (fd.package != package) continue;
+    fd.ceiling_khz = ceiling;
+    if (f.has_hwp) {
+      int64_t busiest = 0;
+      for (int cpu = fd.cpus.First(); cpu >= 0; cpu = fd.cpus.Next(cpu)) {
+        Cpu& c = cpus_[cpu];
+        busiest = std::max(busiest, c.c0_total_ns - c.c0_at_last_pmu_ns);
+        c.c0_at_last_pmu_ns = c.c0_total_ns;
+      }
+      platform::HwpRequest merged = fd.hwp_req[0];
+      for (const platform::HwpRequest& r : fd.hwp_req) {
+        merged.min_perf = std::max(merged.min_perf, r.min_perf);
+        merged.max_perf = std::max(merged.max_perf, r.max_perf);
+        merged.desired_perf = std::max(merged.desired_perf, r.desired_perf);
+        merged.epp = std::min(merged.epp, r.epp);
+      }
+      int perf = fd.hwp.Evaluate(merged, f.hwp, busiest, dt,
+                                 KhzToPerf(f, std::max(ceiling, f.min_khz)));
+      SetDomainKhz(d, PerfToKhz(f, perf));
+    } else if (!queue_.Contains(fd.transition)) {
+      SetDomainKhz(d, EffectiveKhz(fd, fd.requested_khz));
+    }
+  }
+  if (p.busy_cpus > 0) {
+    p.pmu =
+        queue_.Push(SimTime::FromNanoseconds(now_ns_ + config_.pmu_period_ns),
+                    kBandPmu, kEvPmu, package, -1);
+  }
+  return absl::OkStatus();
+}
+
+platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {
+  const Cpu& c = cpus_[cpu];
+  platform::CpuUtil u;
+  u.util_cfs = std::min<int64_t>(c.rq_pelt.util_avg, 1024);
+  u.rt_runnable = !c.rt_rq.empty() ||
+                  (c.curr >= 0 && tasks_[c.curr].policy == SchedPolicy::kFifo);
+  u.util_rt = u.rt_runnable ? 1024 : 0;
+  int64_t umin = 0, umax = 0;
+  bool any = false;
+  auto add = [&](int task) {
+    const Task& t = tasks_[task];
+    umin = std::max<int64_t>(umin, t.uclamp_min);
+    umax = std::max<int64_t>(umax, t.uclamp_max);
+    any = true;
+  };
+  if (c.curr >= 0 && c.mode == CpuMode::kBusy) add(c.curr);
+  for (int q : c.rq) add(q);
+  for (int q : c.rt_rq) add(q);
+  u.uclamp_min = umin;
+  u.uclamp_max = any ? umax : 1024;
+  return u;
+}
+
+platform::CpuCounters SimulatorImpl::CountersOf(int cpu) const {
+  SimulatorImpl& self = const_cast<SimulatorImpl&>(*this);
+  self.AccountEnergy(cpu);
+  const Cpu& c = cpus_[cpu];
+  platform::CpuCounters k;
+  k.aperf = static_cast<uint64_t>(c.aperf);
+  k.mperf = static_cast<uint64_t>(c.mperf);
+  k.tsc =
+      static_cast<uint64_t>(static_cast<double>(topo_.frequency().base_khz) *
+                            static_cast<double>(now_ns_) * 1e-6);
+  return k;
+}
+
+}  // namespace schedsim::sim

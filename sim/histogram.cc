@@ -1,0 +1,39 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "sim/histogram.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedsim::sim {
+
+void LatencyHistogram::Merge(const LatencyHistogram& other) {
+  if (other.count_ == 0) return;
+  for (int i = 0; i < kBuckets; ++i) counts_[i] += other.counts_[i];
+  if (count_ == 0 || other.min_ < min_) min_ = other.min_;
+  count_ += other.count_;
+  sum_ += other.sum_;
+  max_ = std::max(max_, other.max_);
+}
+
+int64_t LatencyHistogram::BucketUpper(int b) {
+  if (b < kSub) return b;
+  int shift = b / kSub - 1;
+  int64_t mantissa = kSub + (b % kSub);
+  return ((mantissa + 1) << shift) - 1;
+}
+
+int64_t LatencyHistogram::Percentile(double p) const {
+  if (count_ == 0) return 0;
+  uint64_t rank =
+      static_cast<uint64_t>(std::ceil(p / 100.0 * static_cast<double>(count_)));
+  rank = std::clamp<uint64_t>(rank, 1, count_);
+  uint64_t seen = 0;
+  for (int b = 0; b < kBuckets; ++b) {
+    seen += counts_[b];
+    if (seen >= rank) return std::min(BucketUpper(b), max_);
+  }
+  return max_;
+}
+
+}  // namespace schedsim::sim

@@ -1,0 +1,62 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// LatencyHistogram: a log-linear histogram of non-negative int64 values
+// (nanoseconds), like HdrHistogram with 16 sub-buckets per power of two:
+// relative error under 6.25%, fixed size (~8 KiB), no allocation when
+// recording. Percentiles are read back as the upper bound of the bucket
+// holding the requested rank.
+
+#ifndef SCHEDSIM_SIM_HISTOGRAM_H_
+#define SCHEDSIM_SIM_HISTOGRAM_H_
+
+#include <array>
+#include <cstdint>
+
+namespace schedsim::sim {
+
+class LatencyHistogram {
+ public:
+  void Record(int64_t value) {
+    if (value < 0) value = 0;
+    ++counts_[Bucket(static_cast<uint64_t>(value))];
+    ++count_;
+    sum_ += value;
+    if (value > max_) max_ = value;
+    if (count_ == 1 || value < min_) min_ = value;
+  }
+  void Merge(const LatencyHistogram& other);
+
+  uint64_t count() const { return count_; }
+  int64_t sum() const { return sum_; }
+  int64_t max() const { return max_; }
+  int64_t min() const { return count_ ? min_ : 0; }
+  double mean() const {
+    return count_ ? static_cast<double>(sum_) / static_cast<double>(count_)
+                  : 0.0;
+  }
+  // The value at percentile `p` (0..100]; 0 when empty. Exact for values
+  // below 16; otherwise the bucket's upper bound, capped at max().
+  int64_t Percentile(double p) const;
+
+ private:
+  static constexpr int kSubBits = 4;
+  static constexpr int kSub = 1 << kSubBits;
+  static constexpr int kBuckets = 64 * kSub;
+  static int Bucket(uint64_t v) {
+    if (v < kSub) return static_cast<int>(v);
+    int msb = 63 - __builtin_clzll(v);
+    int shift = msb - kSubBits;
+    return (shift + 1) * kSub + static_cast<int>((v >> shift) & (kSub - 1));
+  }
+  static int64_t BucketUpper(int b);
+
+  std::array<uint64_t, kBuckets> counts_{};
+  uint64_t count_ = 0;
+  int64_t sum_ = 0;
+  int64_t max_ = 0;
+  int64_t min_ = 0;
+};
+
+}  // namespace schedsim::sim
+
+#endif  // SCHEDSIM_SIM_HISTOGRAM_H_

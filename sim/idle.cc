@@ -1,0 +1,264 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// cpuidle: entering and leaving idle states through the idle governor,
+// POLL with its time limit, the tick while idle (NO_HZ), the physical exit
+// cost of C-states (core states need every SMT sibling idle), and the
+// per-state counters of kernel_policies §3.1.
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "sim/simulator_impl.h"
+
+namespace schedsim::sim {
+
+namespace {
+
+// Beyond the last timer on a CPU, other kernel timers bound the sleep
+// (assumed 1 s).
+constexpr int64_t kNoTimerSleepNs = 1000000000;
+
+class SimIdleDevice final : public platform::IdleDevice {
+ public:
+  SimIdleDevice(SimulatorImpl* sim, int cpu) : sim_(sim), cpu_(cpu) {}
+
+  int cpu() const override { return cpu_; }
+  int state_count() const override {
+    return static_cast<int>(sim_->topo().cstates().size());
+  }
+  const topology::CState& state(int index) const override {
+    return sim_->topo().cstates()[index];
+  }
+  const platform::IdleStateStats& stats(int index) const override {
+    return sim_->cpus_[cpu_].stats.states[index];
+  }
+  int64_t now_ns() const override { return sim_->now_ns(); }
+  int64_t sleep_length_ns(int64_t* delta_tick_ns) const override {
+    const Cpu& c = sim_->cpus_[cpu_];
+    int64_t now = sim_->now_ns();
+    int64_t tick = sim_->tick_ns();
+    if (delta_tick_ns != nullptr)
+      *delta_tick_ns = (now / tick + 1) * tick - now;
+    if (c.timers.empty()) return kNoTimerSleepNs;
+    return std::max<int64_t>(c.timers.front() - now, 0);
+  }
+  int64_t latency_limit_ns() const override {
+    int64_t qos = sim_->config().pm_qos_latency_ns;
+    return qos < 0 ? std::numeric_limits<int64_t>::max() : qos;
+  }
+  int64_t last_residency_ns() const override {
+    return sim_->cpus_[cpu_].last_residency_ns;
+  }
+  bool poll_time_limit() const override {
+    return sim_->cpus_[cpu_].poll_limit_hit;
+  }
+  int nr_iowait() const override { return sim_->cpus_[cpu_].nr_iowait; }
+  bool tick_stopped() const override { return !sim_->cpus_[cpu_].tick_running; }
+  int64_t tick_period_ns() const override { return sim_->tick_ns(); }
+
+ private:
+  SimulatorImpl* sim_;
+  int cpu_;
+};
+
+}  // namespace
+
+std::unique_ptr<platform::IdleDevice> MakeSimIdleDevice(SimulatorImpl* sim,
+                                                        int cpu) {
+  return std::make_unique<SimIdleDevice>(sim, cpu);
+}
+
+// The CPU has nothing to run: newidle balance, update_idle_core, then an
+// idle state.
+absl::Status SimulatorImpl::EnterIdle(int cpu) {
+  Cpu& c = cpus_[cpu];
+  if (config_.load_balance && config_.newidle_balance) {
+    NewidleBalance(cpu);
+    if (c.nr_running > 0) return Schedule(cpu);
+  }
+  c.idle_stamp_ns = now_ns_;
+  policies_.placement->OnCpuIdle(*sched_view_, cpu);
+  return SelectAndEnterIdle(cpu);
+}
+
+absl::Status SimulatorImpl::SelectAndEnterIdle(int cpu) {
+  Cpu& c = cpus_[cpu];
+  platform::IdleDevice& dev = *idle_devices_[cpu];
+  bool stop_tick = true;
+  int s = policies_.idle->Select(dev, &stop_tick);
+  const int n = static_cast<int>(topo_.cstates().size());
+  if (n == 0) {
+    // No cpuidle driver: the CPU idles in an unmodelled halt.
+    s = -1;
+  } else if (s < 0 || s >= n || dev.state_disabled(s)) {
+    return Fail(absl::StrCat("idle governor '", policies_.idle->name(),
+                             "' chose state ", s, " on CPU ", cpu,
+                             "; valid: an enabled state in 0..", n - 1));
+  }
+  AccountEnergy(cpu);
+  c.mode = CpuMode::kIdle;
+  ++llcs_[c.llc].nr_idle;
+  c.idle_state = s;
+  c.idle_enter_ns = now_ns_;
+  c.poll_limit_hit = false;
+  c.polling = s >= 0 && topo_.cstates()[s].polling();
+  if (s >= 0) ++c.stats.states[s].usage;
+  if (c.polling) {
+    c.idle_timer =
+        queue_.Push(SimTime::FromNanoseconds(now_ns_ + poll_limit_ns_),
+                    kBandTimer, kEvPollTimeout, cpu, -1);
+  }
+  if (stop_tick) {
+    if (c.tick_running) {
+      queue_.Cancel(c.tick);
+      c.tick_running = false;
+    }
+  } else {
+    StartTick(cpu);
+  }
+  if (sink_) sink_->OnIdle(now_ns_, cpu, s);
+  return absl::OkStatus();
+}
+
+int64_t SimulatorImpl::PhysicalExitNs(int cpu) const {
+  const Cpu& c = cpus_[cpu];
+  if (c.mode != CpuMode::kIdle || c.idle_state < 0) return 0;
+  const std::vector<topology::CState>& states = topo_.cstates();
+  int s = c.idle_state;
+  if (states[s].flags & topology::CState::kCoreState) {
+    // A core C-state is reached only when every sibling is in a core state
+    // too; otherwise the thread sits in the deepest thread-level state.
+    const topology::CpuSet& core = topo_.smt_siblings(cpu);
+    bool all = true;
+    for (int sib = core.First(); sib >= 0; sib = core.Next(sib)) {
+      if (sib == cpu) continue;
+      const Cpu& sc = cpus_[sib];
+      if (sc.mode != CpuMode::kIdle || sc.idle_state < 0 ||
+          !(states[sc.idle_state].flags & topology::CState::kCoreState)) {
+        all = false;
+        break;
+      }
+    }
+    if (!all) {
+      while (s > 0 && (states[s].flags & topology::CState::kCoreState)) --s;
+    }
+  }
+  int64_t exit = states[s].physical_exit_ns;
+  // Woken during the entry: finish entering first.
+  int64_t entry_left =
+      c.idle_enter_ns + states[c.idle_state].physical_entry_ns - now_ns_;
+  return exit + std::max<int64_t>(entry_left, 0);
+}
+
+void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
+  Cpu& c = cpus_[cpu];
+  if (c.mode != CpuMode::kIdle) return;
+  AccountEnergy(cpu);
+  const int s = c.idle_state;
+  int64_t residency = std::max<int64_t>(now_ns_ - c.idle_enter_ns, 0);
+  int64_t counted = std::max<int64_t>(
+      now_ns_ - std::max(c.idle_enter_ns, stats_start_ns_), 0);
+  c.stats.idle_ns += counted;
+  if (s >= 0) {
+    const std::vector<topology::CState>& states = topo_.cstates();
+    platform::IdleStateStats& st = c.stats.states[s];
+    st.time_ns += counted;
+    if (residency < states[s].target_residency_ns) {
+      ++st.above;
+    } else {
+      for (size_t d = s + 1; d < states.size(); ++d) {
+        if (states[d].disabled) continue;
+        if (residency >= states[d].target_residency_ns) ++st.below;
+        break;
+      }
+    }
+  }
+  c.last_residency_ns = residency;
+  c.last_state = s;
+  c.mode = CpuMode::kAwake;
+  --llcs_[c.llc].nr_idle;
+  c.idle_state = -1;
+  c.polling = false;
+  queue_.Cancel(c.idle_timer);
+  c.idle_timer = EventHandle();
+  // SIS_PROP's avg_idle (ttwu_do_wakeup): EWMA 1/8 of idle durations,
+  // clamped at 2 * max_idle_balance_cost.
+  if (c.idle_stamp_ns > 0) {
+    int64_t delta = now_ns_ - c.idle_stamp_ns;
+    int64_t max_ns = 2 * config_.sched_migration_cost_ns;
+    c.avg_idle_ns += (delta - c.avg_idle_ns) / 8;
+    if (c.avg_idle_ns > max_ns) c.avg_idle_ns = max_ns;
+    c.wake_stamp_jiffies = now_ns_ / tick_ns_;
+    c.wake_avg_idle_ns = c.avg_idle_ns / 2;
+    c.idle_stamp_ns = 0;
+  }
+  if (s >= 0) policies_.idle->Reflect(*idle_devices_[cpu], s);
+  if (sink_) sink_->OnIdle(now_ns_, cpu, -1);
+  (void)by_poll;
+}
+
+absl::Status SimulatorImpl::OnIdleExitDone(int cpu) {
+  Cpu& c = cpus_[cpu];
+  c.exiting = false;
+  // Interrupt work first (timer and IO wake-ups this CPU handles).
+  if (!c.irq_pending.empty()) {
+    for (size_t i = 0; i < c.irq_pending.size(); ++i) {
+      TryToWakeUp(c.irq_pending[i], cpu, /*from_task=*/false, 0);
+    }
+    c.irq_pending.clear();
+  }
+  // Then the wake list.
+  int task = c.pending_head;
+  c.pending_head = c.pending_tail = -1;
+  while (task >= 0) {
+    int next = tasks_[task].next_waiter;
+    tasks_[task].next_waiter = -1;
+    --c.ttwu_pending;
+    Task& p = tasks_[task];
+    uint32_t flags = p.iowait ? uint32_t{platform::kUtilIowait} : 0u;
+    p.iowait = false;
+    EnqueueTask(cpu, task, /*wakeup=*/true, flags);
+    task = next;
+  }
+  if (c.mode == CpuMode::kBusy) {
+    // An interrupt-context wake-up on a CPU that is already busy cannot
+    // happen here, but keep preemption right if it does.
+    if (c.need_resched) {
+      SettlePhase(cpu);
+      return Schedule(cpu);
+    }
+    return absl::OkStatus();
+  }
+  if (c.nr_running > 0) return Schedule(cpu);
+  if (c.ttwu_pending > 0) return absl::OkStatus();  // a delivery is coming
+  return EnterIdle(cpu);
+}
+
+absl::Status SimulatorImpl::OnPollTimeout(int cpu) {
+  Cpu& c = cpus_[cpu];
+  c.idle_timer = EventHandle();
+  if (c.mode != CpuMode::kIdle || !c.polling) return absl::OkStatus();
+  LeaveIdle(cpu, /*by_poll=*/false);
+  c.poll_limit_hit = true;
+  absl::Status s = SelectAndEnterIdle(cpu);
+  return s;
+}
+
+absl::Status SimulatorImpl::OnIdleTick(int cpu) {
+  Cpu& c = cpus_[cpu];
+  ++c.stats.ticks;
+  c.tick_running = false;
+  c.tick = EventHandle();
+  if (c.mode != CpuMode::kIdle) {
+    // Awake without a task (exiting): the tick is handled, nothing else.
+    return absl::OkStatus();
+  }
+  // The tick interrupt ends this idle period; the CPU handles it and
+  // selects a state again.
+  LeaveIdle(cpu, /*by_poll=*/false);
+  return SelectAndEnterIdle(cpu);
+}
+
+}  // namespace schedsim::sim

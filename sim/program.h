@@ -1,0 +1,135 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Task programs: what a simulated task does. A program is a flat list of
+// operations (compute, sleep, IO wait, send/receive on a channel, barrier,
+// yield, fork, exit, loops, metric marks); tasks share programs and carry
+// only a program counter and loop counters, so a task costs a few hundred
+// bytes however long its program is.
+//
+//   ProgramBuilder b("ping");
+//   b.Loop(1000)
+//       .Send(/*channel=*/0)
+//       .Recv(/*channel=*/1)
+//       .Compute(Dist::Constant(20000), Dist::Constant(0))
+//    .EndLoop()
+//    .Exit();
+//   absl::StatusOr<Program> ping = b.Build();
+//
+// Durations and cycle counts are drawn from distributions with the
+// simulation's seeded generator, so a run is reproducible.
+
+#ifndef SCHEDSIM_SIM_PROGRAM_H_
+#define SCHEDSIM_SIM_PROGRAM_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "sim/rng.h"
+
+namespace schedsim::sim {
+
+// A distribution of non-negative int64 values (cycles or nanoseconds).
+struct Dist {
+  enum class Kind : uint8_t {
+    kConstant,     // a
+    kUniform,      // uniform integer in [a, b]
+    kExponential,  // mean a
+    kNormal,       // mean a, standard deviation b, truncated at 0
+    kLogNormal,    // median a, sigma b / 1000 (b in thousandths)
+  };
+  Kind kind = Kind::kConstant;
+  int64_t a = 0;
+  int64_t b = 0;
+
+  static Dist Constant(int64_t v) { return {Kind::kConstant, v, 0}; }
+  static Dist Uniform(int64_t lo, int64_t hi) {
+    return {Kind::kUniform, lo, hi};
+  }
+  static Dist Exponential(int64_t mean) {
+    return {Kind::kExponential, mean, 0};
+  }
+  static Dist Normal(int64_t mean, int64_t stddev) {
+    return {Kind::kNormal, mean, stddev};
+  }
+  static Dist LogNormal(int64_t median, int64_t sigma_milli) {
+    return {Kind::kLogNormal, median, sigma_milli};
+  }
+
+  // A draw; constant distributions do not touch the generator.
+  int64_t Sample(Rng& rng) const;
+  // The mean (for docs, checks and analytic tests).
+  double Mean() const;
+  // InvalidArgument naming `what` if parameters are out of range.
+  absl::Status Validate(const std::string& what) const;
+};
+
+enum class OpCode : uint8_t {
+  kCompute,  // run d1 cycles plus d2 ns of frequency-independent stall
+  kSleep,    // block for d1 ns (a timer wake-up)
+  kIoWait,   // block in iowait for d1 ns (an IO completion wake-up)
+  kSend,     // put one message on channel `arg`; wakes a waiting reader
+  kRecv,     // take one message from channel `arg`; blocks while empty
+  kBarrier,  // wait on barrier `arg`: spin up to d1 ns, then block
+  kYield,    // sched_yield()
+  kFork,     // start `arg2` new tasks running program `arg`
+  kExit,     // the task ends
+  kLoop,     // repeat the body up to the matching kEndLoop `arg` times
+             // (arg = 0: forever)
+  kEndLoop,  // `arg` = index of the matching kLoop
+  kMark,     // count one operation of metric `arg` (and its latency since
+             // the last kStamp, if any)
+  kStamp,    // remember now as the start of an operation
+};
+
+const char* OpCodeName(OpCode code);
+
+struct Op {
+  OpCode code = OpCode::kExit;
+  int32_t arg = 0;
+  int32_t arg2 = 0;
+  Dist d1;
+  Dist d2;
+};
+
+struct Program {
+  std::string name;
+  std::vector<Op> ops;
+  // Deepest loop nesting (the interpreter keeps one counter per level).
+  int loop_depth = 0;
+};
+
+inline constexpr int kMaxLoopDepth = 4;
+
+class ProgramBuilder {
+ public:
+  explicit ProgramBuilder(std::string name) { program_.name = std::move(name); }
+
+  ProgramBuilder& Compute(Dist cycles, Dist stall_ns = Dist::Constant(0));
+  ProgramBuilder& Sleep(Dist ns);
+  ProgramBuilder& IoWait(Dist ns);
+  ProgramBuilder& Send(int channel);
+  ProgramBuilder& Recv(int channel);
+  ProgramBuilder& Barrier(int barrier, Dist spin_ns = Dist::Constant(0));
+  ProgramBuilder& Yield();
+  ProgramBuilder& Fork(int program, int count = 1);
+  ProgramBuilder& Exit();
+  ProgramBuilder& Loop(int64_t count);
+  ProgramBuilder& EndLoop();
+  ProgramBuilder& Mark(int metric);
+  ProgramBuilder& Stamp();
+
+  // Checks loops match (at most kMaxLoopDepth deep) and the program ends in
+  // kExit or an endless loop; appends kExit when it does not.
+  absl::StatusOr<Program> Build();
+
+ private:
+  Program program_;
+  std::vector<int> open_loops_;
+  std::string error_;
+};
+
+}  // namespace schedsim::sim
+
+#endif  // SCHEDSIM_SIM_PROGRAM_H_

@@ -1,0 +1,361 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Runqueues, the CFS-like fair class, a minimal SCHED_FIFO class, the
+// scheduler tick and the context switch.
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "sim/simulator_impl.h"
+
+namespace schedsim::sim {
+
+// --- Runqueue heap (by vruntime, then task id) ----------------------------
+
+bool SimulatorImpl::TaskBefore(int a, int b) const {
+  const Task& ta = tasks_[a];
+  const Task& tb = tasks_[b];
+  if (ta.vruntime != tb.vruntime) return ta.vruntime < tb.vruntime;
+  return a < b;
+}
+
+void SimulatorImpl::HeapSiftUp(Cpu& c, int pos) {
+  int task = c.rq[pos];
+  while (pos > 0) {
+    int parent = (pos - 1) / 2;
+    if (!TaskBefore(task, c.rq[parent])) break;
+    c.rq[pos] = c.rq[parent];
+    tasks_[c.rq[pos]].rq_pos = pos;
+    pos = parent;
+  }
+  c.rq[pos] = task;
+  tasks_[task].rq_pos = pos;
+}
+
+void SimulatorImpl::HeapSiftDown(Cpu& c, int pos) {
+  int n = static_cast<int>(c.rq.size());
+  int task = c.rq[pos];
+  while (true) {
+    int child = 2 * pos + 1;
+    if (child >= n) break;
+    if (child + 1 < n && TaskBefore(c.rq[child + 1], c.rq[child])) ++child;
+    if (!TaskBefore(c.rq[child], task)) break;
+    c.rq[pos] = c.rq[child];
+    tasks_[c.rq[pos]].rq_pos = pos;
+    pos = child;
+  }
+  c.rq[pos] = task;
+  tasks_[task].rq_pos = pos;
+}
+
+void SimulatorImpl::HeapPush(Cpu& c, int task) {
+  c.rq.push_back(task);
+  HeapSiftUp(c, static_cast<int>(c.rq.size()) - 1);
+}
+
+void SimulatorImpl::HeapRemove(Cpu& c, int task) {
+  int pos = tasks_[task].rq_pos;
+  tasks_[task].rq_pos = -1;
+  int last = c.rq.back();
+  c.rq.pop_back();
+  if (last == task) return;
+  c.rq[pos] = last;
+  tasks_[last].rq_pos = pos;
+  HeapSiftUp(c, pos);
+  HeapSiftDown(c, tasks_[last].rq_pos);
+}
+
+// --- Accounting ------------------------------------------------------------
+
+uint32_t SimulatorImpl::FreqScale(int cpu) const {
+  int64_t khz = fdoms_[cpus_[cpu].domain].cur_khz;
+  if (max_khz_ <= 0) return 1024;
+  return static_cast<uint32_t>(std::min<int64_t>(1024, khz * 1024 / max_khz_));
+}
+
+void SimulatorImpl::UpdateTaskPelt(Task& t, bool running) {
+  PeltUpdate(t.pelt, now_ns_, running, running ? FreqScale(t.cpu) : 0);
+}
+
+// Brings the runqueue's signal and the running task's up to now.
+void SimulatorImpl::UpdatePelt(int cpu) {
+  Cpu& c = cpus_[cpu];
+  bool fair_running = c.mode == CpuMode::kBusy && c.curr >= 0 &&
+                      tasks_[c.curr].policy != SchedPolicy::kFifo;
+  uint32_t scale = FreqScale(cpu);
+  PeltUpdate(c.rq_pelt, now_ns_, fair_running, scale);
+  if (c.curr >= 0 && c.mode == CpuMode::kBusy) {
+    PeltUpdate(tasks_[c.curr].pelt, now_ns_, true, scale);
+  }
+}
+
+void SimulatorImpl::UpdateCurr(int cpu) {
+  Cpu& c = cpus_[cpu];
+  if (c.curr < 0 || c.mode != CpuMode::kBusy) return;
+  Task& t = tasks_[c.curr];
+  int64_t delta = now_ns_ - t.exec_start_ns;
+  if (delta <= 0) return;
+  t.exec_start_ns = now_ns_;
+  t.slice_exec_ns += delta;
+  task_stats_[c.curr].run_ns += delta;
+  if (t.policy == SchedPolicy::kFifo) return;
+  t.vruntime += delta * 1024 / t.weight;
+  int64_t v = t.vruntime;
+  int top = HeapTop(c);
+  if (top >= 0) v = std::min(v, tasks_[top].vruntime);
+  c.min_vruntime = std::max(c.min_vruntime, v);
+}
+
+void SimulatorImpl::NoteNrRunning(int cpu, int delta) {
+  Cpu& c = cpus_[cpu];
+  bool was = c.nr_running >= 2;
+  c.nr_running += delta;
+  bool is = c.nr_running >= 2;
+  if (was != is) llcs_[c.llc].nr_overloaded += is ? 1 : -1;
+}
+
+void SimulatorImpl::GovernorUpdate(int cpu, uint32_t flags) {
+  policies_.freq->UpdateUtil(*fdoms_[cpus_[cpu].domain].view, cpu, flags);
+}
+
+// --- Enqueue / dequeue
+// --------------------------------------------------------
+
+void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
+                                uint32_t util_flags) {
+  Cpu& c = cpus_[cpu];
+  Task& t = tasks_[task];
+  const int from = t.cpu;
+  UpdatePelt(cpu);
+  UpdateTaskPelt(t, false);  // blocked decay up to now
+  if (from != cpu) {
+    // Migration: renormalise vruntime, move the PELT contribution, charge
+    // the cache refill when the task leaves its LLC.
+    Cpu& old = cpus_[from];
+    t.vruntime = t.vruntime - old.min_vruntime + c.min_vruntime;
+    UpdatePelt(from);
+    PeltDetach(old.rq_pelt, t.pelt);
+    PeltAttach(c.rq_pelt, t.pelt);
+    int64_t penalty = 0;
+    if (topo_.place(from).llc != topo_.place(cpu).llc) {
+      penalty = config_.llc_migration_penalty_ns;
+      int a = topo_.place(from).node, b = topo_.place(cpu).node;
+      if (a != b) penalty = penalty * topo_.distance(a, b) / 10;
+    } else if (topo_.place(from).core != topo_.place(cpu).core) {
+      penalty = config_.smt_migration_penalty_ns;
+    }
+    t.pending_cost_ns += penalty;
+    ++c.stats.migrations_in;
+    ++task_stats_[task].migrations;
+    if (sink_) sink_->OnMigrate(now_ns_, task, from, cpu);
+    t.cpu = cpu;
+  }
+  if (wakeup && t.policy != SchedPolicy::kFifo) {
+    // place_entity(): a waking task gets at most half a latency period of
+    // sleeper credit (GENTLE_FAIR_SLEEPERS).
+    t.vruntime = std::max(t.vruntime, c.min_vruntime - sched_latency_ns_ / 2);
+  }
+  t.state = TaskState::kRunnable;
+  if (t.policy == SchedPolicy::kFifo) {
+    auto it = std::find_if(c.rt_rq.begin(), c.rt_rq.end(), [&](int q) {
+      return tasks_[q].rt_priority < t.rt_priority;
+    });
+    c.rt_rq.insert(it, task);
+  } else {
+    HeapPush(c, task);
+    ++c.nr_fair;
+    c.load_weight += t.weight;
+  }
+  NoteNrRunning(cpu, +1);
+  GovernorUpdate(cpu, util_flags);
+}
+
+void SimulatorImpl::DequeueTask(int cpu, int task) {
+  Cpu& c = cpus_[cpu];
+  Task& t = tasks_[task];
+  if (t.policy == SchedPolicy::kFifo) {
+    auto it = std::find(c.rt_rq.begin(), c.rt_rq.end(), task);
+    if (it != c.rt_rq.end()) c.rt_rq.erase(it);
+  } else {
+    if (t.rq_pos >= 0) HeapRemove(c, task);
+    --c.nr_fair;
+    c.load_weight -= t.weight;
+  }
+  NoteNrRunning(cpu, -1);
+  GovernorUpdate(cpu, 0);
+}
+
+// --- Pick and switch
+// ----------------------------------------------------------
+
+absl::Status SimulatorImpl::Schedule(int cpu) {
+  Cpu& c = cpus_[cpu];
+  const int prev = c.curr;
+  c.need_resched = false;
+  if (prev >= 0) {
+    Task& pt = tasks_[prev];
+    if (pt.state == TaskState::kRunnable) {
+      // Preempted (or yielded): back on the runqueue.
+      UpdateCurr(cpu);
+      SettlePhase(cpu);
+      UpdatePelt(cpu);
+      pt.last_ran_ns = now_ns_;
+      if (pt.policy == SchedPolicy::kFifo) {
+        auto it = std::find_if(c.rt_rq.begin(), c.rt_rq.end(), [&](int q) {
+          return tasks_[q].rt_priority < pt.rt_priority;
+        });
+        c.rt_rq.insert(it, prev);
+      } else {
+        HeapPush(c, prev);
+      }
+    }
+  }
+  int next = -1;
+  if (!c.rt_rq.empty()) {
+    next = c.rt_rq.front();
+  } else {
+    next = HeapTop(c);
+  }
+  if (next == prev && prev >= 0) {
+    // Keep running it.
+    if (tasks_[prev].policy == SchedPolicy::kFifo) {
+      c.rt_rq.erase(c.rt_rq.begin());
+    } else {
+      HeapRemove(c, prev);
+    }
+    Task& t = tasks_[prev];
+    t.exec_start_ns = now_ns_;
+    if (t.in_phase) {
+      c.seg_start_ns = now_ns_;
+      ReschedulePhaseEnd(cpu);
+      return absl::OkStatus();
+    }
+    return RunTask(cpu);
+  }
+  queue_.Cancel(c.phase_end);
+  c.phase_end = EventHandle();
+  if (prev >= 0 && tasks_[prev].state == TaskState::kRunnable) {
+    ++task_stats_[prev].involuntary_switches;
+  }
+  if (sink_) sink_->OnSwitch(now_ns_, cpu, prev, next);
+  if (next < 0) {
+    c.curr = -1;
+    if (c.mode == CpuMode::kBusy) {
+      UpdatePelt(cpu);
+      AccountBusyEnd(cpu);
+      c.mode = CpuMode::kAwake;
+      SiblingChanged(cpu);
+      PackageBusyChanged(cpu, false);
+    }
+    return EnterIdle(cpu);
+  }
+  // Switch to `next`.
+  Task& t = tasks_[next];
+  if (t.policy == SchedPolicy::kFifo) {
+    c.rt_rq.erase(c.rt_rq.begin());
+  } else {
+    HeapRemove(c, next);
+  }
+  ++c.stats.context_switches;
+  c.curr = next;
+  t.exec_start_ns = now_ns_;
+  t.slice_exec_ns = 0;
+  t.pending_cost_ns += config_.context_switch_ns;
+  if (t.wake_start_ns >= 0) {
+    int64_t latency = now_ns_ - t.wake_start_ns;
+    task_stats_[next].wakeup_latency_ns.Record(latency);
+    wakeup_latency_.Record(latency);
+    t.wake_start_ns = -1;
+  }
+  if (c.mode != CpuMode::kBusy) {
+    UpdatePelt(cpu);
+    c.mode = CpuMode::kBusy;
+    AccountBusyStart(cpu);
+    SiblingChanged(cpu);
+    PackageBusyChanged(cpu, true);
+    StartTick(cpu);
+  }
+  UpdatePelt(cpu);
+  if (t.in_phase) {
+    c.seg_start_ns = now_ns_;
+    t.rem_stall_ns += t.pending_cost_ns;
+    t.pending_cost_ns = 0;
+    ReschedulePhaseEnd(cpu);
+    return absl::OkStatus();
+  }
+  return RunTask(cpu);
+}
+
+int64_t SimulatorImpl::SchedSliceNs(const Cpu& c, const Task& t) const {
+  // sched_slice(): the period (sched_latency, or nr * min_granularity
+  // beyond sched_nr_latency = 8 tasks) shared by weight.
+  int64_t nr = std::max(c.nr_fair, 1);
+  int64_t period = nr > 8 ? nr * min_granularity_ns_ : sched_latency_ns_;
+  int64_t load = std::max<int64_t>(c.load_weight, t.weight);
+  return period * t.weight / load;
+}
+
+void SimulatorImpl::CheckPreemptWakeup(int cpu, int task) {
+  Cpu& c = cpus_[cpu];
+  if (c.mode != CpuMode::kBusy || c.curr < 0) return;
+  const Task& w = tasks_[task];
+  const Task& curr = tasks_[c.curr];
+  bool preempt = false;
+  if (w.policy == SchedPolicy::kFifo) {
+    preempt =
+        curr.policy != SchedPolicy::kFifo || w.rt_priority > curr.rt_priority;
+  } else if (curr.policy != SchedPolicy::kFifo) {
+    UpdateCurr(cpu);
+    // wakeup_gran(): the granularity in the wakee's virtual time.
+    int64_t gran = wakeup_granularity_ns_ * 1024 / w.weight;
+    preempt = curr.vruntime - w.vruntime > gran;
+  }
+  if (preempt) c.need_resched = true;
+}
+
+void SimulatorImpl::StartTick(int cpu) {
+  Cpu& c = cpus_[cpu];
+  if (c.tick_running) return;
+  c.tick_running = true;
+  int64_t next = (now_ns_ / tick_ns_ + 1) * tick_ns_;
+  c.tick =
+      queue_.Push(SimTime::FromNanoseconds(next), kBandTimer, kEvTick, cpu, -1);
+}
+
+absl::Status SimulatorImpl::OnTick(int cpu) {
+  Cpu& c = cpus_[cpu];
+  ++c.stats.ticks;
+  c.tick = queue_.Push(SimTime::FromNanoseconds(now_ns_ + tick_ns_), kBandTimer,
+                       kEvTick, cpu, -1);
+  if (c.curr < 0) return absl::OkStatus();
+  UpdateCurr(cpu);
+  UpdatePelt(cpu);
+  GovernorUpdate(cpu, 0);
+  Task& t = tasks_[c.curr];
+  if (t.policy != SchedPolicy::kFifo) {
+    if (!c.rt_rq.empty()) {
+      c.need_resched = true;
+    } else if (c.nr_fair > 1) {
+      // check_preempt_tick().
+      int64_t ideal = SchedSliceNs(c, t);
+      int top = HeapTop(c);
+      if (t.slice_exec_ns > ideal) {
+        c.need_resched = true;
+      } else if (top >= 0 && t.slice_exec_ns >= min_granularity_ns_ &&
+                 t.vruntime - tasks_[top].vruntime > ideal) {
+        c.need_resched = true;
+      }
+    }
+  }
+  if (config_.load_balance) {
+    PeriodicBalance(cpu);
+    NohzKick(cpu);
+  }
+  if (c.need_resched && c.mode == CpuMode::kBusy) {
+    SettlePhase(cpu);
+    return Schedule(cpu);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace schedsim::sim

@@ -1,0 +1,823 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The engine loop, the execution model (compute phases at the CPU's
+// frequency) and the task-program interpreter.
+
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "sim/simulator_impl.h"
+
+namespace schedsim::sim {
+
+namespace {
+
+// Nice-to-weight table of the fair class (sched_prio_to_weight): each nice
+// level is ~10% of CPU time, weight(0) = 1024, weight ratio 1.25 per level.
+constexpr int32_t kNiceWeights[40] = {
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+    9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+    1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+    110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
+
+// Inline ops a task may run without time passing before the run stops
+// with an error (an endless loop that never blocks or computes).
+constexpr int kMaxInlineOps = 1 << 20;
+
+}  // namespace
+
+SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
+                             const SimConfig& config, const Workload& workload,
+                             const Policies& policies, uint64_t seed)
+    : topo_(topology),
+      config_(config),
+      workload_(workload),
+      policies_(policies),
+      rng_(seed) {}
+
+absl::Status SimulatorImpl::Fail(std::string message) {
+  if (error_.empty()) error_ = std::move(message);
+  return absl::FailedPreconditionError(error_);
+}
+
+double SimulatorImpl::RateOf(int cpu) const {
+  const Cpu& c = cpus_[cpu];
+  double rate = static_cast<double>(fdoms_[c.domain].cur_khz) * 1e-6;
+  const topology::CpuSet& core = topo_.smt_siblings(cpu);
+  for (int s = core.First(); s >= 0; s = core.Next(s)) {
+    if (s != cpu && cpus_[s].mode == CpuMode::kBusy) {
+      rate = rate * config_.smt_factor_pct / 100.0;
+      break;
+    }
+  }
+  return rate;
+}
+
+// Accounts the progress of `cpu`'s current phase since seg_start_ns at
+// seg_rate: cycles and stall shrink in proportion to the time elapsed.
+void SimulatorImpl::SettlePhase(int cpu) {
+  Cpu& c = cpus_[cpu];
+  if (c.curr < 0) return;
+  Task& t = tasks_[c.curr];
+  int64_t elapsed = now_ns_ - c.seg_start_ns;
+  c.seg_start_ns = now_ns_;
+  if (!t.in_phase || elapsed <= 0) return;
+  double remaining =
+      (c.seg_rate > 0 ? static_cast<double>(t.rem_cycles) / c.seg_rate : 0) +
+      static_cast<double>(t.rem_stall_ns);
+  if (static_cast<double>(elapsed) >= remaining) {
+    t.rem_cycles = 0;
+    t.rem_stall_ns = 0;
+    return;
+  }
+  double keep = 1.0 - static_cast<double>(elapsed) / remaining;
+  t.rem_cycles = std::llround(static_cast<double>(t.rem_cycles) * keep);
+  t.rem_stall_ns = std::llround(static_cast<double>(t.rem_stall_ns) * keep);
+}
+
+void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
+  Cpu& c = cpus_[cpu];
+  Task& t = tasks_[c.curr];
+  c.seg_rate = RateOf(cpu);
+  double cycles_ns =
+      c.seg_rate > 0 ? static_cast<double>(t.rem_cycles) / c.seg_rate : 0;
+  int64_t end =
+      now_ns_ + static_cast<int64_t>(std::ceil(cycles_ns)) + t.rem_stall_ns;
+  SimTime when = SimTime::FromNanoseconds(end);
+  if (!queue_.Reschedule(c.phase_end, when)) {
+    c.phase_end = queue_.Push(when, kBandSched, kEvPhaseEnd, cpu, c.curr);
+  }
+}
+
+void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
+  Cpu& c = cpus_[cpu];
+  Task& t = tasks_[c.curr];
+  t.in_phase = true;
+  t.rem_stall_ns += extra_stall_ns + t.pending_cost_ns;
+  t.pending_cost_ns = 0;
+  c.seg_start_ns = now_ns_;
+  ReschedulePhaseEnd(cpu);
+}
+
+// The SMT sibling of `cpu` started or stopped running: the throughput of a
+// task running on the sibling changes.
+void SimulatorImpl::SiblingChanged(int cpu) {
+  if (topo_.threads_per_core() < 2) return;
+  const topology::CpuSet& core = topo_.smt_siblings(cpu);
+  for (int s = core.First(); s >= 0; s = core.Next(s)) {
+    if (s == cpu) continue;
+    Cpu& sc = cpus_[s];
+    if (sc.mode != CpuMode::kBusy || sc.curr < 0 || !tasks_[sc.curr].in_phase)
+      continue;
+    double rate = RateOf(s);
+    if (rate == sc.seg_rate) continue;
+    SettlePhase(s);
+    ReschedulePhaseEnd(s);
+  }
+}
+
+// Steals `cost_ns` from whatever `cpu` runs (interrupt work): a running
+// phase ends later.
+void SimulatorImpl::ChargeCpu(int cpu, int64_t cost_ns) {
+  Cpu& c = cpus_[cpu];
+  if (cost_ns <= 0 || c.curr < 0 || c.mode != CpuMode::kBusy) return;
+  Task& t = tasks_[c.curr];
+  if (t.in_phase) {
+    SettlePhase(cpu);
+    t.rem_stall_ns += cost_ns;
+    ReschedulePhaseEnd(cpu);
+  } else {
+    t.pending_cost_ns += cost_ns;
+  }
+}
+
+int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
+  const TaskSpec& spec = workload_.tasks[spec_index];
+  int id = static_cast<int>(tasks_.size());
+  Task t;
+  t.program = &workload_.programs[spec.program];
+  t.spec = spec_index;
+  t.policy = spec.policy;
+  t.rt_priority = static_cast<uint8_t>(spec.rt_priority);
+  t.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
+  t.affinity = affinities_.empty() || spec.affinity.empty() ? -1 : spec_index;
+  t.uclamp_min =
+      static_cast<int16_t>(spec.uclamp_min < 0 ? 0 : spec.uclamp_min);
+  t.uclamp_max =
+      static_cast<int16_t>(spec.uclamp_max < 0 ? 1024 : spec.uclamp_max);
+  t.cpu = parent_cpu;
+  t.pelt.last_update_ns = now_ns_;
+  // A new task starts with half the capacity of its CPU as its utilization
+  // (post_init_entity_util_avg's cap for an empty runqueue).
+  t.pelt.util_avg = 512;
+  t.pelt.util_sum = uint64_t{512} * kPeltMinDivider;
+  tasks_.push_back(t);
+  TaskStats ts;
+  ts.name = spec.name;
+  task_stats_.push_back(std::move(ts));
+  return id;
+}
+
+absl::Status SimulatorImpl::Init() {
+  const int n = topo_.num_cpus();
+  absl::StatusOr<topology::SchedDomains> domains =
+      topology::BuildSchedDomains(topo_);
+  if (!domains.ok()) return domains.status();
+  domains_ = *std::move(domains);
+  all_cpus_ = topo_.all_cpus();
+  if (config_.hz <= 0 || config_.hz > 10000) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hz must be in 1..10000, got ", config_.hz));
+  }
+  tick_ns_ = 1000000000 / config_.hz;
+  // Tunables scale by 1 + ilog2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG).
+  int factor = 1;
+  for (int c = std::min(n, 8); c > 1; c >>= 1) ++factor;
+  sched_latency_ns_ = config_.sched_latency_ns * factor;
+  min_granularity_ns_ = config_.sched_min_granularity_ns * factor;
+  wakeup_granularity_ns_ = config_.sched_wakeup_granularity_ns * factor;
+
+  // POLL time limit: the target residency of the first enabled state with a
+  // residency of at least 10 us, capped at TICK_NSEC / 16 [KP §3.1].
+  poll_limit_ns_ = tick_ns_ / 16;
+  for (const topology::CState& s : topo_.cstates()) {
+    if (!s.disabled && !s.polling() && s.target_residency_ns >= 10000) {
+      poll_limit_ns_ = std::min(poll_limit_ns_, s.target_residency_ns);
+      break;
+    }
+  }
+
+  // Affinity masks, one per task spec that has one.
+  affinities_.assign(workload_.tasks.size(), topology::CpuSet(n));
+  for (size_t i = 0; i < workload_.tasks.size(); ++i) {
+    const TaskSpec& spec = workload_.tasks[i];
+    if (spec.affinity.empty()) {
+      affinities_[i] = all_cpus_;
+      continue;
+    }
+    absl::StatusOr<topology::CpuSet> set =
+        topology::CpuSet::ParseList(spec.affinity, n);
+    if (!set.ok() || set->Empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "task '", spec.name, "': affinity '", spec.affinity,
+          "' is not a non-empty CPU list of this ", n, "-CPU machine"));
+    }
+    affinities_[i] = *set;
+  }
+
+  cpus_.resize(n);
+  llcs_.resize(topo_.num_llcs());
+  for (int cpu = 0; cpu < n; ++cpu) {
+    Cpu& c = cpus_[cpu];
+    c.llc = topo_.place(cpu).llc;
+    c.package = topo_.place(cpu).package;
+    c.next_balance_ns.assign(domains_.depth(cpu), 0);
+    for (int d = 0; d < domains_.depth(cpu); ++d) {
+      c.next_balance_ns[d] = domains_.domain(cpu, d).min_interval_ms * 1000000;
+    }
+    c.stats.states.resize(topo_.cstates().size());
+    c.rq.reserve(16);
+  }
+  for (LlcShared& l : llcs_) l.nr_idle_scan = 0;
+  for (int l = 0; l < topo_.num_llcs(); ++l) {
+    llcs_[l].nr_idle_scan = topo_.llcs()[l].Count();
+  }
+
+  domain_llcs_.resize(domains_.domains().size());
+  for (size_t d = 0; d < domains_.domains().size(); ++d) {
+    const topology::CpuSet& span = domains_.domains()[d].span;
+    for (int l = 0; l < topo_.num_llcs(); ++l) {
+      if (topo_.llcs()[l].Intersects(span)) {
+        domain_llcs_[d].push_back(l);
+      }
+    }
+  }
+  InitFrequency();
+
+  channels_.resize(workload_.channels.size());
+  for (size_t i = 0; i < channels_.size(); ++i) {
+    channels_[i].spec = workload_.channels[i];
+  }
+  barriers_.resize(workload_.barriers.size());
+  for (size_t i = 0; i < barriers_.size(); ++i) {
+    barriers_[i].parties = workload_.barriers[i].parties;
+  }
+  metric_stats_.resize(workload_.metrics.size());
+  for (size_t i = 0; i < metric_stats_.size(); ++i) {
+    metric_stats_[i].name = workload_.metrics[i];
+  }
+
+  // Every CPU starts idle.
+  for (int cpu = 0; cpu < n; ++cpu) {
+    absl::Status s = EnterIdle(cpu);
+    if (!s.ok()) return s;
+  }
+
+  // Initial tasks: placed on their start CPU or by fork balancing from CPU
+  // 0, then woken as new tasks.
+  size_t total = 0;
+  for (const TaskSpec& spec : workload_.tasks) total += spec.count;
+  tasks_.reserve(total);
+  task_stats_.reserve(total);
+  for (size_t i = 0; i < workload_.tasks.size(); ++i) {
+    for (int k = 0; k < workload_.tasks[i].count; ++k) {
+      int id = CreateTask(static_cast<int>(i), 0);
+      Task& t = tasks_[id];
+      int cpu = workload_.tasks[i].start_cpu;
+      if (cpu < 0) {
+        cpu = t.policy == SchedPolicy::kFifo
+                  ? SelectTaskRqRt(id, 0)
+                  : FindIdlestCpu(id, 0, topology::kSdBalanceFork);
+      }
+      t.cpu = cpu;
+      t.state = TaskState::kWaking;
+      t.wake_start_ns = now_ns_;
+      ++cpus_[cpu].ttwu_pending;
+      queue_.Push(SimTime::FromNanoseconds(now_ns_), kBandDeliver,
+                  kEvWakeDeliver, cpu, id);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SimulatorImpl::RunUntil(SimTime until) {
+  if (!error_.empty()) return absl::FailedPreconditionError(error_);
+  const int64_t until_ns = until.ns();
+  while (!queue_.empty() && queue_.TopTime().ns() <= until_ns) {
+    Event e = queue_.Pop();
+    now_ns_ = e.time.ns();
+    ++events_;
+    absl::Status s = Dispatch(e);
+    if (s.ok() && !error_.empty()) s = absl::FailedPreconditionError(error_);
+    if (!s.ok()) {
+      if (error_.empty()) error_ = std::string(s.message());
+      return s;
+    }
+  }
+  if (until_ns > now_ns_) now_ns_ = until_ns;
+  return absl::OkStatus();
+}
+
+absl::Status SimulatorImpl::Dispatch(const Event& e) {
+  switch (static_cast<EventKind>(e.kind)) {
+    case kEvPhaseEnd:
+      return OnPhaseEnd(e.cpu);
+    case kEvTick:
+      return cpus_[e.cpu].mode == CpuMode::kBusy ? OnTick(e.cpu)
+                                                 : OnIdleTick(e.cpu);
+    case kEvTaskTimer:
+      return OnTaskTimer(e.cpu, e.task);
+    case kEvWakeDeliver:
+      return OnWakeDeliver(e.cpu, e.task);
+    case kEvIdleExitDone:
+      return OnIdleExitDone(e.cpu);
+    case kEvPollTimeout:
+      return OnPollTimeout(e.cpu);
+    case kEvFreqDone:
+      return OnFreqDone(e.cpu);
+    case kEvPmu:
+      return OnPmu(e.cpu);
+  }
+  return Fail(absl::StrCat("unknown event kind ", e.kind));
+}
+
+absl::Status SimulatorImpl::OnPhaseEnd(int cpu) {
+  Cpu& c = cpus_[cpu];
+  if (c.curr < 0) return absl::OkStatus();
+  Task& t = tasks_[c.curr];
+  t.in_phase = false;
+  t.rem_cycles = 0;
+  t.rem_stall_ns = 0;
+  c.phase_end = EventHandle();
+  if (t.spinning) {
+    // Spun on a barrier until the spin limit: block now.
+    t.spinning = false;
+    BarrierState& b = barriers_[t.program->ops[t.pc].arg];
+    auto it = std::find(b.spinners.begin(), b.spinners.end(), c.curr);
+    if (it != b.spinners.end()) b.spinners.erase(it);
+    t.next_waiter = b.waiters_head;
+    b.waiters_head = c.curr;
+    ++t.pc;
+    BlockCurrent(cpu, true);
+    return Schedule(cpu);
+  }
+  if (c.need_resched) return Schedule(cpu);
+  return RunTask(cpu);
+}
+
+// Dequeues the running task of `cpu` (it blocks or exits) and accounts it.
+void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
+  Cpu& c = cpus_[cpu];
+  int id = c.curr;
+  Task& t = tasks_[id];
+  UpdateCurr(cpu);
+  UpdatePelt(cpu);
+  t.block_start_ns = now_ns_;
+  t.last_ran_ns = now_ns_;
+  if (t.state != TaskState::kDead) t.state = TaskState::kBlocked;
+  if (voluntary) ++task_stats_[id].voluntary_switches;
+  if (t.iowait) ++c.nr_iowait;
+  c.need_resched = true;
+  DequeueTask(cpu, id);
+}
+
+// Runs the program of `cpu`'s current task from its pc until it starts a
+// phase, blocks, yields or exits.
+absl::Status SimulatorImpl::RunTask(int cpu) {
+  Cpu& c = cpus_[cpu];
+  const int id = c.curr;
+  Task& t = tasks_[id];
+  const std::vector<Op>& ops = t.program->ops;
+  for (int guard = 0; guard < kMaxInlineOps; ++guard) {
+    const Op& op = ops[t.pc];
+    switch (op.code) {
+      case OpCode::kCompute: {
+        ++t.pc;
+        t.rem_cycles = op.d1.Sample(rng_);
+        t.rem_stall_ns = op.d2.Sample(rng_);
+        StartPhase(cpu, 0);
+        return absl::OkStatus();
+      }
+      case OpCode::kSleep:
+      case OpCode::kIoWait: {
+        if (t.pending_cost_ns > 0) {  // finish kernel work first
+          StartPhase(cpu, 0);
+          return absl::OkStatus();
+        }
+        ++t.pc;
+        int64_t d = op.d1.Sample(rng_);
+        t.iowait = op.code == OpCode::kIoWait;
+        BlockCurrent(cpu, true);
+        queue_.Push(SimTime::FromNanoseconds(now_ns_ + d), kBandTimer,
+                    kEvTaskTimer, cpu, id);
+        std::vector<int64_t>& timers = cpus_[cpu].timers;
+        timers.push_back(now_ns_ + d);
+        std::push_heap(timers.begin(), timers.end(), std::greater<int64_t>());
+        return Schedule(cpu);
+      }
+      case OpCode::kSend: {
+        ChannelState& ch = channels_[op.arg];
+        if (ch.messages >= ch.spec.capacity) {
+          if (t.pending_cost_ns > 0) {
+            StartPhase(cpu, 0);
+            return absl::OkStatus();
+          }
+          // Full: wait for a reader (pc stays; retried on wake-up).
+          t.next_waiter = -1;
+          if (ch.writers_tail >= 0) {
+            tasks_[ch.writers_tail].next_waiter = id;
+          } else {
+            ch.writers_head = id;
+          }
+          ch.writers_tail = id;
+          BlockCurrent(cpu, true);
+          return Schedule(cpu);
+        }
+        ++t.pc;
+        ++ch.messages;
+        t.pending_cost_ns += ch.spec.kind == ChannelSpec::Kind::kPipe
+                                 ? config_.pipe_op_ns
+                                 : config_.socket_op_ns;
+        if (ch.readers_head >= 0) {
+          int reader = ch.readers_head;
+          ch.readers_head = tasks_[reader].next_waiter;
+          if (ch.readers_head < 0) ch.readers_tail = -1;
+          tasks_[reader].next_waiter = -1;
+          TryToWakeUp(reader, cpu, /*from_task=*/true, platform::kWfSync);
+        }
+        break;
+      }
+      case OpCode::kRecv: {
+        ChannelState& ch = channels_[op.arg];
+        if (ch.messages == 0) {
+          if (t.pending_cost_ns > 0) {
+            StartPhase(cpu, 0);
+            return absl::OkStatus();
+          }
+          t.next_waiter = -1;
+          if (ch.readers_tail >= 0) {
+            tasks_[ch.readers_tail].next_waiter = id;
+          } else {
+            ch.readers_head = id;
+          }
+          ch.readers_tail = id;
+          BlockCurrent(cpu, true);
+          return Schedule(cpu);
+        }
+        ++t.pc;
+        --ch.messages;
+        t.pending_cost_ns += ch.spec.kind == ChannelSpec::Kind::kPipe
+                                 ? config_.pipe_op_ns
+                                 : config_.socket_op_ns;
+        if (ch.writers_head >= 0) {
+          int writer = ch.writers_head;
+          ch.writers_head = tasks_[writer].next_waiter;
+          if (ch.writers_head < 0) ch.writers_tail = -1;
+          tasks_[writer].next_waiter = -1;
+          TryToWakeUp(writer, cpu, /*from_task=*/true, platform::kWfSync);
+        }
+        break;
+      }
+      case OpCode::kBarrier: {
+        BarrierState& b = barriers_[op.arg];
+        if (++b.arrived >= b.parties) {
+          // Last to arrive: release everyone.
+          b.arrived = 0;
+          ++b.generation;
+          ++t.pc;
+          for (int s : b.spinners) {
+            Task& st = tasks_[s];
+            st.spinning = false;
+            ++st.pc;
+            // It is running (spinning): its spin phase ends now.
+            Cpu& sc = cpus_[st.cpu];
+            if (sc.curr == s && st.in_phase) {
+              SettlePhase(st.cpu);
+              st.rem_cycles = 0;
+              st.rem_stall_ns = 0;
+              ReschedulePhaseEnd(st.cpu);
+            }
+          }
+          b.spinners.clear();
+          int w = b.waiters_head;
+          b.waiters_head = -1;
+          while (w >= 0) {
+            int next = tasks_[w].next_waiter;
+            tasks_[w].next_waiter = -1;
+            TryToWakeUp(w, cpu, /*from_task=*/true, 0);
+            w = next;
+          }
+          break;
+        }
+        int64_t spin = op.d1.Sample(rng_);
+        if (spin > 0) {
+          // Spin (busy, frequency-independent) until released or timed out.
+          t.spinning = true;
+          b.spinners.push_back(id);
+          t.rem_cycles = 0;
+          t.rem_stall_ns = spin;
+          StartPhase(cpu, 0);
+          return absl::OkStatus();
+        }
+        ++t.pc;
+        t.next_waiter = b.waiters_head;
+        b.waiters_head = id;
+        BlockCurrent(cpu, true);
+        return Schedule(cpu);
+      }
+      case OpCode::kYield: {
+        ++t.pc;
+        if (c.nr_running > 1) {
+          // sched_yield: go behind the other runnable tasks.
+          UpdateCurr(cpu);
+          int rightmost = -1;
+          for (int q : c.rq) {
+            if (rightmost < 0 ||
+                tasks_[q].vruntime > tasks_[rightmost].vruntime)
+              rightmost = q;
+          }
+          if (rightmost >= 0 && t.policy != SchedPolicy::kFifo) {
+            t.vruntime = std::max(t.vruntime, tasks_[rightmost].vruntime + 1);
+          }
+          c.need_resched = true;
+          return Schedule(cpu);
+        }
+        break;
+      }
+      case OpCode::kFork: {
+        ++t.pc;
+        // The child runs the given program; its spec is the parent's.
+        for (int k = 0; k < op.arg2; ++k) {
+          int child = CreateTask(t.spec, cpu);
+          Task& ct = tasks_[child];
+          ct.program = &workload_.programs[op.arg];
+          int dst = FindIdlestCpu(child, cpu, topology::kSdBalanceFork);
+          ++placement_stats_.forks;
+          ct.cpu = dst;
+          ct.state = TaskState::kWaking;
+          ct.wake_start_ns = now_ns_;
+          ++cpus_[dst].ttwu_pending;
+          queue_.Push(
+              SimTime::FromNanoseconds(now_ns_ + config_.wakeup_cost_ns),
+              kBandDeliver, kEvWakeDeliver, dst, child);
+          tasks_[id].pending_cost_ns += config_.wakeup_cost_ns;
+        }
+        return RunTask(cpu);  // `t` may have moved (tasks_ grew)
+      }
+      case OpCode::kExit: {
+        t.state = TaskState::kDead;
+        task_stats_[id].exited = true;
+        if (sink_) sink_->OnTaskExit(now_ns_, id);
+        BlockCurrent(cpu, true);
+        return Schedule(cpu);
+      }
+      case OpCode::kLoop: {
+        if (t.loop_level >= kMaxLoopDepth) {
+          return Fail(absl::StrCat("task ", id, ": loops nest too deep"));
+        }
+        t.loop_left[t.loop_level++] = op.arg;  // 0 = forever
+        ++t.pc;
+        break;
+      }
+      case OpCode::kEndLoop: {
+        int32_t& left = t.loop_left[t.loop_level - 1];
+        if (left == 0 || --left > 0) {
+          t.pc = static_cast<uint32_t>(op.arg + 1);
+        } else {
+          --t.loop_level;
+          ++t.pc;
+        }
+        break;
+      }
+      case OpCode::kMark: {
+        ++t.pc;
+        MetricStats& m = metric_stats_[op.arg];
+        ++m.count;
+        if (t.stamp_ns >= 0) m.latency_ns.Record(now_ns_ - t.stamp_ns);
+        break;
+      }
+      case OpCode::kStamp: {
+        ++t.pc;
+        t.stamp_ns = now_ns_;
+        break;
+      }
+    }
+  }
+  return Fail(absl::StrCat("task ", id, " (program '", t.program->name,
+                           "') ran ", kMaxInlineOps,
+                           " operations without computing, sleeping or "
+                           "blocking: an endless loop that takes no time"));
+}
+
+void SimulatorImpl::ResetStats() {
+  SimStats unused;
+  (void)unused;
+  stats_start_ns_ = now_ns_;
+  events_ = 0;
+  lb_migrations_ = 0;
+  placement_stats_ = PlacementStats();
+  wakeup_latency_ = LatencyHistogram();
+  for (TaskStats& ts : task_stats_) {
+    std::string name = std::move(ts.name);
+    bool exited = ts.exited;
+    ts = TaskStats();
+    ts.name = std::move(name);
+    ts.exited = exited;
+  }
+  for (MetricStats& m : metric_stats_) {
+    std::string name = std::move(m.name);
+    m = MetricStats();
+    m.name = std::move(name);
+  }
+  for (Cpu& c : cpus_) {
+    if (c.mode == CpuMode::kBusy) {
+      AccountBusyEnd(static_cast<int>(&c - cpus_.data()));
+      AccountBusyStart(static_cast<int>(&c - cpus_.data()));
+    }
+    AccountEnergy(static_cast<int>(&c - cpus_.data()));
+    size_t nstates = c.stats.states.size();
+    c.stats = CpuStats();
+    c.stats.states.resize(nstates);
+    c.energy_uj = 0;
+    if (c.mode == CpuMode::kIdle)
+      c.idle_enter_ns = std::max(c.idle_enter_ns, now_ns_);
+  }
+  for (PackageState& p : packages_) {
+    p.stats = PackageStats();
+    p.last_energy_uj = 0;
+  }
+}
+
+SimStats SimulatorImpl::Stats() const {
+  // Work on a copy so that open intervals can be closed.
+  SimulatorImpl& self = const_cast<SimulatorImpl&>(*this);
+  SimStats out;
+  out.start_ns = stats_start_ns_;
+  out.end_ns = now_ns_;
+  out.events = events_;
+  out.placement = placement_stats_;
+  out.wakeup_latency_ns = wakeup_latency_;
+  out.metrics = metric_stats_;
+  out.tasks = task_stats_;
+  out.load_balance_migrations = lb_migrations_;
+  for (size_t i = 0; i < cpus_.size(); ++i) {
+    int cpu = static_cast<int>(i);
+    if (cpus_[i].mode == CpuMode::kBusy) {
+      self.AccountBusyEnd(cpu);
+      self.AccountBusyStart(cpu);
+    }
+    self.AccountEnergy(cpu);
+    CpuStats cs = cpus_[i].stats;
+    if (cpus_[i].mode == CpuMode::kIdle && cpus_[i].idle_state >= 0) {
+      int64_t open =
+          now_ns_ - std::max(cpus_[i].idle_enter_ns, stats_start_ns_);
+      if (open > 0) {
+        cs.idle_ns += open;
+        cs.states[cpus_[i].idle_state].time_ns += open;
+      }
+    }
+    std::sort(cs.busy_ns_at_khz.begin(), cs.busy_ns_at_khz.end());
+    out.context_switches += cs.context_switches;
+    out.migrations += cs.migrations_in;
+    out.cpus.push_back(std::move(cs));
+  }
+  // Package energy: the CPUs' own energy plus uncore and core static power
+  // over the whole interval.
+  const topology::PowerSpec& pw = topo_.power();
+  double seconds = (now_ns_ - stats_start_ns_) * 1e-9;
+  for (size_t p = 0; p < packages_.size(); ++p) {
+    PackageStats ps = packages_[p].stats;
+    double e = 0;
+    for (int cpu = packages_[p].cpus.First(); cpu >= 0;
+         cpu = packages_[p].cpus.Next(cpu)) {
+      e += cpus_[cpu].energy_uj;
+    }
+    int cores = 0;
+    for (int core = 0; core < topo_.num_cores(); ++core) {
+      if (topo_.cores()[core].IsSubsetOf(packages_[p].cpus)) ++cores;
+    }
+    e += (static_cast<double>(pw.uncore_mw) +
+          static_cast<double>(pw.static_mw_per_core) * cores) *
+         seconds * 1000.0;
+    ps.energy_uj = e;
+    out.packages.push_back(ps);
+  }
+  return out;
+}
+
+// --- Simulator (public facade) --------------------------------------------
+
+absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
+    const topology::Topology& topology, const SimConfig& config,
+    const Workload& workload, const Policies& policies, uint64_t seed) {
+  if (policies.freq == nullptr || policies.idle == nullptr ||
+      policies.placement == nullptr) {
+    return absl::InvalidArgumentError(
+        "a simulation needs a frequency governor, an idle governor and a "
+        "placement policy");
+  }
+  const int n = topology.num_cpus();
+  for (size_t i = 0; i < workload.tasks.size(); ++i) {
+    const TaskSpec& t = workload.tasks[i];
+    std::string where = absl::StrCat("task '", t.name, "'");
+    if (t.program < 0 ||
+        t.program >= static_cast<int>(workload.programs.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": program ", t.program, " does not exist (",
+                       workload.programs.size(), " programs)"));
+    }
+    if (t.count < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": negative count"));
+    }
+    if (t.start_cpu >= n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": start CPU ", t.start_cpu, " beyond the ", n,
+                       " CPUs of ", topology.name()));
+    }
+    if (t.nice < -20 || t.nice > 19) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": nice ", t.nice, " outside -20..19"));
+    }
+    if (t.policy == SchedPolicy::kFifo &&
+        (t.rt_priority < 1 || t.rt_priority > 99)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": SCHED_FIFO priority ", t.rt_priority, " outside 1..99"));
+    }
+  }
+  for (size_t p = 0; p < workload.programs.size(); ++p) {
+    for (size_t i = 0; i < workload.programs[p].ops.size(); ++i) {
+      const Op& op = workload.programs[p].ops[i];
+      std::string where =
+          absl::StrCat("program '", workload.programs[p].name, "' op ", i, " (",
+                       OpCodeName(op.code), ")");
+      auto check = [&](size_t limit, const char* what) -> absl::Status {
+        if (op.arg < 0 || static_cast<size_t>(op.arg) >= limit) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(where, ": ", what, " ", op.arg, " does not exist (",
+                           limit, " defined)"));
+        }
+        return absl::OkStatus();
+      };
+      absl::Status s;
+      switch (op.code) {
+        case OpCode::kSend:
+        case OpCode::kRecv:
+          s = check(workload.channels.size(), "channel");
+          break;
+        case OpCode::kBarrier:
+          s = check(workload.barriers.size(), "barrier");
+          break;
+        case OpCode::kMark:
+          s = check(workload.metrics.size(), "metric");
+          break;
+        case OpCode::kFork:
+          s = check(workload.programs.size(), "program");
+          break;
+        default:
+          break;
+      }
+      if (!s.ok()) return s;
+    }
+  }
+  for (const BarrierSpec& b : workload.barriers) {
+    if (b.parties < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("barrier '", b.name, "': parties must be >= 1"));
+    }
+  }
+  for (const ChannelSpec& c : workload.channels) {
+    if (c.capacity < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("channel '", c.name, "': capacity must be >= 1"));
+    }
+  }
+  auto impl = std::make_unique<SimulatorImpl>(topology, config, workload,
+                                              policies, seed);
+  absl::Status s = impl->Init();
+  if (!s.ok()) return s;
+  return std::unique_ptr<Simulator>(new Simulator(std::move(impl)));
+}
+
+Simulator::Simulator(std::unique_ptr<SimulatorImpl> impl)
+    : impl_(std::move(impl)) {}
+Simulator::~Simulator() = default;
+
+absl::Status Simulator::RunUntil(SimTime until) {
+  return impl_->RunUntil(until);
+}
+absl::Status Simulator::RunFor(SimDuration duration) {
+  return impl_->RunUntil(now() + duration);
+}
+SimTime Simulator::now() const {
+  return SimTime::FromNanoseconds(impl_->now_ns());
+}
+void Simulator::ResetStats() { impl_->ResetStats(); }
+SimStats Simulator::Stats() const { return impl_->Stats(); }
+void Simulator::set_trace_sink(TraceSink* sink) { impl_->sink_ = sink; }
+const topology::Topology& Simulator::topology() const { return impl_->topo(); }
+const topology::SchedDomains& Simulator::domains() const {
+  return impl_->domains();
+}
+int Simulator::task_count() const {
+  return static_cast<int>(impl_->tasks_.size());
+}
+int Simulator::task_cpu(int task) const { return impl_->tasks_[task].cpu; }
+bool Simulator::task_running(int task) const {
+  const Task& t = impl_->tasks_[task];
+  return impl_->cpus_[t.cpu].curr == task;
+}
+int Simulator::cpu_idle_state(int cpu) const {
+  const Cpu& c = impl_->cpus_[cpu];
+  return c.mode == CpuMode::kIdle ? c.idle_state : -1;
+}
+int64_t Simulator::cpu_khz(int cpu) const {
+  return impl_->fdoms_[impl_->cpus_[cpu].domain].cur_khz;
+}
+
+}  // namespace schedsim::sim

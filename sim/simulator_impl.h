@@ -1,0 +1,400 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Internals of Simulator (see simulator.h). Private to sim/: one class whose
+// methods are spread over simulator.cc (engine, execution, programs),
+// sched_fair.cc (runqueues, CFS, tick), wakeup.cc (try_to_wake_up and the
+// placement path), idle.cc (cpuidle), freq.cc (frequency, power) and
+// balance.cc (load balancing).
+//
+// State lives in dense arrays indexed by task id, CPU id and domain id.
+
+#ifndef SCHEDSIM_SIM_SIMULATOR_IMPL_H_
+#define SCHEDSIM_SIM_SIMULATOR_IMPL_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "platform/cpufreq.h"
+#include "platform/cpuidle.h"
+#include "platform/placement.h"
+#include "sim/config.h"
+#include "sim/event_queue.h"
+#include "sim/hwp_model.h"
+#include "sim/pelt.h"
+#include "sim/power.h"
+#include "sim/program.h"
+#include "sim/rng.h"
+#include "sim/simulator.h"
+#include "sim/stats.h"
+#include "sim/trace_sink.h"
+#include "sim/workload.h"
+#include "topology/cpuset.h"
+#include "topology/sched_domains.h"
+#include "topology/topology.h"
+
+namespace schedsim::sim {
+
+// Event kinds, dispatched by a switch in SimulatorImpl::Dispatch.
+enum EventKind : uint16_t {
+  kEvPhaseEnd,      // cpu: its running task's phase ends
+  kEvTick,          // cpu: scheduler tick
+  kEvTaskTimer,     // task: sleep or IO wait over; cpu: where it slept
+  kEvWakeDeliver,   // task: enqueue on `cpu` (wake list / IPI arrival)
+  kEvIdleExitDone,  // cpu: C-state exit finished
+  kEvPollTimeout,   // cpu: POLL time limit reached
+  kEvFreqDone,      // cpu = domain: P-state transition completes
+  kEvPmu,           // cpu = package: power-management evaluation
+};
+
+// Bands order simultaneous events: interrupts and deliveries before timers
+// before scheduler work.
+enum EventBand : uint8_t {
+  kBandIrq = 0,
+  kBandDeliver = 1,
+  kBandTimer = 2,
+  kBandSched = 3,
+  kBandPmu = 4,
+};
+
+enum class TaskState : uint8_t {
+  kRunnable,  // on a runqueue (or running: see Cpu::curr)
+  kBlocked,   // sleeping, in IO wait, or waiting on a channel or barrier
+  kWaking,    // try_to_wake_up chose a CPU; delivery pending
+  kDead,
+};
+
+struct Task {
+  // Program.
+  const Program* program = nullptr;
+  uint32_t pc = 0;
+  std::array<int32_t, kMaxLoopDepth> loop_left{};
+  int8_t loop_level = 0;
+  // Scheduling class and weight.
+  SchedPolicy policy = SchedPolicy::kNormal;
+  uint8_t rt_priority = 0;
+  TaskState state = TaskState::kBlocked;
+  bool iowait = false;    // blocked in IO wait
+  bool in_phase = false;  // a compute phase is in progress
+  bool spinning = false;  // spinning on a barrier
+  int32_t weight = 1024;
+  int32_t cpu = 0;           // current, or last, CPU
+  int32_t rq_pos = -1;       // index in its runqueue heap, -1 if not queued
+  int32_t spec = 0;          // index of its TaskSpec (name, affinity)
+  int32_t affinity = -1;     // index into SimulatorImpl::affinities_, -1 = all
+  int32_t next_waiter = -1;  // link in a channel/barrier/wake-list queue
+  int32_t wake_target = -1;
+  int16_t uclamp_min = 0;
+  int16_t uclamp_max = 1024;
+  // CFS.
+  int64_t vruntime = 0;
+  int64_t exec_start_ns = 0;  // when it last started running
+  int64_t slice_exec_ns = 0;  // run time since it was last picked
+  int64_t last_ran_ns = 0;    // for task_hot
+  // Current phase: remaining work.
+  int64_t rem_cycles = 0;
+  int64_t rem_stall_ns = 0;
+  int64_t pending_cost_ns = 0;  // kernel time to prepend to the next phase
+  // Wake-up bookkeeping.
+  int64_t wake_start_ns = -1;  // try_to_wake_up time; -1 = not waking
+  int64_t block_start_ns = 0;
+  int64_t stamp_ns = -1;  // last kStamp
+  int32_t last_wakee = -1;
+  uint32_t wakee_flips = 0;
+  int64_t wakee_flip_decay_ns = 0;
+  int32_t recent_used_cpu = -1;
+  // PELT.
+  PeltSignal pelt;
+};
+
+enum class CpuMode : uint8_t {
+  kBusy,   // running a task
+  kIdle,   // in idle state `idle_state`
+  kAwake,  // the idle task runs outside any C-state (exiting, IRQ)
+};
+
+struct Cpu {
+  int32_t curr = -1;
+  CpuMode mode = CpuMode::kAwake;
+  bool need_resched = false;
+  bool polling = false;
+  bool exiting = false;  // C-state exit in progress
+  bool tick_running = false;
+  bool poll_limit_hit = false;
+  int32_t nr_running = 0;  // fair + RT, including curr
+  int32_t nr_fair = 0;
+  int64_t load_weight = 0;  // sum of weights of fair tasks
+  int64_t min_vruntime = 0;
+  std::vector<int32_t> rq;     // fair tasks queued (not curr): heap
+  std::vector<int32_t> rt_rq;  // RT tasks queued: sorted by priority
+  // Execution of the current phase.
+  int64_t seg_start_ns = 0;
+  double seg_rate = 0;  // cycles per ns
+  EventHandle phase_end;
+  EventHandle tick;
+  EventHandle idle_timer;  // poll timeout, or tick while idle
+  // Idle.
+  int32_t idle_state = -1;
+  int32_t last_state = -1;
+  int64_t idle_enter_ns = 0;
+  int64_t last_residency_ns = 0;
+  int32_t pending_head = -1;  // wake list: tasks to enqueue on exit
+  int32_t pending_tail = -1;
+  std::vector<int32_t> irq_pending;  // timer/IO wake-ups awaiting the exit
+  std::vector<int64_t> timers;       // min-heap of pending timer expiries (ns)
+  int32_t ttwu_pending = 0;          // wake-ups in flight to this CPU
+  int32_t nr_iowait = 0;
+  // SIS_PROP inputs.
+  int64_t avg_idle_ns = 1000000;
+  int64_t wake_avg_idle_ns = 500000;
+  int64_t wake_stamp_jiffies = 0;
+  int64_t idle_stamp_ns = 0;
+  // Load balancing: next balance time per domain level.
+  std::vector<int64_t> next_balance_ns;
+  // Accounting.
+  int64_t busy_since_ns = 0;
+  int64_t khz = 0;  // frequency the busy segment is accounted at
+  int64_t energy_since_ns = 0;
+  double energy_uj = 0;
+  // Free-running counters (never reset): C0 cycles at the actual and at the
+  // base frequency, and C0 time, for APERF/MPERF and HWP activity.
+  double aperf = 0;
+  double mperf = 0;
+  int64_t c0_total_ns = 0;
+  int64_t c0_at_last_pmu_ns = 0;
+  PeltSignal rq_pelt;
+  int32_t domain = 0;
+  int32_t llc = 0;
+  int32_t package = 0;
+  CpuStats stats;
+};
+
+struct FreqDomainState {
+  topology::CpuSet cpus;
+  int32_t first_cpu = 0;
+  int32_t package = 0;
+  int64_t cur_khz = 0;        // what the CPUs run at
+  int64_t requested_khz = 0;  // the governor's last request (clamped)
+  int64_t pending_khz = 0;
+  EventHandle transition;
+  int64_t policy_min_khz = 0;
+  int64_t policy_max_khz = 0;
+  int64_t ceiling_khz = 0;      // turbo / PL1 / boost ceiling
+  int64_t active_power_mw = 0;  // per busy thread at cur_khz
+  // HWP.
+  std::vector<platform::HwpRequest> hwp_req;  // per CPU of the domain
+  HwpModel hwp;
+  int64_t window_busy_ns = 0;  // C0 time of the busiest CPU this window
+  std::unique_ptr<platform::FreqDomain> view;
+};
+
+struct PackageState {
+  topology::CpuSet cpus;
+  int32_t busy_cpus = 0;                       // CPUs not in an idle state
+  std::vector<int32_t> busy_threads_per_core;  // by dense core id
+  int32_t active_cores = 0;
+  EventHandle pmu;
+  int64_t last_pmu_ns = 0;
+  double last_energy_uj = 0;
+  PowerLimiter limiter{PowerLimiterParams{}};
+  int64_t cap_khz = PowerLimiter::kNoCap;
+  PackageStats stats;
+};
+
+struct ChannelState {
+  ChannelSpec spec;
+  int64_t messages = 0;
+  int32_t readers_head = -1, readers_tail = -1;  // blocked in Recv
+  int32_t writers_head = -1, writers_tail = -1;  // blocked in Send (full)
+};
+
+struct BarrierState {
+  int parties = 0;
+  int arrived = 0;
+  int32_t waiters_head = -1;  // blocked
+  std::vector<int32_t> spinners;
+  uint64_t generation = 0;
+};
+
+class SimulatorImpl;
+std::unique_ptr<platform::SchedView> MakeSimSchedView(SimulatorImpl* sim);
+std::unique_ptr<platform::IdleDevice> MakeSimIdleDevice(SimulatorImpl* sim,
+                                                        int cpu);
+std::unique_ptr<platform::FreqDomain> MakeSimFreqDomain(SimulatorImpl* sim,
+                                                        int domain);
+
+class SimulatorImpl {
+ public:
+  SimulatorImpl(const topology::Topology& topology, const SimConfig& config,
+                const Workload& workload, const Policies& policies,
+                uint64_t seed);
+  absl::Status Init();
+  absl::Status RunUntil(SimTime until);
+
+  void ResetStats();
+  SimStats Stats() const;
+
+  // --- Shared with the platform views -----------------------------------
+  const topology::Topology& topo() const { return topo_; }
+  const topology::SchedDomains& domains() const { return domains_; }
+  const SimConfig& config() const { return config_; }
+  int64_t now_ns() const { return now_ns_; }
+  int64_t tick_ns() const { return tick_ns_; }
+  bool available_idle(int cpu) const {
+    const Cpu& c = cpus_[cpu];
+    return c.mode != CpuMode::kBusy && c.nr_running == 0 && c.ttwu_pending == 0;
+  }
+  bool sched_idle(int cpu) const;
+  int64_t cpu_util(int cpu) const;
+  platform::CpuUtil UtilOf(int cpu) const;
+  platform::CpuCounters CountersOf(int cpu) const;
+  void SetTargetKhz(int domain, int64_t khz);
+  void SetHwpRequest(int domain, int cpu, const platform::HwpRequest& req);
+  std::vector<Cpu> cpus_;
+  std::vector<FreqDomainState> fdoms_;
+  // Per-LLC shared state (sd_llc_shared), by dense LLC id.
+  struct LlcShared {
+    bool has_idle_cores = false;
+    int32_t nr_idle_scan = 0;
+    int64_t avg_scan_cost_ns = 0;
+    int32_t nr_overloaded = 0;  // CPUs with nr_running >= 2
+    int32_t nr_idle = 0;        // CPUs in an idle state
+  };
+  // LLC ids covered by each distinct scheduling domain (domains_.domains()).
+  std::vector<std::vector<int32_t>> domain_llcs_;
+  std::vector<LlcShared> llcs_;
+  int64_t scan_probes_ = 0;  // probes in the search under way
+  int64_t max_khz() const { return max_khz_; }
+  int64_t poll_limit_ns() const { return poll_limit_ns_; }
+
+  TraceSink* sink_ = nullptr;
+  std::vector<Task> tasks_;
+  std::vector<TaskStats> task_stats_;
+
+ private:
+  friend class Simulator;
+
+  // simulator.cc
+  absl::Status Dispatch(const Event& e);
+  absl::Status Fail(std::string message);
+  void StartPhase(int cpu, int64_t extra_stall_ns);
+  void SettlePhase(int cpu);
+  void ReschedulePhaseEnd(int cpu);
+  double RateOf(int cpu) const;
+  absl::Status RunTask(int cpu);  // interpret ops until blocking
+  absl::Status OnPhaseEnd(int cpu);
+  int CreateTask(int spec_index, int parent_cpu);
+  void BlockCurrent(int cpu, bool voluntary);
+  void ChargeCpu(int cpu, int64_t cost_ns);  // steal time from `cpu`
+  void AccountBusyEnd(int cpu);
+  void AccountBusyStart(int cpu);
+  void SiblingChanged(int cpu);
+  const topology::CpuSet* AllowedOf(const Task& t) const {
+    return t.affinity < 0 ? &all_cpus_ : &affinities_[t.affinity];
+  }
+
+  // sched_fair.cc
+  void UpdateCurr(int cpu);
+  void EnqueueTask(int cpu, int task, bool wakeup, uint32_t util_flags);
+  void DequeueTask(int cpu, int task);
+  void HeapPush(Cpu& c, int task);
+  void HeapRemove(Cpu& c, int task);
+  int HeapTop(const Cpu& c) const { return c.rq.empty() ? -1 : c.rq[0]; }
+  bool TaskBefore(int a, int b) const;
+  void HeapSiftUp(Cpu& c, int pos);
+  void HeapSiftDown(Cpu& c, int pos);
+  absl::Status Schedule(int cpu);  // pick next, switch
+  void CheckPreemptWakeup(int cpu, int task);
+  absl::Status OnTick(int cpu);
+  void StartTick(int cpu);
+  int64_t SchedSliceNs(const Cpu& c, const Task& t) const;
+  void UpdatePelt(int cpu);
+  void UpdateTaskPelt(Task& t, bool running);
+  uint32_t FreqScale(int cpu) const;
+  void NoteNrRunning(int cpu, int delta);
+  void GovernorUpdate(int cpu, uint32_t flags);
+
+  // wakeup.cc
+  void TryToWakeUp(int task, int waker_cpu, bool from_task, uint32_t flags);
+  int SelectTaskRqFair(int task, int prev, int this_cpu, bool from_task,
+                       uint32_t wake_flags);
+  int SelectTaskRqRt(int task, int prev);
+  int WakeAffine(const topology::SchedDomain& sd, int task, int this_cpu,
+                 int prev, bool sync, int waker_task);
+  bool WakeWide(int task, int waker_task) const;
+  void RecordWakee(int waker_task, int task);
+  int64_t CpuLoad(int cpu) const;
+  int64_t TaskLoad(int task) const;
+  absl::Status OnWakeDeliver(int cpu, int task);
+  absl::Status OnTaskTimer(int cpu, int task);
+  int FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag);
+  void PushPending(Cpu& c, int task);
+
+  // idle.cc
+  absl::Status EnterIdle(int cpu);
+  absl::Status SelectAndEnterIdle(int cpu);
+  void LeaveIdle(int cpu, bool by_poll);  // ends the idle period now
+  absl::Status OnIdleExitDone(int cpu);
+  absl::Status OnPollTimeout(int cpu);
+  absl::Status OnIdleTick(int cpu);
+  int64_t PhysicalExitNs(int cpu) const;
+  int64_t SleepLengthNs(int cpu, int64_t* delta_tick_ns) const;
+  absl::Status WakeIdleCpu(int cpu);  // an idle CPU got work: exit idle
+
+  // freq.cc
+  void InitFrequency();
+  void SetDomainKhz(int domain, int64_t khz);
+  int64_t EffectiveKhz(const FreqDomainState& d, int64_t requested) const;
+  absl::Status OnFreqDone(int domain);
+  absl::Status OnPmu(int package);
+  void PackageBusyChanged(int cpu, bool busy);
+  void AccountEnergy(int cpu);
+
+  // balance.cc
+  void NewidleBalance(int cpu);
+  void PeriodicBalance(int cpu);
+  void NohzKick(int cpu);
+  bool CanMigrate(int task, int dst_cpu, bool ignore_hot) const;
+  void MigrateQueued(int task, int src, int dst);
+  int FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
+                     int min_nr) const;
+  void UpdateIdleCpuScan(int cpu, const topology::SchedDomain& sd);
+
+  const topology::Topology& topo_;
+  SimConfig config_;
+  Workload workload_;
+  Policies policies_;
+  Rng rng_;
+  topology::SchedDomains domains_;
+  topology::CpuSet all_cpus_;
+  std::vector<topology::CpuSet> affinities_;
+  std::vector<ChannelState> channels_;
+  std::vector<BarrierState> barriers_;
+  std::vector<PackageState> packages_;
+  std::vector<MetricStats> metric_stats_;
+  PlacementStats placement_stats_;
+  LatencyHistogram wakeup_latency_;
+  uint64_t events_ = 0;
+  uint64_t lb_migrations_ = 0;
+  int64_t stats_start_ns_ = 0;
+
+  EventQueue queue_;
+  int64_t now_ns_ = 0;
+  int64_t tick_ns_ = 4000000;
+  int64_t poll_limit_ns_ = 0;
+  int64_t sched_latency_ns_ = 0;
+  int64_t min_granularity_ns_ = 0;
+  int64_t wakeup_granularity_ns_ = 0;
+  int64_t max_khz_ = 0;  // for frequency invariance
+  std::string error_;
+
+  std::vector<std::unique_ptr<platform::IdleDevice>> idle_devices_;
+  std::unique_ptr<platform::SchedView> sched_view_;
+};
+
+}  // namespace schedsim::sim
+
+#endif  // SCHEDSIM_SIM_SIMULATOR_IMPL_H_

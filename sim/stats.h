@@ -1,0 +1,102 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// What a run measured. Everything is cumulative from the start of the run
+// (or from the last ResetStats(), which experiments call after warm-up).
+
+#ifndef SCHEDSIM_SIM_STATS_H_
+#define SCHEDSIM_SIM_STATS_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platform/cpuidle.h"
+#include "sim/histogram.h"
+
+namespace schedsim::sim {
+
+struct CpuStats {
+  int64_t busy_ns = 0;  // running a task (including kernel costs charged)
+  int64_t idle_ns = 0;  // in an idle state (including POLL), or entering it
+  std::vector<platform::IdleStateStats> states;  // per idle state
+  uint64_t context_switches = 0;
+  uint64_t migrations_in = 0;
+  uint64_t ipis_received = 0;
+  uint64_t poll_wakeups = 0;  // woken in POLL without an IPI
+  uint64_t ticks = 0;
+  // Time at each frequency while busy: (kHz, ns), sorted by kHz.
+  std::vector<std::pair<int64_t, int64_t>> busy_ns_at_khz;
+  // APERF/MPERF-style effective busy frequency: sum(khz * ns) while busy.
+  double khz_ns_busy = 0;
+};
+
+// The wake-up path, counted as the kernel's schedstats and the SIS papers
+// count it.
+struct PlacementStats {
+  uint64_t wakeups = 0;         // try_to_wake_up that enqueued a task
+  uint64_t affine_this = 0;     // wake_affine chose the waking CPU
+  uint64_t affine_prev = 0;     // wake_affine chose prev
+  uint64_t wake_wide = 0;       // wake_wide() disabled affine wake-up
+  uint64_t searches = 0;        // select_idle_sibling calls
+  uint64_t probes = 0;          // runqueues probed, all searches
+  uint64_t chosen_idle = 0;     // the chosen CPU was idle
+  uint64_t chose_target = 0;    // result == target
+  uint64_t chose_prev = 0;      // result == prev (!= target)
+  uint64_t chose_other = 0;     // recent_used_cpu or a scanned CPU
+  uint64_t remote_wakeups = 0;  // the wakee ran on a CPU other than the waker
+  uint64_t wake_list = 0;       // delivered through the target's wake list
+  uint64_t ipis = 0;            // IPIs sent for wake-ups
+  uint64_t forks = 0;
+  // probes per search: index = probes (last bucket: that many or more).
+  std::vector<uint64_t> probes_histogram = std::vector<uint64_t>(33, 0);
+};
+
+struct TaskStats {
+  std::string name;
+  LatencyHistogram wakeup_latency_ns;  // runnable -> running
+  int64_t run_ns = 0;
+  int64_t iowait_ns = 0;
+  uint64_t migrations = 0;
+  uint64_t wakeups = 0;
+  uint64_t voluntary_switches = 0;
+  uint64_t involuntary_switches = 0;
+  bool exited = false;
+};
+
+struct MetricStats {
+  std::string name;
+  uint64_t count = 0;
+  LatencyHistogram latency_ns;  // from the task's last kStamp, if any
+};
+
+struct PackageStats {
+  double energy_uj = 0;  // RAPL-like package energy
+  int64_t pl1_capped_ns = 0;
+};
+
+struct SimStats {
+  int64_t start_ns = 0;  // when the stats were last reset
+  int64_t end_ns = 0;
+  uint64_t events = 0;  // queue pops that ran a handler
+  std::vector<CpuStats> cpus;
+  std::vector<TaskStats> tasks;
+  std::vector<MetricStats> metrics;
+  std::vector<PackageStats> packages;
+  PlacementStats placement;
+  LatencyHistogram wakeup_latency_ns;  // all tasks
+  uint64_t migrations = 0;
+  uint64_t context_switches = 0;
+  uint64_t load_balance_migrations = 0;
+
+  double duration_s() const { return (end_ns - start_ns) * 1e-9; }
+  double energy_uj() const {
+    double e = 0;
+    for (const PackageStats& p : packages) e += p.energy_uj;
+    return e;
+  }
+};
+
+}  // namespace schedsim::sim
+
+#endif  // SCHEDSIM_SIM_STATS_H_

@@ -1,0 +1,474 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The wake-up path: try_to_wake_up, select_task_rq_fair with record_wakee,
+// wake_wide and wake_affine (kernel_policies §1.2-1.4), the placement
+// policy's select_idle_sibling through SchedView, wake-list and IPI
+// delivery (§1.10), and the fork path's find_idlest_cpu (§1.9).
+//
+// Simplifications: cpu_load() and task_h_load() are estimated from PELT
+// utilization and weights (schedsim keeps no separate load_avg signal);
+// record_wakee runs only for wake-ups by a task, not from interrupts.
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "sim/simulator_impl.h"
+
+namespace schedsim::sim {
+
+namespace {
+
+// SchedView over the simulator's runqueues; every runqueue read is a
+// probe charged to the waker.
+class SimSchedView final : public platform::SchedView {
+ public:
+  explicit SimSchedView(SimulatorImpl* sim) : sim_(sim) {}
+
+  const topology::Topology& topology() const override { return sim_->topo(); }
+  const topology::SchedDomains& domains() const override {
+    return sim_->domains();
+  }
+  bool smt_active() const override {
+    return sim_->topo().threads_per_core() > 1;
+  }
+  int64_t now_ns() const override { return sim_->now_ns(); }
+  bool available_idle(int cpu) override {
+    ++sim_->scan_probes_;
+    return sim_->available_idle(cpu);
+  }
+  bool sched_idle(int cpu) override {
+    return sim_->sched_idle(cpu);  // read together with available_idle
+  }
+  int nr_running(int cpu) override {
+    ++sim_->scan_probes_;
+    return sim_->cpus_[cpu].nr_running;
+  }
+  int64_t cpu_util(int cpu) override {
+    ++sim_->scan_probes_;
+    return sim_->cpu_util(cpu);
+  }
+  bool ttwu_pending(int cpu) override {
+    return sim_->cpus_[cpu].ttwu_pending > 0;
+  }
+  bool has_idle_cores(int cpu) const override {
+    return sim_->llcs_[sim_->cpus_[cpu].llc].has_idle_cores;
+  }
+  void set_idle_cores(int cpu, bool value) override {
+    sim_->llcs_[sim_->cpus_[cpu].llc].has_idle_cores = value;
+  }
+  int nr_idle_scan(int cpu) const override {
+    return sim_->llcs_[sim_->cpus_[cpu].llc].nr_idle_scan;
+  }
+  int64_t avg_idle_ns(int cpu) const override {
+    return sim_->cpus_[cpu].avg_idle_ns;
+  }
+  int64_t wake_avg_idle_ns(int cpu) override {
+    // Age by one halving per jiffy since the stamp (SIS_PROP).
+    Cpu& c = sim_->cpus_[cpu];
+    int64_t jiffies = sim_->now_ns() / sim_->tick_ns();
+    while (c.wake_stamp_jiffies < jiffies && c.wake_avg_idle_ns > 0) {
+      ++c.wake_stamp_jiffies;
+      c.wake_avg_idle_ns /= 2;
+    }
+    return c.wake_avg_idle_ns;
+  }
+  void set_wake_avg_idle_ns(int cpu, int64_t value) override {
+    sim_->cpus_[cpu].wake_avg_idle_ns = value;
+  }
+  int64_t avg_scan_cost_ns(int cpu) const override {
+    return sim_->llcs_[sim_->cpus_[cpu].llc].avg_scan_cost_ns;
+  }
+  void set_avg_scan_cost_ns(int cpu, int64_t value) override {
+    sim_->llcs_[sim_->cpus_[cpu].llc].avg_scan_cost_ns = value;
+  }
+  int64_t scan_time_ns() const override {
+    return sim_->scan_probes_ * sim_->config().probe_cost_ns;
+  }
+
+ private:
+  SimulatorImpl* sim_;
+};
+
+}  // namespace
+
+std::unique_ptr<platform::SchedView> MakeSimSchedView(SimulatorImpl* sim) {
+  return std::make_unique<SimSchedView>(sim);
+}
+
+bool SimulatorImpl::sched_idle(int cpu) const {
+  const Cpu& c = cpus_[cpu];
+  if (c.nr_running == 0) return false;
+  // Every runnable task is SCHED_IDLE: schedsim has no SCHED_IDLE tasks
+  // running unless a spec says so.
+  if (c.curr >= 0 && tasks_[c.curr].policy != SchedPolicy::kIdle) return false;
+  for (int q : c.rq) {
+    if (tasks_[q].policy != SchedPolicy::kIdle) return false;
+  }
+  return c.rt_rq.empty();
+}
+
+int64_t SimulatorImpl::cpu_util(int cpu) const {
+  return std::min<int64_t>(cpus_[cpu].rq_pelt.util_avg, 1024);
+}
+
+int64_t SimulatorImpl::CpuLoad(int cpu) const {
+  const Cpu& c = cpus_[cpu];
+  if (c.nr_fair == 0) return c.rq_pelt.util_avg;  // blocked load decaying
+  int64_t avg_weight = c.load_weight / c.nr_fair;
+  return c.rq_pelt.util_avg * avg_weight / 1024 +
+         int64_t{std::max(c.nr_fair - 1, 0)} * avg_weight;
+}
+
+int64_t SimulatorImpl::TaskLoad(int task) const {
+  const Task& t = tasks_[task];
+  return int64_t{t.pelt.util_avg} * t.weight / 1024;
+}
+
+void SimulatorImpl::RecordWakee(int waker_task, int task) {
+  Task& w = tasks_[waker_task];
+  if (now_ns_ > w.wakee_flip_decay_ns + 1000000000) {
+    w.wakee_flips >>= 1;
+    w.wakee_flip_decay_ns = now_ns_;
+  }
+  if (w.last_wakee != task) {
+    w.last_wakee = task;
+    ++w.wakee_flips;
+  }
+}
+
+bool SimulatorImpl::WakeWide(int task, int waker_task) const {
+  if (waker_task < 0) return false;
+  uint32_t master = tasks_[waker_task].wakee_flips;
+  uint32_t slave = tasks_[task].wakee_flips;
+  if (master < slave) std::swap(master, slave);
+  uint32_t factor = static_cast<uint32_t>(
+      domains_.llc_size(cpus_.empty() ? 0 : tasks_[waker_task].cpu));
+  return slave >= factor && master >= slave * factor;
+}
+
+int SimulatorImpl::WakeAffine(const topology::SchedDomain& sd, int task,
+                              int this_cpu, int prev, bool sync,
+                              int waker_task) {
+  // wake_affine_idle().
+  int target = -1;
+  if (available_idle(this_cpu) && domains_.SharesCache(this_cpu, prev)) {
+    target = available_idle(prev) ? prev : this_cpu;
+  } else if (sync && cpus_[this_cpu].nr_running == 1) {
+    target = this_cpu;
+  } else if (available_idle(prev)) {
+    target = prev;
+  }
+  // wake_affine_weight().
+  if (target < 0) {
+    int64_t this_eff = CpuLoad(this_cpu);
+    bool decided = false;
+    if (sync && waker_task >= 0) {
+      int64_t cur = TaskLoad(waker_task);
+      if (cur > this_eff) {
+        target = this_cpu;
+        decided = true;
+      } else {
+        this_eff -= cur;
+      }
+    }
+    if (!decided) {
+      int64_t task_load = TaskLoad(task);
+      this_eff += task_load;
+      this_eff *= 100;  // * capacity_of(prev): equal capacities here
+      int64_t prev_eff = std::max<int64_t>(CpuLoad(prev) - task_load, 0) *
+                         (100 + (sd.imbalance_pct - 100) / 2);
+      if (sync) prev_eff += 1;
+      if (this_eff < prev_eff) target = this_cpu;
+    }
+  }
+  if (target == this_cpu) {
+    ++placement_stats_.affine_this;
+    return this_cpu;
+  }
+  ++placement_stats_.affine_prev;
+  return prev;
+}
+
+int SimulatorImpl::SelectTaskRqFair(int task, int prev, int this_cpu,
+                                    bool from_task, uint32_t wake_flags) {
+  Task& p = tasks_[task];
+  const topology::CpuSet* allowed = AllowedOf(p);
+  int waker_task = from_task ? cpus_[this_cpu].curr : -1;
+  if (waker_task >= 0) RecordWakee(waker_task, task);
+  bool sync = (wake_flags & platform::kWfSync) != 0;
+  bool wide = WakeWide(task, waker_task);
+  if (wide) ++placement_stats_.wake_wide;
+  bool want_affine = !wide && allowed->Test(this_cpu);
+  int new_cpu = prev;
+  for (int i = 0; i < domains_.depth(this_cpu); ++i) {
+    const topology::SchedDomain& sd = domains_.domain(this_cpu, i);
+    if (want_affine && sd.has(topology::kSdWakeAffine) && sd.span.Test(prev)) {
+      if (this_cpu != prev) {
+        new_cpu = WakeAffine(sd, task, this_cpu, prev, sync, waker_task);
+      }
+      break;
+    }
+    if (!want_affine) break;  // no default level has SD_BALANCE_WAKE
+  }
+
+  platform::WakeupRequest req;
+  req.task = task;
+  req.this_cpu = this_cpu;
+  req.prev_cpu = prev;
+  req.target = new_cpu;
+  req.wake_flags = wake_flags | platform::kWfTtwu;
+  req.allowed = allowed;
+  req.recent_used_cpu = &p.recent_used_cpu;
+  scan_probes_ = 0;
+  int cpu = policies_.placement->SelectIdleSibling(*sched_view_, req);
+  if (cpu < 0 || cpu >= topo_.num_cpus() || !allowed->Test(cpu)) {
+    (void)Fail(absl::StrCat("placement policy '", policies_.placement->name(),
+                            "' chose CPU ", cpu, " for task ", task,
+                            ", which may run only on ", allowed->ToList()));
+    return prev;
+  }
+  PlacementStats& ps = placement_stats_;
+  ++ps.searches;
+  ps.probes += scan_probes_;
+  ++ps.probes_histogram[std::min<int64_t>(scan_probes_,
+                                          ps.probes_histogram.size() - 1)];
+  if (available_idle(cpu)) ++ps.chosen_idle;
+  if (cpu == new_cpu) {
+    ++ps.chose_target;
+  } else if (cpu == prev) {
+    ++ps.chose_prev;
+  } else {
+    ++ps.chose_other;
+  }
+  return cpu;
+}
+
+int SimulatorImpl::SelectTaskRqRt(int task, int prev) {
+  // select_task_rq_rt, simplified: stay on prev unless it runs an RT task
+  // of equal or higher priority; then the first allowed CPU that is idle,
+  // else one running a fair task.
+  const Task& p = tasks_[task];
+  const topology::CpuSet* allowed = AllowedOf(p);
+  auto lower = [&](int cpu) {
+    const Cpu& c = cpus_[cpu];
+    return c.curr < 0 || tasks_[c.curr].policy != SchedPolicy::kFifo ||
+           tasks_[c.curr].rt_priority < p.rt_priority;
+  };
+  if (allowed->Test(prev) && lower(prev) && cpus_[prev].rt_rq.empty()) {
+    return prev;
+  }
+  int fallback = -1;
+  for (int cpu = allowed->First(); cpu >= 0; cpu = allowed->Next(cpu)) {
+    if (available_idle(cpu)) return cpu;
+    if (fallback < 0 && lower(cpu) && cpus_[cpu].rt_rq.empty()) fallback = cpu;
+  }
+  if (fallback >= 0) return fallback;
+  return allowed->Test(prev) ? prev : allowed->First();
+}
+
+void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
+                                uint32_t flags) {
+  Task& p = tasks_[task];
+  if (p.state != TaskState::kBlocked) return;
+  p.state = TaskState::kWaking;
+  p.wake_start_ns = now_ns_;
+  if (p.iowait) {
+    --cpus_[p.cpu].nr_iowait;
+    task_stats_[task].iowait_ns += now_ns_ - p.block_start_ns;
+  }
+  int waker_task = from_task ? cpus_[waker_cpu].curr : -1;
+  scan_probes_ = 0;
+  int target = p.policy == SchedPolicy::kFifo
+                   ? SelectTaskRqRt(task, p.cpu)
+                   : SelectTaskRqFair(task, p.cpu, waker_cpu, from_task,
+                                      flags & platform::kWfSync);
+  int64_t cost = config_.wakeup_cost_ns + scan_probes_ * config_.probe_cost_ns;
+  if (waker_task >= 0) {
+    tasks_[waker_task].pending_cost_ns += cost;
+  } else {
+    ChargeCpu(waker_cpu, cost);
+  }
+  int64_t delay = cost;
+  Cpu& tc = cpus_[target];
+  if (target != waker_cpu) {
+    ++placement_stats_.remote_wakeups;
+    bool wake_list =
+        !domains_.SharesCache(waker_cpu, target) || tc.nr_running == 0;
+    if (wake_list) ++placement_stats_.wake_list;
+    bool polling = tc.mode == CpuMode::kIdle && tc.polling;
+    if (wake_list && !polling) {
+      delay += config_.ipi_latency_ns;
+      ++placement_stats_.ipis;
+      ++tc.stats.ipis_received;
+    }
+  }
+  ++placement_stats_.wakeups;
+  ++task_stats_[task].wakeups;
+  ++tc.ttwu_pending;
+  p.wake_target = target;
+  queue_.Push(SimTime::FromNanoseconds(now_ns_ + delay), kBandDeliver,
+              kEvWakeDeliver, target, task);
+  if (sink_) sink_->OnWakeup(now_ns_, task, target, waker_cpu);
+}
+
+void SimulatorImpl::PushPending(Cpu& c, int task) {
+  tasks_[task].next_waiter = -1;
+  if (c.pending_tail >= 0) {
+    tasks_[c.pending_tail].next_waiter = task;
+  } else {
+    c.pending_head = task;
+  }
+  c.pending_tail = task;
+}
+
+absl::Status SimulatorImpl::OnWakeDeliver(int cpu, int task) {
+  Cpu& c = cpus_[cpu];
+  Task& p = tasks_[task];
+  if (c.mode == CpuMode::kIdle) {
+    if (c.polling) {
+      ++c.stats.poll_wakeups;
+      LeaveIdle(cpu, /*by_poll=*/true);
+    } else {
+      int64_t exit_ns = PhysicalExitNs(cpu);
+      LeaveIdle(cpu, /*by_poll=*/false);
+      if (exit_ns > 0) {
+        c.exiting = true;
+        PushPending(c, task);  // stays counted in ttwu_pending
+        queue_.Push(SimTime::FromNanoseconds(now_ns_ + exit_ns), kBandIrq,
+                    kEvIdleExitDone, cpu, -1);
+        return absl::OkStatus();
+      }
+    }
+  } else if (c.exiting) {
+    PushPending(c, task);
+    return absl::OkStatus();
+  }
+  --c.ttwu_pending;
+  uint32_t flags = p.iowait ? uint32_t{platform::kUtilIowait} : 0u;
+  p.iowait = false;
+  EnqueueTask(cpu, task, /*wakeup=*/true, flags);
+  if (c.mode != CpuMode::kBusy) return Schedule(cpu);
+  CheckPreemptWakeup(cpu, task);
+  if (c.need_resched) {
+    SettlePhase(cpu);
+    return Schedule(cpu);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SimulatorImpl::OnTaskTimer(int cpu, int task) {
+  Cpu& c = cpus_[cpu];
+  if (!c.timers.empty()) {
+    std::pop_heap(c.timers.begin(), c.timers.end(), std::greater<int64_t>());
+    c.timers.pop_back();
+  }
+  if (c.mode == CpuMode::kIdle && !c.polling) {
+    // The timer interrupt wakes the CPU; the wake-up runs after the exit.
+    int64_t exit_ns = PhysicalExitNs(cpu);
+    LeaveIdle(cpu, /*by_poll=*/false);
+    c.exiting = true;
+    c.irq_pending.push_back(task);
+    queue_.Push(SimTime::FromNanoseconds(now_ns_ + exit_ns), kBandIrq,
+                kEvIdleExitDone, cpu, -1);
+    return absl::OkStatus();
+  }
+  if (c.mode == CpuMode::kAwake && c.exiting) {
+    c.irq_pending.push_back(task);
+    return absl::OkStatus();
+  }
+  if (c.mode == CpuMode::kIdle) LeaveIdle(cpu, /*by_poll=*/false);
+  TryToWakeUp(task, cpu, /*from_task=*/false, 0);
+  if (c.mode == CpuMode::kAwake && c.nr_running == 0 && c.ttwu_pending == 0) {
+    return SelectAndEnterIdle(cpu);
+  }
+  return absl::OkStatus();
+}
+
+int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
+  const topology::CpuSet* allowed = AllowedOf(tasks_[task]);
+  int top = -1;
+  for (int i = 0; i < domains_.depth(this_cpu); ++i) {
+    if (domains_.domain(this_cpu, i).has(sd_flag)) top = i;
+  }
+  int cpu = allowed->Test(this_cpu) ? this_cpu : allowed->First();
+  if (top < 0) return cpu;
+  int level = top;
+  int owner = this_cpu;
+  while (level >= 0) {
+    const topology::SchedDomain& sd = domains_.domain(owner, level);
+    // find_idlest_group, simplified: most idle CPUs, then fewest runnable
+    // tasks, then lowest utilization.
+    const topology::CpuSet* best = nullptr;
+    int best_idle = -1;
+    int64_t best_nr = 0, best_util = 0;
+    for (const topology::CpuSet& g : sd.groups) {
+      if (!g.Intersects(*allowed)) continue;
+      int idle = 0;
+      int64_t nr = 0, util = 0;
+      for (int c = g.First(); c >= 0; c = g.Next(c)) {
+        if (available_idle(c)) ++idle;
+        nr += cpus_[c].nr_running + cpus_[c].ttwu_pending;
+        util += cpu_util(c);
+      }
+      if (best == nullptr || idle > best_idle ||
+          (idle == best_idle &&
+           (nr < best_nr || (nr == best_nr && util < best_util)))) {
+        best = &g;
+        best_idle = idle;
+        best_nr = nr;
+        best_util = util;
+      }
+    }
+    if (best == nullptr) break;
+    // find_idlest_group_cpu: the idle CPU in the shallowest state (most
+    // recently idle on ties), else the least loaded.
+    int pick = -1;
+    int64_t pick_exit = std::numeric_limits<int64_t>::max();
+    int64_t pick_stamp = -1;
+    int least = -1;
+    int64_t least_load = std::numeric_limits<int64_t>::max();
+    for (int c = best->First(); c >= 0; c = best->Next(c)) {
+      if (!allowed->Test(c)) continue;
+      if (sched_idle(c)) {
+        pick = c;
+        break;
+      }
+      if (available_idle(c)) {
+        const Cpu& cc = cpus_[c];
+        int64_t exit = cc.mode == CpuMode::kIdle && cc.idle_state >= 0
+                           ? topo_.cstates()[cc.idle_state].exit_latency_ns
+                           : 0;
+        if (exit < pick_exit ||
+            (exit == pick_exit && cc.idle_stamp_ns > pick_stamp)) {
+          pick = c;
+          pick_exit = exit;
+          pick_stamp = cc.idle_stamp_ns;
+        }
+      } else {
+        int64_t load = CpuLoad(c) + cpus_[c].ttwu_pending * 1024;
+        if (load < least_load) {
+          least = c;
+          least_load = load;
+        }
+      }
+    }
+    int chosen = pick >= 0 ? pick : least;
+    if (chosen < 0) break;
+    cpu = chosen;
+    // Descend into the chosen CPU's child domain.
+    owner = cpu;
+    int child = -1;
+    for (int i = 0; i < domains_.depth(cpu); ++i) {
+      if (domains_.domain(cpu, i).span.Count() < sd.span.Count() &&
+          domains_.domain(cpu, i).has(sd_flag)) {
+        child = i;
+      }
+    }
+    level = child;
+  }
+  return cpu;
+}
+
+}  // namespace schedsim::sim

@@ -1,0 +1,60 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// A workload as the simulator runs it: programs, the channels and barriers
+// they share, the tasks present at the start, and the names of the metrics
+// their kMark operations count.
+
+#ifndef SCHEDSIM_SIM_WORKLOAD_H_
+#define SCHEDSIM_SIM_WORKLOAD_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/program.h"
+
+namespace schedsim::sim {
+
+struct ChannelSpec {
+  enum class Kind : uint8_t { kPipe, kSocket };
+  std::string name;
+  Kind kind = Kind::kPipe;
+  // Messages the channel holds before a sender blocks (a 64 KiB pipe of
+  // 100-byte hackbench messages holds 655).
+  int capacity = 655;
+};
+
+struct BarrierSpec {
+  std::string name;
+  int parties = 2;
+};
+
+enum class SchedPolicy : uint8_t { kNormal, kIdle, kFifo };
+
+struct TaskSpec {
+  std::string name;
+  int program = 0;
+  int count = 1;  // this many identical tasks
+  int nice = 0;   // -20..19 (SCHED_NORMAL)
+  SchedPolicy policy = SchedPolicy::kNormal;
+  int rt_priority = 0;  // 1..99 for kFifo
+  // CPUs the task may run on (cpulist text, "" = all).
+  std::string affinity;
+  // CPU the task starts on; -1 = placed by fork balancing.
+  int start_cpu = -1;
+  // uclamp request, 0..1024; -1 = unset.
+  int uclamp_min = -1;
+  int uclamp_max = -1;
+};
+
+struct Workload {
+  std::vector<Program> programs;
+  std::vector<ChannelSpec> channels;
+  std::vector<BarrierSpec> barriers;
+  std::vector<TaskSpec> tasks;
+  std::vector<std::string> metrics;  // kMark ids index this
+};
+
+}  // namespace schedsim::sim
+
+#endif  // SCHEDSIM_SIM_WORKLOAD_H_
