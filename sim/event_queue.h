@@ -186,8 +186,9 @@ class SlotTable {
   EventHandle HandleOf(uint32_t s) const { return {s, slots_[s].generation}; }
   Pos& pos(uint32_t s) { return slots_[s].pos; }
   const Pos& pos(uint32_t s) const { return slots_[s].pos; }
+  // The number of slots ever allocated: the high-water mark of pending
+  // events.
   size_t size() const { return slots_.size(); }
-  bool IsFree(uint32_t s) const { return (slots_[s].generation & 1) == 0; }
 
  private:
   std::vector<Slot> slots_;

@@ -16,7 +16,7 @@ int64_t Dist::Sample(Rng& rng) const {
     case Kind::kConstant:
       return a;
     case Kind::kUniform:
-      return rng.UniformInt(a, b);
+      return a == b ? a : rng.UniformInt(a, b + 1);
     case Kind::kExponential:
       v = rng.Exponential(static_cast<double>(a));
       break;

@@ -401,12 +401,15 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
         return Schedule(cpu);
       }
       case OpCode::kSend: {
+        // The send (and the wake-up it may do) happens once the kernel work
+        // already queued (context switch, a previous receive) is done, so
+        // that it sees the reader's real state.
+        if (t.pending_cost_ns > 0) {
+          StartPhase(cpu, 0);
+          return absl::OkStatus();
+        }
         ChannelState& ch = channels_[op.arg];
         if (ch.messages >= ch.spec.capacity) {
-          if (t.pending_cost_ns > 0) {
-            StartPhase(cpu, 0);
-            return absl::OkStatus();
-          }
           // Full: wait for a reader (pc stays; retried on wake-up).
           t.next_waiter = -1;
           if (ch.writers_tail >= 0) {
@@ -464,6 +467,10 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
         break;
       }
       case OpCode::kBarrier: {
+        if (t.pending_cost_ns > 0) {
+          StartPhase(cpu, 0);
+          return absl::OkStatus();
+        }
         BarrierState& b = barriers_[op.arg];
         if (++b.arrived >= b.parties) {
           // Last to arrive: release everyone.
@@ -550,6 +557,10 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
         return RunTask(cpu);  // `t` may have moved (tasks_ grew)
       }
       case OpCode::kExit: {
+        if (t.pending_cost_ns > 0) {  // finish the last kernel work
+          StartPhase(cpu, 0);
+          return absl::OkStatus();
+        }
         t.state = TaskState::kDead;
         task_stats_[id].exited = true;
         if (sink_) sink_->OnTaskExit(now_ns_, id);
@@ -576,14 +587,18 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
       }
       case OpCode::kMark: {
         ++t.pc;
+        // Marks and stamps take the time the op really executes: after the
+        // kernel work still pending.
         MetricStats& m = metric_stats_[op.arg];
         ++m.count;
-        if (t.stamp_ns >= 0) m.latency_ns.Record(now_ns_ - t.stamp_ns);
+        if (t.stamp_ns >= 0) {
+          m.latency_ns.Record(now_ns_ + t.pending_cost_ns - t.stamp_ns);
+        }
         break;
       }
       case OpCode::kStamp: {
         ++t.pc;
-        t.stamp_ns = now_ns_;
+        t.stamp_ns = now_ns_ + t.pending_cost_ns;
         break;
       }
     }

@@ -1,7 +1,13 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Mechanism tests of the simulation core, each checked against the model's
+// own arithmetic (docs/model.md).
 
 #include "sim/simulator.h"
 
+#include <set>
+
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "sim/builtin_policies.h"
@@ -10,35 +16,466 @@
 namespace schedsim::sim {
 namespace {
 
-struct Fixture {
-  PerformanceGovernor freq;
-  FitIdleGovernor idle;
-  PrevTargetPlacement placement;
-  Policies policies() { return {&freq, &idle, &placement}; }
+using ::testing::HasSubstr;
+
+// --- Test-only policies ------------------------------------------------------
+
+// Pins every frequency domain at `khz` (P-state request; on HWP parts
+// min = max = desired = the level).
+class FixedFreqGovernor final : public platform::FreqGovernor {
+ public:
+  explicit FixedFreqGovernor(int64_t khz) : khz_(khz) {}
+  absl::string_view name() const override { return "fixed"; }
+  void Start(platform::FreqDomain& d) override {
+    const topology::FrequencySpec& f = d.spec();
+    if (f.has_hwp) {
+      int perf = static_cast<int>(khz_ / f.khz_per_perf_unit);
+      platform::HwpRequest r{perf, perf, perf, 0};
+      for (int c = d.cpus().First(); c >= 0; c = d.cpus().Next(c)) {
+        d.SetHwpRequest(c, r);
+      }
+    } else {
+      d.SetTargetKhz(khz_);
+    }
+  }
+  void UpdateUtil(platform::FreqDomain&, int, uint32_t) override {}
+
+ private:
+  int64_t khz_;
 };
 
-TEST(SimulatorTest, SmokeComputeTaskRuns) {
-  absl::StatusOr<topology::Topology> topo =
-      topology::MakePreset("skylake-e3-1240v5");
-  ASSERT_TRUE(topo.ok());
+// Always the same idle state.
+class FixedIdleGovernor final : public platform::IdleGovernor {
+ public:
+  explicit FixedIdleGovernor(int state) : state_(state) {}
+  absl::string_view name() const override { return "fixed"; }
+  int Select(platform::IdleDevice& dev, bool* stop_tick) override {
+    *stop_tick = true;
+    return state_;
+  }
+
+ private:
+  int state_;
+};
+
+// Probes `probes` CPUs of the LLC, then returns target (or a fixed CPU).
+class ProbingPlacement final : public platform::PlacementPolicy {
+ public:
+  explicit ProbingPlacement(int probes, int force_cpu = -1)
+      : probes_(probes), force_cpu_(force_cpu) {}
+  absl::string_view name() const override { return "probing"; }
+  int SelectIdleSibling(platform::SchedView& view,
+                        const platform::WakeupRequest& req) override {
+    for (int i = 0; i < probes_; ++i) view.available_idle(i);
+    return force_cpu_ >= 0 ? force_cpu_ : req.target;
+  }
+
+ private:
+  int probes_;
+  int force_cpu_;
+};
+
+// Moves the task between two CPUs on every wake-up.
+class AlternatingPlacement final : public platform::PlacementPolicy {
+ public:
+  AlternatingPlacement(int a, int b) : a_(a), b_(b) {}
+  absl::string_view name() const override { return "alternating"; }
+  int SelectIdleSibling(platform::SchedView&,
+                        const platform::WakeupRequest& req) override {
+    return req.prev_cpu == a_ ? b_ : a_;
+  }
+
+ private:
+  int a_, b_;
+};
+
+topology::Topology Preset(const char* name) {
+  absl::StatusOr<topology::Topology> t = topology::MakePreset(name);
+  EXPECT_TRUE(t.ok()) << t.status();
+  return *std::move(t);
+}
+
+SimConfig QuietConfig() {
+  SimConfig c;
+  c.turbo = false;
+  c.load_balance = false;
+  return c;
+}
+
+std::unique_ptr<Simulator> MakeSim(const topology::Topology& topo,
+                                   const SimConfig& config, const Workload& w,
+                                   Policies p, uint64_t seed = 1) {
+  absl::StatusOr<std::unique_ptr<Simulator>> sim =
+      Simulator::Create(topo, config, w, p, seed);
+  EXPECT_TRUE(sim.ok()) << sim.status();
+  return sim.ok() ? *std::move(sim) : nullptr;
+}
+
+Program Build(ProgramBuilder& b) {
+  absl::StatusOr<Program> p = b.Build();
+  EXPECT_TRUE(p.ok()) << p.status();
+  return *p;
+}
+
+TaskSpec Task(const std::string& name, int program, const std::string& cpus,
+              int start_cpu = -1) {
+  TaskSpec t;
+  t.name = name;
+  t.program = program;
+  t.affinity = cpus;
+  t.start_cpu = start_cpu;
+  return t;
+}
+
+// One task running a single phase of `cycles` + `stall_ns` on CPU 0.
+int64_t OnePhaseRunNs(const char* machine, int64_t khz, int64_t cycles,
+                      int64_t stall_ns) {
+  topology::Topology topo = Preset(machine);
   Workload w;
-  ProgramBuilder b("spin");
+  ProgramBuilder b("work");
+  b.Compute(Dist::Constant(cycles), Dist::Constant(stall_ns));
+  w.programs.push_back(Build(b));
+  w.tasks.push_back(Task("work", 0, "0", 0));
+  FixedFreqGovernor freq(khz);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+  EXPECT_TRUE(sim->RunFor(Seconds(1)).ok());
+  SimStats s = sim->Stats();
+  EXPECT_TRUE(s.tasks[0].exited);
+  return s.tasks[0].run_ns;
+}
+
+// --- Execution model
+// -----------------------------------------------------------
+
+TEST(SimulatorTest, ComputeScalesWithFrequencyAndStallDoesNot) {
+  // 3.5 M cycles + 1 ms stall: 2 ms at 3.5 GHz, 3 ms at 1.75 GHz, plus the
+  // same context-switch cost in both.
+  int64_t fast = OnePhaseRunNs("skylake-e3-1240v5", 3500000, 3500000, 1000000);
+  int64_t slow = OnePhaseRunNs("skylake-e3-1240v5", 1700000, 3500000, 1000000);
+  SimConfig c;
+  EXPECT_EQ(fast, 2000000 + c.context_switch_ns);
+  // 3.5e6 / 1.7 GHz = 2058823.5 ns, rounded up.
+  EXPECT_EQ(slow, 2058824 + 1000000 + c.context_switch_ns);
+  int64_t stall_only_fast =
+      OnePhaseRunNs("skylake-e3-1240v5", 3500000, 0, 1000000);
+  int64_t stall_only_slow =
+      OnePhaseRunNs("skylake-e3-1240v5", 1700000, 0, 1000000);
+  EXPECT_EQ(stall_only_fast, stall_only_slow);
+}
+
+TEST(SimulatorTest, FrequencyChangeMidPhaseReschedulesItsEnd) {
+  // Zen3 starts at base (2.0 GHz); the governor asks for 1.5 GHz at start,
+  // which lands after the 20 us transition latency, in the middle of the
+  // phase: 40 k cycles at 2.0 GHz, the rest at 1.5 GHz.
+  int64_t run = OnePhaseRunNs("zen3-2s-nps1", 1500000, 2000000, 0);
+  SimConfig c;
+  // The context switch (1.5 us of stall) runs first, in the same phase.
+  // Progress is proportional: over the first 20 us at 2.0 GHz the phase
+  // does 20 us of its (1 ms + 1.5 us) total.
+  double total_fast = 2000000 / 2.0 + c.context_switch_ns;  // ns
+  double done = 20000 / total_fast;
+  double left_cycles = 2000000 * (1 - done);
+  double left_stall = c.context_switch_ns * (1 - done);
+  double expected = 20000 + left_cycles / 1.5 + left_stall;
+  EXPECT_NEAR(static_cast<double>(run), expected, 2.0);
+}
+
+TEST(SimulatorTest, SmtSiblingsShareThroughput) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder b("work");
+  b.Compute(Dist::Constant(35000000));  // 10 ms alone at 3.5 GHz
+  w.programs.push_back(Build(b));
+  // CPUs 0 and 4 are SMT siblings.
+  w.tasks.push_back(Task("a", 0, "0", 0));
+  w.tasks.push_back(Task("b", 0, "4", 4));
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  SimConfig config = QuietConfig();
+  auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Seconds(1)).ok());
+  SimStats s = sim->Stats();
+  double alone_ns = 10000000;
+  double shared = alone_ns * 100 / config.smt_factor_pct;
+  EXPECT_NEAR(s.tasks[0].run_ns, shared + config.context_switch_ns, 10);
+  EXPECT_NEAR(s.tasks[1].run_ns, shared + config.context_switch_ns, 10);
+
+  // On two different cores they do not slow each other.
+  w.tasks[1] = Task("b", 0, "1", 1);
+  auto apart = MakeSim(topo, config, w, {&freq, &idle, &place});
+  ASSERT_TRUE(apart->RunFor(Seconds(1)).ok());
+  EXPECT_EQ(apart->Stats().tasks[1].run_ns,
+            10000000 + config.context_switch_ns);
+}
+
+// --- Wake-up path
+// ------------------------------------------------------------------
+
+// Ping-pong between CPU 0 and CPU 1 (pinned): `loops` round trips.
+Workload PingPong(int loops) {
+  Workload w;
+  w.channels = {{"a", ChannelSpec::Kind::kPipe, 16},
+                {"b", ChannelSpec::Kind::kPipe, 16}};
+  w.metrics = {"round_trip"};
+  ProgramBuilder ping("ping");
+  ping.Loop(loops).Stamp().Send(0).Recv(1).Mark(0).EndLoop();
+  ProgramBuilder pong("pong");
+  pong.Loop(loops).Recv(0).Send(1).EndLoop();
+  w.programs = {Build(ping), Build(pong)};
+  w.tasks = {Task("ping", 0, "0", 0), Task("pong", 1, "1", 1)};
+  return w;
+}
+
+TEST(SimulatorTest, CStateExitLatencyShowsInWakeupLatency) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  PrevTargetPlacement place;
+  SimConfig config = QuietConfig();
+  FixedIdleGovernor poll(0), c6(4);
+  auto run = [&](platform::IdleGovernor* idle) {
+    auto sim = MakeSim(topo, config, PingPong(0), {&freq, idle, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(10)).ok());  // past start-up
+    sim->ResetStats();
+    EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+    return sim->Stats();
+  };
+  SimStats a = run(&poll), b = run(&c6);
+  ASSERT_GT(a.metrics[0].count, 100u);
+  ASSERT_GT(b.metrics[0].count, 100u);
+  // Every wake-up in C6 pays the IPI that a polling CPU avoids plus C6's
+  // physical exit (a core state: the sibling idles in C6 too).
+  int64_t extra = topo.cstates()[4].physical_exit_ns + config.ipi_latency_ns;
+  EXPECT_EQ(a.tasks[1].wakeup_latency_ns.min(),
+            a.tasks[1].wakeup_latency_ns.max());
+  EXPECT_EQ(b.tasks[1].wakeup_latency_ns.min(),
+            b.tasks[1].wakeup_latency_ns.max());
+  EXPECT_EQ(
+      b.tasks[1].wakeup_latency_ns.max() - a.tasks[1].wakeup_latency_ns.max(),
+      extra);
+  // A round trip has two such wake-ups.
+  EXPECT_NEAR(b.metrics[0].latency_ns.mean() - a.metrics[0].latency_ns.mean(),
+              2 * extra, 1.0);
+  EXPECT_GT(b.cpus[1].states[4].usage, 100u);
+}
+
+TEST(SimulatorTest, PollingCpuIsWokenWithoutAnIpi) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  PrevTargetPlacement place;
+  SimConfig config = QuietConfig();
+  FitIdleGovernor fit;
+  config.pm_qos_latency_ns = 0;  // cpu_dma_latency = 0: POLL only
+  auto sim = MakeSim(topo, config, PingPong(100), {&freq, &fit, &place});
+  ASSERT_TRUE(sim->RunFor(Seconds(1)).ok());
+  SimStats s = sim->Stats();
+  EXPECT_EQ(s.placement.ipis, 0u);
+  EXPECT_GE(s.cpus[1].poll_wakeups, 100u);
+  EXPECT_GT(s.cpus[1].states[0].usage, 0u);
+  for (size_t i = 1; i < s.cpus[1].states.size(); ++i) {
+    EXPECT_EQ(s.cpus[1].states[i].usage, 0u);
+  }
+
+  // Without the QoS limit the CPU sleeps deeper and needs IPIs.
+  config.pm_qos_latency_ns = -1;
+  auto deep = MakeSim(topo, config, PingPong(100), {&freq, &fit, &place});
+  ASSERT_TRUE(deep->RunFor(Seconds(1)).ok());
+  SimStats d = deep->Stats();
+  EXPECT_GE(d.placement.wakeups, 199u);
+  EXPECT_EQ(d.placement.ipis, d.placement.wakeups);
+}
+
+TEST(SimulatorTest, ScanCostIsChargedToTheWaker) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor poll(0);
+  SimConfig config = QuietConfig();
+  ProbingPlacement none(0), eight(8);
+  auto a = MakeSim(topo, config, PingPong(100), {&freq, &poll, &none});
+  auto b = MakeSim(topo, config, PingPong(100), {&freq, &poll, &eight});
+  ASSERT_TRUE(a->RunFor(Seconds(1)).ok());
+  ASSERT_TRUE(b->RunFor(Seconds(1)).ok());
+  SimStats sa = a->Stats(), sb = b->Stats();
+  // The tasks woke each other ~200 times, 8 probes each time, and each
+  // probe cost the waker probe_cost_ns.
+  ASSERT_EQ(sa.placement.searches, sb.placement.searches);
+  EXPECT_GE(sb.placement.searches, 199u);
+  EXPECT_EQ(sa.placement.probes, 0u);
+  EXPECT_EQ(sb.placement.probes, 8 * sb.placement.searches);
+  EXPECT_EQ(sb.placement.probes_histogram[8], sb.placement.searches);
+  int64_t run_a = sa.tasks[0].run_ns + sa.tasks[1].run_ns;
+  int64_t run_b = sb.tasks[0].run_ns + sb.tasks[1].run_ns;
+  EXPECT_EQ(run_b - run_a,
+            static_cast<int64_t>(sb.placement.probes) * config.probe_cost_ns);
+}
+
+TEST(SimulatorTest, MigrationAcrossLlcAndNodesCostsARefill) {
+  topology::Topology topo = Preset("zen3-2s-nps4");
+  Workload w;
+  ProgramBuilder b("sleeper");
   b.Loop(10)
-      .Compute(Dist::Constant(3500000))
+      .Compute(Dist::Constant(100000))
       .Sleep(Dist::Constant(1000000))
       .EndLoop();
-  w.programs.push_back(*b.Build());
-  TaskSpec t;
-  t.name = "spin";
+  w.programs.push_back(Build(b));
+  FixedFreqGovernor freq(2000000);
+  FixedIdleGovernor poll(0);
+  SimConfig config = QuietConfig();
+  auto run = [&](int a, int b_cpu) {
+    w.tasks = {Task("t", 0, absl::StrCat(a, ",", b_cpu), a)};
+    AlternatingPlacement place(a, b_cpu);
+    auto sim = MakeSim(topo, config, w, {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Seconds(1)).ok());
+    return sim->Stats().tasks[0];
+  };
+  TaskStats same_llc = run(0, 1);     // one CCX
+  TaskStats other_llc = run(0, 8);    // same node, another CCX
+  TaskStats other_node = run(0, 16);  // same socket, another node
+  TaskStats other_socket = run(0, 64);
+  EXPECT_EQ(same_llc.migrations, 10u);
+  EXPECT_EQ(other_llc.migrations, 10u);
+  // Each migration stalls the task for the refill, scaled by distance / 10
+  // across NUMA nodes (SLIT 12 same socket, 32 other socket).
+  int64_t p = config.llc_migration_penalty_ns;
+  EXPECT_EQ(other_llc.run_ns - same_llc.run_ns, 10 * p);
+  EXPECT_EQ(other_node.run_ns - same_llc.run_ns, 10 * p * 12 / 10);
+  EXPECT_EQ(other_socket.run_ns - same_llc.run_ns, 10 * p * 32 / 10);
+}
+
+TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder b("hog");
+  b.Loop(0).Compute(Dist::Constant(1000000)).EndLoop();
+  w.programs.push_back(Build(b));
+  TaskSpec t = Task("hog", 0, "", 0);  // all start on CPU 0
+  t.count = 8;
   w.tasks.push_back(t);
-  Fixture f;
-  absl::StatusOr<std::unique_ptr<Simulator>> sim =
-      Simulator::Create(*topo, SimConfig(), w, f.policies(), 1);
-  ASSERT_TRUE(sim.ok()) << sim.status();
-  ASSERT_TRUE((*sim)->RunFor(Milliseconds(100)).ok());
-  SimStats s = (*sim)->Stats();
-  EXPECT_GT(s.events, 10u);
-  EXPECT_TRUE(s.tasks[0].exited);
+  FixedFreqGovernor freq(3500000);
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  SimConfig config;
+  config.turbo = false;
+  auto sim = MakeSim(topo, config, w, {&freq, &fit, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(500)).ok());
+  std::set<int> cpus;
+  for (int i = 0; i < 8; ++i) cpus.insert(sim->task_cpu(i));
+  EXPECT_EQ(cpus.size(), 8u);
+  sim->ResetStats();
+  ASSERT_TRUE(sim->RunFor(Milliseconds(500)).ok());
+  SimStats s = sim->Stats();
+  for (const CpuStats& c : s.cpus) {
+    EXPECT_GT(c.busy_ns, 499000000);
+  }
+}
+
+TEST(SimulatorTest, SameSeedSameResultsDifferentSeedDifferentResults) {
+  topology::Topology topo = Preset("zen3-2s-nps2");
+  Workload w;
+  w.channels.resize(8);
+  for (int i = 0; i < 8; ++i)
+    w.channels[i] = {"c", ChannelSpec::Kind::kPipe, 64};
+  w.metrics = {"msgs"};
+  ProgramBuilder sender("sender");
+  sender.Loop(0).Compute(Dist::Exponential(20000));
+  for (int i = 0; i < 8; ++i) sender.Send(i);
+  sender.Sleep(Dist::Exponential(50000)).EndLoop();
+  ProgramBuilder receiver("receiver");
+  receiver.Loop(0).Recv(0).Mark(0).Compute(Dist::Uniform(1000, 9000)).EndLoop();
+  w.programs = {Build(sender), Build(receiver)};
+  TaskSpec s = Task("sender", 0, "");
+  s.count = 40;
+  w.tasks.push_back(s);
+  for (int i = 0; i < 8; ++i) {
+    ProgramBuilder r("receiver");
+    r.Loop(0).Recv(i).Mark(0).Compute(Dist::Uniform(1000, 9000)).EndLoop();
+    w.programs.push_back(Build(r));
+    TaskSpec rt = Task("receiver", 2 + i, "");
+    rt.count = 5;
+    w.tasks.push_back(rt);
+  }
+  FitIdleGovernor fit;
+  PerformanceGovernor perf;
+  PrevTargetPlacement place;
+  auto run = [&](uint64_t seed) {
+    auto sim = MakeSim(topo, SimConfig(), w, {&perf, &fit, &place}, seed);
+    EXPECT_TRUE(sim->RunFor(Milliseconds(50)).ok());
+    return sim->Stats();
+  };
+  SimStats a = run(7), b = run(7), c = run(8);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.metrics[0].count, b.metrics[0].count);
+  EXPECT_EQ(a.wakeup_latency_ns.sum(), b.wakeup_latency_ns.sum());
+  EXPECT_EQ(a.energy_uj(), b.energy_uj());
+  for (size_t i = 0; i < a.tasks.size(); ++i) {
+    EXPECT_EQ(a.tasks[i].run_ns, b.tasks[i].run_ns);
+    EXPECT_EQ(a.tasks[i].migrations, b.tasks[i].migrations);
+  }
+  EXPECT_NE(a.events, c.events);
+  EXPECT_GT(a.metrics[0].count, 1000u);
+}
+
+// --- Policy rules
+// ---------------------------------------------------------------
+
+TEST(SimulatorTest, PolicyBreakingARuleStopsTheRunWithAReason) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  SimConfig config = QuietConfig();
+  FixedIdleGovernor bad_state(42);
+  PrevTargetPlacement place;
+  absl::StatusOr<std::unique_ptr<Simulator>> sim = Simulator::Create(
+      topo, config, PingPong(10), {&freq, &bad_state, &place}, 1);
+  ASSERT_FALSE(sim.ok());
+  EXPECT_THAT(sim.status().message(), HasSubstr("chose state 42"));
+
+  FixedIdleGovernor poll(0);
+  ProbingPlacement outside(0, /*force_cpu=*/5);  // pong may run only on 1
+  auto bad = MakeSim(topo, config, PingPong(10), {&freq, &poll, &outside});
+  absl::Status s = bad->RunFor(Seconds(1));
+  EXPECT_THAT(s.message(), HasSubstr("chose CPU 5"));
+  EXPECT_THAT(s.message(), HasSubstr("which may run only on"));
+}
+
+TEST(SimulatorTest, BadWorkloadsAreRejectedWithTheField) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  Workload w = PingPong(1);
+  w.tasks[0].affinity = "9-12";
+  auto s1 = Simulator::Create(topo, SimConfig(), w, {&perf, &fit, &place}, 1);
+  EXPECT_THAT(s1.status().message(), HasSubstr("affinity '9-12'"));
+  w = PingPong(1);
+  w.tasks[1].program = 7;
+  auto s2 = Simulator::Create(topo, SimConfig(), w, {&perf, &fit, &place}, 1);
+  EXPECT_THAT(s2.status().message(), HasSubstr("program 7 does not exist"));
+  w = PingPong(1);
+  w.channels.pop_back();
+  auto s3 = Simulator::Create(topo, SimConfig(), w, {&perf, &fit, &place}, 1);
+  EXPECT_THAT(s3.status().message(), HasSubstr("channel 1 does not exist"));
+  auto s4 = Simulator::Create(topo, SimConfig(), PingPong(1),
+                              {&perf, nullptr, &place}, 1);
+  EXPECT_FALSE(s4.ok());
+}
+
+TEST(SimulatorTest, EndlessLoopWithoutTimeIsAnError) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  w.metrics = {"m"};
+  ProgramBuilder b("busy-nothing");
+  b.Loop(0).Mark(0).EndLoop();
+  w.programs.push_back(Build(b));
+  w.tasks.push_back(Task("t", 0, ""));
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, SimConfig(), w, {&perf, &fit, &place});
+  absl::Status s = sim->RunFor(Milliseconds(1));
+  EXPECT_THAT(s.message(),
+              HasSubstr("without computing, sleeping or blocking"));
 }
 
 }  // namespace

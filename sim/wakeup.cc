@@ -273,7 +273,10 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   Task& p = tasks_[task];
   if (p.state != TaskState::kBlocked) return;
   p.state = TaskState::kWaking;
-  p.wake_start_ns = now_ns_;
+  // Wake-up latency counts from the first event that made the task
+  // runnable (a timer expiry that first had to wake its CPU counts from the
+  // expiry).
+  if (p.wake_start_ns < 0) p.wake_start_ns = now_ns_;
   if (p.iowait) {
     --cpus_[p.cpu].nr_iowait;
     task_stats_[task].iowait_ns += now_ns_ - p.block_start_ns;
@@ -285,12 +288,15 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
                    : SelectTaskRqFair(task, p.cpu, waker_cpu, from_task,
                                       flags & platform::kWfSync);
   int64_t cost = config_.wakeup_cost_ns + scan_probes_ * config_.probe_cost_ns;
+  // The wake-up happens after the kernel work the waker has already
+  // queued (the pipe copy before the wake, say), then costs `cost` more.
+  int64_t delay = cost;
   if (waker_task >= 0) {
+    delay += tasks_[waker_task].pending_cost_ns;
     tasks_[waker_task].pending_cost_ns += cost;
   } else {
     ChargeCpu(waker_cpu, cost);
   }
-  int64_t delay = cost;
   Cpu& tc = cpus_[target];
   if (target != waker_cpu) {
     ++placement_stats_.remote_wakeups;
@@ -360,6 +366,7 @@ absl::Status SimulatorImpl::OnWakeDeliver(int cpu, int task) {
 
 absl::Status SimulatorImpl::OnTaskTimer(int cpu, int task) {
   Cpu& c = cpus_[cpu];
+  tasks_[task].wake_start_ns = now_ns_;
   if (!c.timers.empty()) {
     std::pop_heap(c.timers.begin(), c.timers.end(), std::greater<int64_t>());
     c.timers.pop_back();

@@ -1,0 +1,41 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "sim/histogram.h"
+
+#include "gtest/gtest.h"
+
+namespace schedsim::sim {
+namespace {
+
+TEST(LatencyHistogramTest, ExactStatsAndPercentilesWithinBucketError) {
+  LatencyHistogram h;
+  for (int64_t v = 1; v <= 1000; ++v) h.Record(v * 1000);  // 1 us .. 1 ms
+  EXPECT_EQ(h.count(), 1000u);
+  EXPECT_EQ(h.min(), 1000);
+  EXPECT_EQ(h.max(), 1000000);
+  EXPECT_DOUBLE_EQ(h.mean(), 500500.0);
+  for (double p : {50.0, 90.0, 99.0, 99.9}) {
+    double exact = p * 10000;  // p% of 1..1000 us
+    int64_t got = h.Percentile(p);
+    EXPECT_GE(got, exact);
+    EXPECT_LE(got, exact * 1.0625 + 1) << p;
+  }
+  EXPECT_EQ(h.Percentile(100), 1000000);
+}
+
+TEST(LatencyHistogramTest, SmallValuesAreExactAndMergeAdds) {
+  LatencyHistogram a, b;
+  for (int v = 0; v < 16; ++v) a.Record(v);
+  b.Record(7);
+  b.Record(-5);  // clamped to 0
+  a.Merge(b);
+  EXPECT_EQ(a.count(), 18u);
+  EXPECT_EQ(a.min(), 0);
+  EXPECT_EQ(a.Percentile(50), 7);
+  LatencyHistogram empty;
+  EXPECT_EQ(empty.Percentile(99), 0);
+  EXPECT_EQ(empty.mean(), 0);
+}
+
+}  // namespace
+}  // namespace schedsim::sim

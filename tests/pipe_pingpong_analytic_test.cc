@@ -1,0 +1,116 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The analytic scenario of the simulation core: a two-task pipe ping-pong
+// on skylake-e3-1240v5 whose simulated round trip must equal the sum of the
+// modelled costs within 1%.
+//
+// One round trip is two identical half trips. In each, the task that was
+// woken is switched in (context switch), returns from read() (pipe op),
+// does `work` cycles, writes (pipe op), wakes the other task (wake-up cost
+// plus one runqueue probe by the prev/target placement), and the other
+// task's CPU, idle since it blocked, takes the IPI and leaves its idle
+// state (physical exit latency) unless it was polling.
+
+#include <memory>
+
+#include "gtest/gtest.h"
+#include "sim/builtin_policies.h"
+#include "sim/simulator.h"
+#include "topology/presets.h"
+
+namespace schedsim::sim {
+namespace {
+
+constexpr int64_t kWorkCycles = 35000;  // 10 us at 3.5 GHz
+
+Workload PingPong() {
+  Workload w;
+  w.channels = {{"ping->pong", ChannelSpec::Kind::kPipe, 16},
+                {"pong->ping", ChannelSpec::Kind::kPipe, 16}};
+  w.metrics = {"round_trip"};
+  ProgramBuilder ping("ping");
+  ping.Loop(0)
+      .Stamp()
+      .Compute(Dist::Constant(kWorkCycles))
+      .Send(0)
+      .Recv(1)
+      .Mark(0)
+      .EndLoop();
+  ProgramBuilder pong("pong");
+  pong.Loop(0).Recv(0).Compute(Dist::Constant(kWorkCycles)).Send(1).EndLoop();
+  w.programs = {*ping.Build(), *pong.Build()};
+  TaskSpec a;
+  a.name = "ping";
+  a.program = 0;
+  a.affinity = "0";
+  TaskSpec b;
+  b.name = "pong";
+  b.program = 1;
+  b.affinity = "1";
+  w.tasks = {a, b};
+  return w;
+}
+
+struct Result {
+  double round_trip_ns;
+  double expected_ns;
+};
+
+Result RunPingPong(int64_t pm_qos_latency_ns) {
+  absl::StatusOr<topology::Topology> topo =
+      topology::MakePreset("skylake-e3-1240v5");
+  EXPECT_TRUE(topo.ok());
+  SimConfig config;
+  config.turbo = false;  // a fixed 3.5 GHz: the performance governor's pick
+  config.pm_qos_latency_ns = pm_qos_latency_ns;
+  PerformanceGovernor freq;
+  FitIdleGovernor idle;
+  PrevTargetPlacement place;
+  absl::StatusOr<std::unique_ptr<Simulator>> sim =
+      Simulator::Create(*topo, config, PingPong(), {&freq, &idle, &place}, 1);
+  EXPECT_TRUE(sim.ok()) << sim.status();
+  EXPECT_TRUE((*sim)->RunFor(Milliseconds(20)).ok());
+  (*sim)->ResetStats();
+  EXPECT_TRUE((*sim)->RunFor(Milliseconds(200)).ok());
+  SimStats s = (*sim)->Stats();
+  EXPECT_GT(s.metrics[0].count, 100u);
+
+  // The state the fit governor picks: the deepest within the QoS limit
+  // (no timers are pending, so every state's residency fits).
+  int state = 0;
+  for (int i = 0; i < static_cast<int>(topo->cstates().size()); ++i) {
+    if (pm_qos_latency_ns < 0 ||
+        topo->cstates()[i].exit_latency_ns <= pm_qos_latency_ns) {
+      state = i;
+    }
+  }
+  const topology::CState& cs = topo->cstates()[state];
+  double wake_side =
+      cs.polling()
+          ? 0.0
+          : static_cast<double>(config.ipi_latency_ns + cs.physical_exit_ns);
+  double half = static_cast<double>(config.context_switch_ns) +
+                2.0 * static_cast<double>(config.pipe_op_ns) +
+                kWorkCycles / 3.5 +  // ns at 3.5 GHz
+                static_cast<double>(config.wakeup_cost_ns) +
+                1.0 * static_cast<double>(config.probe_cost_ns) + wake_side;
+  return {s.metrics[0].latency_ns.mean(), 2 * half};
+}
+
+TEST(PipePingPongAnalyticTest, PollingRoundTripIsTheSumOfCosts) {
+  Result r = RunPingPong(/*pm_qos_latency_ns=*/0);  // cpu_dma_latency = 0: POLL
+  EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 0.01 * r.expected_ns);
+}
+
+TEST(PipePingPongAnalyticTest, DeepIdleRoundTripAddsIpiAndExitLatency) {
+  Result r = RunPingPong(/*pm_qos_latency_ns=*/-1);  // no limit: C10
+  EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 0.01 * r.expected_ns);
+}
+
+TEST(PipePingPongAnalyticTest, QosLimitBetweenStatesPicksC1E) {
+  Result r = RunPingPong(/*pm_qos_latency_ns=*/10000);  // C1E: 10 us advertised
+  EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 0.01 * r.expected_ns);
+}
+
+}  // namespace
+}  // namespace schedsim::sim
