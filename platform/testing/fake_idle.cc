@@ -1,0 +1,88 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "platform/testing/fake_idle.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "topology/presets.h"
+
+namespace schedsim::platform::testing {
+
+FakeIdleDevice::FakeIdleDevice(int cpu, std::vector<topology::CState> states,
+                               int64_t tick_period_ns)
+    : cpu_(cpu),
+      states_(std::move(states)),
+      stats_(states_.size()),
+      tick_period_ns_(tick_period_ns) {}
+
+FakeIdleDevice FakeIdleDevice::ForPreset(const std::string& machine, int cpu) {
+  absl::StatusOr<topology::Topology> t = topology::MakePreset(machine);
+  if (!t.ok()) {
+    std::fprintf(stderr, "FakeIdleDevice: %s\n",
+                 std::string(t.status().message()).c_str());
+    std::abort();
+  }
+  return FakeIdleDevice(cpu, t->cstates());
+}
+
+int64_t FakeIdleDevice::sleep_length_ns(int64_t* delta_tick_ns) const {
+  if (delta_tick_ns != nullptr) {
+    *delta_tick_ns =
+        (now_ns_ / tick_period_ns_ + 1) * tick_period_ns_ - now_ns_;
+  }
+  return next_timer_in_ns_;
+}
+
+int FakeIdleDevice::IdlePeriod(IdleGovernor& governor, int64_t idle_ns) {
+  bool stop_tick = true;
+  int s = governor.Select(*this, &stop_tick);
+  if (s < 0 || s >= state_count() || states_[s].disabled) {
+    std::fprintf(stderr, "FakeIdleDevice: governor chose invalid state %d\n",
+                 s);
+    std::abort();
+  }
+  last_state_ = s;
+  last_stop_tick_ = stop_tick;
+  selections_.push_back(s);
+  int64_t delta_tick = 0;
+  sleep_length_ns(&delta_tick);
+  int64_t residency = std::min(idle_ns, next_timer_in_ns_);
+  if (!stop_tick) residency = std::min(residency, delta_tick);
+  // POLL stops at its time limit (the residency of the first state with a
+  // target residency of at least 10 us, capped at TICK_NSEC / 16).
+  poll_time_limit_ = false;
+  if (states_[s].polling()) {
+    int64_t limit = tick_period_ns_ / 16;
+    for (const topology::CState& st : states_) {
+      if (!st.disabled && !st.polling() && st.target_residency_ns >= 10000) {
+        limit = std::min(limit, st.target_residency_ns);
+        break;
+      }
+    }
+    if (residency > limit) {
+      residency = limit;
+      poll_time_limit_ = true;
+    }
+  }
+  IdleStateStats& st = stats_[s];
+  ++st.usage;
+  st.time_ns += residency;
+  if (residency < states_[s].target_residency_ns) {
+    ++st.above;
+  } else {
+    for (size_t d = s + 1; d < states_.size(); ++d) {
+      if (states_[d].disabled) continue;
+      if (residency >= states_[d].target_residency_ns) ++st.below;
+      break;
+    }
+  }
+  last_residency_ns_ = residency;
+  now_ns_ += residency;
+  next_timer_in_ns_ = std::max<int64_t>(next_timer_in_ns_ - residency, 0);
+  governor.Reflect(*this, s);
+  return s;
+}
+
+}  // namespace schedsim::platform::testing
