@@ -64,6 +64,16 @@ struct SimConfig {
   // active cores, PL1, HWP autonomous selection) (assumed 1 ms).
   int64_t pmu_period_ns = 1000000;
 
+  // --- uclamp ---------------------------------------------------------------
+  // CONFIG_UCLAMP_TASK: per-task clamps feed the frequency governor.
+  bool uclamp = true;
+  // sched_util_clamp_min_rt_default: the uclamp_min of RT tasks that set
+  // none (kernel default 1024 = run RT at the highest frequency).
+  int64_t uclamp_rt_default_min = 1024;
+  // Cost of the uclamp bucket updates per enqueue (and per dequeue), paid
+  // on each wake-up/sleep pair when uclamp is on (assumed).
+  int64_t uclamp_enqueue_cost_ns = 40;
+
   // --- Load balancing --------------------------------------------------------
   bool load_balance = true;
   bool newidle_balance = true;

@@ -357,8 +357,10 @@ platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {
   if (c.curr >= 0 && c.mode == CpuMode::kBusy) add(c.curr);
   for (int q : c.rq) add(q);
   for (int q : c.rt_rq) add(q);
-  u.uclamp_min = umin;
-  u.uclamp_max = any ? umax : 1024;
+  if (config_.uclamp) {
+    u.uclamp_min = umin;
+    u.uclamp_max = any ? umax : 1024;
+  }
   return u;
 }
 

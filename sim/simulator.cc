@@ -146,10 +146,13 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   t.rt_priority = static_cast<uint8_t>(spec.rt_priority);
   t.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
   t.affinity = affinities_.empty() || spec.affinity.empty() ? -1 : spec_index;
-  t.uclamp_min =
-      static_cast<int16_t>(spec.uclamp_min < 0 ? 0 : spec.uclamp_min);
-  t.uclamp_max =
-      static_cast<int16_t>(spec.uclamp_max < 0 ? 1024 : spec.uclamp_max);
+  int64_t default_min =
+      spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;
+  t.uclamp_min = static_cast<int16_t>(
+      std::clamp<int64_t>(spec.uclamp_min < 0 ? default_min : spec.uclamp_min,
+                          0, 1024));
+  t.uclamp_max = static_cast<int16_t>(
+      std::clamp(spec.uclamp_max < 0 ? 1024 : spec.uclamp_max, 0, 1024));
   t.cpu = parent_cpu;
   t.pelt.last_update_ns = now_ns_;
   // A new task starts with half the capacity of its CPU as its utilization

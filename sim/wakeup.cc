@@ -288,6 +288,8 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
                    : SelectTaskRqFair(task, p.cpu, waker_cpu, from_task,
                                       flags & platform::kWfSync);
   int64_t cost = config_.wakeup_cost_ns + scan_probes_ * config_.probe_cost_ns;
+  // uclamp bucket updates: the enqueue now and the dequeue when it sleeps.
+  if (config_.uclamp) cost += 2 * config_.uclamp_enqueue_cost_ns;
   // The wake-up happens after the kernel work the waker has already
   // queued (the pipe copy before the wake, say), then costs `cost` more.
   int64_t delay = cost;

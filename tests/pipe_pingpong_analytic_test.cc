@@ -7,7 +7,8 @@
 // One round trip is two identical half trips. In each, the task that was
 // woken is switched in (context switch), returns from read() (pipe op),
 // does `work` cycles, writes (pipe op), wakes the other task (wake-up cost
-// plus one runqueue probe by the prev/target placement), and the other
+// plus one runqueue probe by the prev/target placement, plus the uclamp
+// bucket updates of an enqueue/dequeue pair), and the other
 // task's CPU, idle since it blocked, takes the IPI and leaves its idle
 // state (physical exit latency) unless it was polling.
 
@@ -93,23 +94,28 @@ Result RunPingPong(int64_t pm_qos_latency_ns) {
                 2.0 * static_cast<double>(config.pipe_op_ns) +
                 kWorkCycles / 3.5 +  // ns at 3.5 GHz
                 static_cast<double>(config.wakeup_cost_ns) +
-                1.0 * static_cast<double>(config.probe_cost_ns) + wake_side;
+                1.0 * static_cast<double>(config.probe_cost_ns) +
+                (config.uclamp ? 2.0 * config.uclamp_enqueue_cost_ns : 0.0) +
+                wake_side;
   return {s.metrics[0].latency_ns.mean(), 2 * half};
 }
 
 TEST(PipePingPongAnalyticTest, PollingRoundTripIsTheSumOfCosts) {
   Result r = RunPingPong(/*pm_qos_latency_ns=*/0);  // cpu_dma_latency = 0: POLL
   EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 0.01 * r.expected_ns);
+  EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 1.0);  // in fact exact
 }
 
 TEST(PipePingPongAnalyticTest, DeepIdleRoundTripAddsIpiAndExitLatency) {
   Result r = RunPingPong(/*pm_qos_latency_ns=*/-1);  // no limit: C10
   EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 0.01 * r.expected_ns);
+  EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 1.0);  // in fact exact
 }
 
 TEST(PipePingPongAnalyticTest, QosLimitBetweenStatesPicksC1E) {
   Result r = RunPingPong(/*pm_qos_latency_ns=*/10000);  // C1E: 10 us advertised
   EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 0.01 * r.expected_ns);
+  EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 1.0);  // in fact exact
 }
 
 }  // namespace
