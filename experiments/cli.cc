@@ -2,10 +2,13 @@
 
 #include "experiments/cli.h"
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
+#include "experiments/scenario.h"
+#include "experiments/sim_report.h"
 #include "experiments/topology_report.h"
 #include "topology/presets.h"
 #include "topology/sched_domains.h"
@@ -24,6 +27,9 @@ std::string MainUsage() {
       "  topology   show a machine: CPUs, caches, NUMA, idle states, "
       "frequency,\n"
       "             scheduling domains\n"
+      "  simulate   run a scenario file (a machine, policies and task "
+      "programs)\n"
+      "             and print the run's metrics\n"
       "  help       this text; `schedsim COMMAND --help` for a command's "
       "flags\n\n"
       "Built-in machines: ",
@@ -95,6 +101,92 @@ int TopologyCommand(const std::vector<std::string>& args, std::ostream& out,
   return 0;
 }
 
+int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
+                    std::ostream& err) {
+  std::string format = "text";
+  std::string seed;
+  int64_t duration_ms = 0;
+  bool help = false;
+  FlagSet flags("simulate");
+  flags.String("format", &format, "text or json");
+  flags.String("seed", &seed,
+               "the random seed, an integer 0..2^64-1, overriding the "
+               "file's \"seed\"");
+  flags.Int("duration-ms", &duration_ms,
+            "the simulated time to measure in ms, overriding the file's "
+            "\"duration_ms\"; 0 keeps the file's");
+  flags.Bool("help", &help, "show this help");
+  std::vector<std::string> positional;
+  absl::Status parsed = flags.Parse(args, &positional);
+  if (help) {
+    out << "Usage: schedsim simulate FILE [--format=text|json] [--seed=N] "
+           "[--duration-ms=N]\n\n"
+           "Runs the scenario in FILE (docs/cli.md describes the format) "
+           "and prints\nthe run's metrics.\n\n"
+        << flags.Usage();
+    return 0;
+  }
+  if (!parsed.ok()) {
+    err << "schedsim simulate: " << parsed.message() << "\n";
+    return kUsageError;
+  }
+  if (positional.size() != 1) {
+    err << "schedsim simulate: "
+        << (positional.empty()
+                ? std::string("expected a scenario FILE")
+                : absl::StrCat("expected one scenario FILE, got ",
+                               positional.size(), ": ",
+                               absl::StrJoin(positional, " ")))
+        << "\nUsage: schedsim simulate FILE [--format=text|json] "
+           "[--seed=N] [--duration-ms=N]\n";
+    return kUsageError;
+  }
+  if (format != "text" && format != "json") {
+    err << "schedsim simulate: --format must be text or json, got '" << format
+        << "'\n";
+    return kUsageError;
+  }
+  uint64_t seed_value = 0;
+  if (flags.Given("seed") && !absl::SimpleAtoi(seed, &seed_value)) {
+    err << "schedsim simulate: --seed expects an integer in 0.." << UINT64_MAX
+        << ", got '" << seed << "'\n";
+    return kUsageError;
+  }
+  if (duration_ms < 0 || duration_ms > kMaxScenarioDurationMs) {
+    err << "schedsim simulate: --duration-ms must be in 0.."
+        << kMaxScenarioDurationMs << ", got " << duration_ms << "\n";
+    return kUsageError;
+  }
+  absl::StatusOr<Scenario> scenario = LoadScenarioFile(positional[0]);
+  if (!scenario.ok()) {
+    err << "schedsim simulate: " << scenario.status().message() << "\n";
+    return 1;
+  }
+  if (flags.Given("seed")) scenario->seed = seed_value;
+  if (duration_ms > 0) scenario->duration_ms = duration_ms;
+  absl::StatusOr<ScenarioRun> run = RunScenario(*scenario);
+  if (!run.ok()) {
+    err << "schedsim simulate: " << run.status().message() << "\n";
+    return 1;
+  }
+  SimReportContext context;
+  context.scenario = scenario->filename;
+  context.seed = scenario->seed;
+  context.warmup_ns = scenario->warmup_ms * 1000000;
+  context.cpufreq = scenario->policies.cpufreq;
+  context.cpuidle = scenario->policies.cpuidle;
+  context.placement = scenario->policies.placement;
+  if (format == "json") {
+    out << SimReportJson(run->stats, run->machine, context)
+               .dump(2, ' ', false,
+                     nlohmann::ordered_json::error_handler_t::replace)
+        << "\n";
+  } else {
+    out << SimReportText(run->stats, run->machine, context);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out,
@@ -110,8 +202,9 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
     return 0;
   }
   if (command == "topology") return TopologyCommand(rest, out, err);
+  if (command == "simulate") return SimulateCommand(rest, out, err);
   err << "schedsim: unknown command '" << command
-      << "'; commands: topology, help\n";
+      << "'; commands: topology, simulate, help\n";
   return kUsageError;
 }
 

@@ -2,6 +2,8 @@
 
 #include "experiments/cli.h"
 
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -111,6 +113,203 @@ TEST(CliTopologyTest, BadInputsGiveClearErrorsAndNonZeroExit) {
   Result bad_command = RunSchedsim({"topolgy"});
   EXPECT_EQ(bad_command.code, 2);
   EXPECT_THAT(bad_command.err, HasSubstr("unknown command 'topolgy'"));
+}
+
+constexpr char kPingpong[] =
+    "experiments/examples/scenarios/pipe_pingpong.json";
+constexpr char kHackbench[] =
+    "experiments/examples/scenarios/hackbench_small.json";
+
+// Writes `text` to a file in the test's scratch directory.
+std::string WriteFile(const std::string& name, const std::string& text) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  std::string path = std::string(dir ? dir : "/tmp") + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(CliSimulateTest, JsonHasTheDocumentedKeys) {
+  Result r = RunSchedsim(
+      {"simulate", kPingpong, "--format=json", "--duration-ms=100"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  for (const char* key : {"scenario",
+                          "machine",
+                          "num_cpus",
+                          "seed",
+                          "policies",
+                          "warmup_s",
+                          "duration_s",
+                          "events",
+                          "events_per_s",
+                          "metrics",
+                          "wakeup_latency_ns",
+                          "task_count",
+                          "tasks",
+                          "context_switches",
+                          "migrations",
+                          "load_balance_migrations",
+                          "placement",
+                          "busy_pct",
+                          "idle_pct",
+                          "cpus",
+                          "idle_states",
+                          "avg_busy_khz",
+                          "busy_ns_at_khz",
+                          "energy_j",
+                          "avg_power_w",
+                          "pl1_capped_ns"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["scenario"], kPingpong);
+  EXPECT_EQ(j["machine"], "skylake-e3-1240v5");
+  EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 0.1);
+  EXPECT_GT(j["events"].get<int64_t>(), 0);
+  ASSERT_EQ(j["metrics"].size(), 1u);
+  const nlohmann::json& rtt = j["metrics"][0];
+  EXPECT_EQ(rtt["name"], "round_trip");
+  EXPECT_GT(rtt["count"].get<int64_t>(), 0);
+  EXPECT_GT(rtt["rate_per_s"].get<double>(), 0);
+  for (const char* key :
+       {"count", "mean", "p50", "p90", "p99", "p999", "max"}) {
+    EXPECT_TRUE(rtt["latency_ns"].contains(key)) << key;
+  }
+  EXPECT_GT(rtt["latency_ns"]["p50"].get<int64_t>(), 0);
+  EXPECT_LE(rtt["latency_ns"]["p50"].get<int64_t>(),
+            rtt["latency_ns"]["max"].get<int64_t>());
+  ASSERT_EQ(j["tasks"].size(), 2u);
+  EXPECT_EQ(j["tasks"][0]["name"], "ping");
+  EXPECT_GT(j["tasks"][0]["run_ns"].get<int64_t>(), 0);
+  EXPECT_GT(j["tasks"][1]["wakeups"].get<int64_t>(), 0);
+  EXPECT_TRUE(j["placement"].contains("probes_per_search"));
+  EXPECT_TRUE(j["placement"].contains("chosen_idle_pct"));
+  ASSERT_EQ(j["cpus"].size(), 8u);
+  const nlohmann::json& cpu = j["cpus"][0];
+  EXPECT_EQ(cpu["cpu"], 0);
+  for (const char* key : {"busy_pct", "idle_states", "avg_busy_khz"}) {
+    EXPECT_TRUE(cpu.contains(key)) << key;
+  }
+  ASSERT_EQ(cpu["idle_states"].size(), j["idle_states"].size());
+  for (const char* key : {"name", "residency_pct", "usage", "above", "below"}) {
+    EXPECT_TRUE(cpu["idle_states"][0].contains(key)) << key;
+  }
+  // Two CPUs ping-pong, six idle all the time.
+  EXPECT_GT(j["idle_pct"]["avg"].get<double>(), 75);
+  EXPECT_LE(j["busy_pct"]["min"].get<double>(),
+            j["busy_pct"]["avg"].get<double>());
+  EXPECT_GT(j["busy_pct"]["max"].get<double>(), 0);
+  EXPECT_GT(j["energy_j"].get<double>(), 0);
+  EXPECT_GT(j["avg_power_w"].get<double>(), 0);
+
+  // docs/cli.md names every key.
+  std::ifstream in("docs/cli.md");
+  std::stringstream docs;
+  docs << in.rdbuf();
+  auto documented = [&](const nlohmann::json& object) {
+    for (const auto& item : object.items()) {
+      EXPECT_THAT(docs.str(), HasSubstr("`" + item.key() + "`")) << item.key();
+    }
+  };
+  documented(j);
+  documented(j["metrics"][0]);
+  documented(j["metrics"][0]["latency_ns"]);
+  documented(j["tasks"][0]);
+  documented(j["placement"]);
+  documented(j["cpus"][0]);
+  documented(j["cpus"][0]["idle_states"][0]);
+  documented(j["busy_ns_at_khz"][0]);
+}
+
+TEST(CliSimulateTest, SameSeedGivesByteIdenticalOutput) {
+  std::vector<std::string> args = {"simulate", kHackbench, "--format=json",
+                                   "--duration-ms=30", "--seed=7"};
+  Result first = RunSchedsim(args);
+  Result second = RunSchedsim(args);
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_EQ(first.out, second.out);
+  nlohmann::json j = nlohmann::json::parse(first.out);
+  EXPECT_EQ(j["seed"], 7);
+  EXPECT_EQ(j["task_count"], 16);
+  EXPECT_GT(j["metrics"][0]["count"].get<int64_t>(), 0);
+  EXPECT_DOUBLE_EQ(j["warmup_s"].get<double>(), 0.01);
+}
+
+TEST(CliSimulateTest, TextShowsEverySection) {
+  Result r = RunSchedsim({"simulate", kPingpong, "--duration-ms=20"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* text :
+       {"Machine:     skylake-e3-1240v5 (8 CPUs)", "Simulated:   20.00 ms",
+        "per simulated second", "round_trip", "Wake-up latency (all tasks)",
+        "Tasks (2 of 2)", "context switches", "probes per search",
+        "CPU busy:", "per CPU:   0: ", "Idle states (summed over CPUs)", "C10",
+        "Frequency:   average while busy", "J package"}) {
+    EXPECT_THAT(r.out, HasSubstr(text));
+  }
+}
+
+TEST(CliSimulateTest, HelpListsTheCommand) {
+  Result r = RunSchedsim({"help"});
+  EXPECT_THAT(r.out, HasSubstr("simulate"));
+  Result h = RunSchedsim({"simulate", "--help"});
+  EXPECT_EQ(h.code, 0);
+  EXPECT_THAT(h.out, HasSubstr("--duration-ms"));
+}
+
+TEST(CliSimulateTest, BadInputsGiveClearErrorsAndExitCodes) {
+  Result none = RunSchedsim({"simulate"});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_THAT(none.err, HasSubstr("expected a scenario FILE"));
+
+  Result two = RunSchedsim({"simulate", kPingpong, kHackbench});
+  EXPECT_EQ(two.code, 2);
+
+  Result bad_flag = RunSchedsim({"simulate", kPingpong, "--sed=3"});
+  EXPECT_EQ(bad_flag.code, 2);
+  EXPECT_THAT(bad_flag.err, HasSubstr("unknown flag --sed"));
+
+  Result bad_format = RunSchedsim({"simulate", kPingpong, "--format=xml"});
+  EXPECT_EQ(bad_format.code, 2);
+
+  Result bad_seed = RunSchedsim({"simulate", kPingpong, "--seed=-1"});
+  EXPECT_EQ(bad_seed.code, 2);
+  EXPECT_THAT(bad_seed.err, HasSubstr("--seed expects an integer"));
+
+  Result bad_duration =
+      RunSchedsim({"simulate", kPingpong, "--duration-ms=-5"});
+  EXPECT_EQ(bad_duration.code, 2);
+  EXPECT_THAT(bad_duration.err, HasSubstr("--duration-ms must be in 0.."));
+
+  Result missing = RunSchedsim({"simulate", "/nonexistent/x.json"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_THAT(missing.err,
+              HasSubstr("schedsim simulate: /nonexistent/x.json: cannot "
+                        "open"));
+
+  std::string broken = WriteFile("broken.json", "{\n  \"seed\": 1\n  }}");
+  Result syntax = RunSchedsim({"simulate", broken});
+  EXPECT_EQ(syntax.code, 1);
+  EXPECT_THAT(syntax.err,
+              HasSubstr(broken + ": line 3, column 4 (byte offset 17)"));
+
+  std::string bad_task =
+      WriteFile("bad_task.json",
+                R"({"machine": "skylake-e3-1240v5", "duration_ms": 5,
+          "programs": {"p": [{"sleep_ns": 1000}]},
+          "tasks": [{"program": "p", "start_cpu": 9}]})");
+  Result beyond = RunSchedsim({"simulate", bad_task});
+  EXPECT_EQ(beyond.code, 1);
+  EXPECT_THAT(beyond.err,
+              HasSubstr(bad_task + ": tasks[0].start_cpu: CPU 9 is beyond "
+                                   "the 8 CPUs of skylake-e3-1240v5"));
+
+  std::string spin = WriteFile(
+      "spin.json",
+      R"({"machine": "skylake-e3-1240v5", "duration_ms": 5, "metrics": ["m"],
+          "programs": {"p": [{"loop": 0, "body": [{"mark": "m"}]}]},
+          "tasks": [{"program": "p"}]})");
+  Result failed = RunSchedsim({"simulate", spin});
+  EXPECT_EQ(failed.code, 1);
+  EXPECT_THAT(failed.err, HasSubstr(spin + ": task 0"));
 }
 
 }  // namespace

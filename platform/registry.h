@@ -5,7 +5,7 @@
 // the CLI, experiment files and the library. A policy registers itself in
 // its own .cc file (the library must be linked with alwayslink = True):
 //
-//   SCHEDSIM_REGISTER_POLICY(kCpuidle, menu, MenuRegistration());
+//   SCHEDSIM_REGISTER_POLICY(MenuPolicyInfo());  // returns a PolicyInfo
 //
 // where the registration names the policy, describes it, lists its
 // parameters with defaults and gives a factory that builds it from

@@ -47,7 +47,7 @@ struct SimConfig {
   int64_t smt_migration_penalty_ns = 0;  // same core: L1/L2 shared
 
   // --- Execution model ---------------------------------------------------
-  // Throughput of each SMT sibling when both run, per mille of a lone thread
+  // Throughput of each SMT sibling when both run, in percent of a lone thread
   // (old smt_gain 1178 -> ~0.575 each [KP §6]; assumed 0.6).
   int smt_factor_pct = 60;
 

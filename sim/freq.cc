@@ -115,6 +115,11 @@ void SimulatorImpl::AccountEnergy(int cpu) {
   if (c.mode == CpuMode::kIdle) {
     power_mw = c.idle_state >= 0 ? topo_.cstates()[c.idle_state].power_mw : 0;
     c0 = c.polling;
+  } else if (c.mode == CpuMode::kAwake && c.exiting) {
+    // Leaving a C-state: charged at POLL's power (assumed), not at full
+    // active power.
+    power_mw = topo_.cstates().empty() ? d.active_power_mw
+                                       : topo_.cstates()[0].power_mw;
   } else {
     power_mw = d.active_power_mw;
   }

@@ -146,9 +146,9 @@ int64_t SimulatorImpl::PhysicalExitNs(int cpu) const {
     }
   }
   int64_t exit = states[s].physical_exit_ns;
-  // Woken during the entry: finish entering first.
-  int64_t entry_left =
-      c.idle_enter_ns + states[c.idle_state].physical_entry_ns - now_ns_;
+  // Woken during the entry: finish entering first (the entry of the state
+  // the thread really reached).
+  int64_t entry_left = c.idle_enter_ns + states[s].physical_entry_ns - now_ns_;
   return exit + std::max<int64_t>(entry_left, 0);
 }
 
@@ -201,6 +201,7 @@ void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
 
 absl::Status SimulatorImpl::OnIdleExitDone(int cpu) {
   Cpu& c = cpus_[cpu];
+  AccountEnergy(cpu);  // the exit was charged at its own power
   c.exiting = false;
   // Interrupt work first (timer and IO wake-ups this CPU handles).
   if (!c.irq_pending.empty()) {

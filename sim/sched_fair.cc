@@ -262,9 +262,12 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
   t.slice_exec_ns = 0;
   t.pending_cost_ns += config_.context_switch_ns;
   if (t.wake_start_ns >= 0) {
-    int64_t latency = now_ns_ - t.wake_start_ns;
-    task_stats_[next].wakeup_latency_ns.Record(latency);
-    wakeup_latency_.Record(latency);
+    // Wake-ups that began before the last ResetStats() are not counted.
+    if (t.wake_start_ns >= stats_start_ns_) {
+      int64_t latency = now_ns_ - t.wake_start_ns;
+      task_stats_[next].wakeup_latency_ns.Record(latency);
+      wakeup_latency_.Record(latency);
+    }
     t.wake_start_ns = -1;
   }
   if (c.mode != CpuMode::kBusy) {

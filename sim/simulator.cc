@@ -148,9 +148,8 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   t.affinity = affinities_.empty() || spec.affinity.empty() ? -1 : spec_index;
   int64_t default_min =
       spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;
-  t.uclamp_min = static_cast<int16_t>(
-      std::clamp<int64_t>(spec.uclamp_min < 0 ? default_min : spec.uclamp_min,
-                          0, 1024));
+  t.uclamp_min = static_cast<int16_t>(std::clamp<int64_t>(
+      spec.uclamp_min < 0 ? default_min : spec.uclamp_min, 0, 1024));
   t.uclamp_max = static_cast<int16_t>(
       std::clamp(spec.uclamp_max < 0 ? 1024 : spec.uclamp_max, 0, 1024));
   t.cpu = parent_cpu;
@@ -383,6 +382,10 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = op.d2.Sample(rng_);
+        if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
+            t.pending_cost_ns == 0) {
+          break;  // nothing to do: no phase (and no zero-length event)
+        }
         StartPhase(cpu, 0);
         return absl::OkStatus();
       }
@@ -732,6 +735,15 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
     if (t.count < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(where, ": negative count"));
+    }
+    if (t.start_cpu >= 0 && t.start_cpu < n && !t.affinity.empty()) {
+      absl::StatusOr<topology::CpuSet> allowed =
+          topology::CpuSet::ParseList(t.affinity, n);
+      if (allowed.ok() && !allowed->Test(t.start_cpu)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": start CPU ", t.start_cpu,
+                         " is outside its affinity ", t.affinity));
+      }
     }
     if (t.start_cpu >= n) {
       return absl::InvalidArgumentError(

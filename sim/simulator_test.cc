@@ -461,6 +461,34 @@ TEST(SimulatorTest, BadWorkloadsAreRejectedWithTheField) {
   EXPECT_FALSE(s4.ok());
 }
 
+TEST(SimulatorTest, ZeroLengthComputeTakesNoEventAndNoTime) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder b("zero");
+  b.Loop(0).Compute(Dist::Constant(0), Dist::Constant(0)).EndLoop();
+  w.programs.push_back(Build(b));
+  w.tasks.push_back(Task("t", 0, ""));
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, SimConfig(), w, {&perf, &fit, &place});
+  absl::Status s = sim->RunFor(Milliseconds(1));
+  EXPECT_THAT(s.message(),
+              HasSubstr("without computing, sleeping or blocking"));
+}
+
+TEST(SimulatorTest, StartCpuOutsideAffinityIsRejected) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w = PingPong(1);
+  w.tasks[0].start_cpu = 3;  // affinity "0"
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  auto sim = Simulator::Create(topo, SimConfig(), w, {&perf, &fit, &place}, 1);
+  EXPECT_THAT(sim.status().message(),
+              HasSubstr("start CPU 3 is outside its affinity 0"));
+}
+
 TEST(SimulatorTest, EndlessLoopWithoutTimeIsAnError) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   Workload w;

@@ -73,17 +73,17 @@ WakeupRequest FakeSchedView::Request(int task, int this_cpu, int prev,
 }
 
 bool FakeSchedView::available_idle(int cpu) {
-  probes_.push_back(cpu);
+  RecordProbe(cpu);
   return nr_running_[cpu] == 0 && !ttwu_pending_[cpu];
 }
 
 int FakeSchedView::nr_running(int cpu) {
-  probes_.push_back(cpu);
+  RecordProbe(cpu);
   return nr_running_[cpu];
 }
 
 int64_t FakeSchedView::cpu_util(int cpu) {
-  probes_.push_back(cpu);
+  RecordProbe(cpu);
   return util_[cpu];
 }
 

@@ -58,7 +58,14 @@ class FakeSchedView final : public SchedView {
   // ---------------------------------------------------- CPUs probed
   // (available_idle, nr_running or cpu_util), in order.
   const std::vector<int>& probes() const { return probes_; }
-  void ClearProbes() { probes_.clear(); }
+  // Forgets the recorded probes and restarts scan_time_ns() at 0.
+  void ClearProbes() {
+    probes_.clear();
+    probe_count_ = 0;
+  }
+  // Whether probes() records each probe (default true). Benchmarks turn it
+  // off: the record is a growing vector. scan_time_ns() counts either way.
+  void set_record_probes(bool record) { record_probes_ = record; }
 
   // --- SchedView
   // ------------------------------------------------------------------
@@ -82,10 +89,15 @@ class FakeSchedView final : public SchedView {
   int64_t avg_scan_cost_ns(int cpu) const override;
   void set_avg_scan_cost_ns(int cpu, int64_t value) override;
   int64_t scan_time_ns() const override {
-    return static_cast<int64_t>(probes_.size()) * probe_cost_ns_;
+    return probe_count_ * probe_cost_ns_;
   }
 
  private:
+  void RecordProbe(int cpu) {
+    ++probe_count_;
+    if (record_probes_) probes_.push_back(cpu);
+  }
+
   topology::Topology topology_;
   topology::SchedDomains domains_;
   int64_t now_ns_ = 0;
@@ -102,6 +114,8 @@ class FakeSchedView final : public SchedView {
   std::vector<int64_t> avg_scan_cost_;
   topology::CpuSet all_;
   std::vector<int> probes_;
+  int64_t probe_count_ = 0;
+  bool record_probes_ = true;
 };
 
 }  // namespace schedsim::platform::testing

@@ -1,0 +1,1190 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/scenario.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <utility>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "experiments/builtin_registry.h"
+#include "nlohmann/json.hpp"
+#include "sim/program.h"
+#include "sim/simulator.h"
+#include "sim/time.h"
+#include "topology/cpuset.h"
+#include "topology/presets.h"
+
+namespace schedsim::experiments {
+namespace {
+
+// Ordered: programs get ids, and messages list names, in file order.
+using Json = nlohmann::ordered_json;
+
+// Bounds that keep every simulated time within int64 nanoseconds.
+constexpr int64_t kMaxDurationMs = kMaxScenarioDurationMs;
+constexpr int64_t kMaxNs = 1000000000000;            // 1000 s, config costs
+constexpr int64_t kMaxDistValue = 1000000000000000;  // ns or cycles
+constexpr double kMaxLogNormalSigma = 10.0;
+constexpr int64_t kMaxCount = 1000000;  // tasks per entry, forks, capacity
+constexpr int kMaxCpuId = 65535;
+
+// --- SimConfig fields, by name ----------------------------------------------
+
+using FieldPtr = std::variant<int sim::SimConfig::*, int64_t sim::SimConfig::*,
+                              bool sim::SimConfig::*>;
+
+struct ConfigField {
+  const char* name;
+  FieldPtr field;
+  int64_t min = 0;  // integers only
+  int64_t max = 0;
+};
+
+// Every SimConfig field, in declaration order. Adding a field is one line.
+const std::vector<ConfigField>& ConfigFields() {
+  using C = sim::SimConfig;
+  static const auto* fields = new std::vector<ConfigField>{
+      {"hz", &C::hz, 1, 10000},
+      {"sched_latency_ns", &C::sched_latency_ns, 1, kMaxNs},
+      {"sched_min_granularity_ns", &C::sched_min_granularity_ns, 1, kMaxNs},
+      {"sched_wakeup_granularity_ns", &C::sched_wakeup_granularity_ns, 0,
+       kMaxNs},
+      {"sched_migration_cost_ns", &C::sched_migration_cost_ns, 0, kMaxNs},
+      {"context_switch_ns", &C::context_switch_ns, 0, kMaxNs},
+      {"wakeup_cost_ns", &C::wakeup_cost_ns, 0, kMaxNs},
+      {"probe_cost_ns", &C::probe_cost_ns, 0, kMaxNs},
+      {"ipi_latency_ns", &C::ipi_latency_ns, 0, kMaxNs},
+      {"pipe_op_ns", &C::pipe_op_ns, 0, kMaxNs},
+      {"socket_op_ns", &C::socket_op_ns, 0, kMaxNs},
+      {"llc_migration_penalty_ns", &C::llc_migration_penalty_ns, 0, kMaxNs},
+      {"smt_migration_penalty_ns", &C::smt_migration_penalty_ns, 0, kMaxNs},
+      {"smt_factor_pct", &C::smt_factor_pct, 1, 100},
+      {"pm_qos_latency_ns", &C::pm_qos_latency_ns, -1, kMaxNs},
+      {"turbo", &C::turbo},
+      {"pl1_mw", &C::pl1_mw, 0, 100000000},
+      {"pmu_period_ns", &C::pmu_period_ns, 1000, kMaxNs},
+      {"uclamp", &C::uclamp},
+      {"uclamp_rt_default_min", &C::uclamp_rt_default_min, 0, 1024},
+      {"uclamp_enqueue_cost_ns", &C::uclamp_enqueue_cost_ns, 0, kMaxNs},
+      {"load_balance", &C::load_balance},
+      {"newidle_balance", &C::newidle_balance},
+  };
+  return *fields;
+}
+
+// --- Messages
+// -----------------------------------------------------------------
+
+std::string Field(const std::string& path, const std::string& key) {
+  return path.empty() ? key : absl::StrCat(path, ".", key);
+}
+
+std::string Element(const std::string& path, size_t index) {
+  return absl::StrCat(path, "[", index, "]");
+}
+
+// Compact JSON text of `j`, nested values below `depth` elided, stopping
+// once `out` is longer than `limit` (nlohmann's dump() recurses without
+// bound, and a message needs only a glimpse).
+void Glimpse(const Json& j, int depth, size_t limit, std::string& out) {
+  if (out.size() > limit) return;
+  if (!j.is_structured()) {
+    absl::StrAppend(&out,
+                    j.dump(-1, ' ', false, Json::error_handler_t::replace));
+    return;
+  }
+  const bool object = j.is_object();
+  if (depth == 0 && !j.empty()) {
+    absl::StrAppend(&out, object ? "{...}" : "[...]");
+    return;
+  }
+  absl::StrAppend(&out, object ? "{" : "[");
+  bool first = true;
+  for (const auto& item : j.items()) {
+    if (out.size() > limit) break;
+    if (!first) absl::StrAppend(&out, ",");
+    first = false;
+    if (object) {
+      absl::StrAppend(
+          &out,
+          Json(item.key()).dump(-1, ' ', false, Json::error_handler_t::replace),
+          ":");
+    }
+    Glimpse(item.value(), depth - 1, limit, out);
+  }
+  absl::StrAppend(&out, object ? "}" : "]");
+}
+
+// A JSON value as messages show it: its type and (shortened) text.
+std::string Show(const Json& j) {
+  std::string text;
+  Glimpse(j, 3, 40, text);
+  if (text.size() > 40) text = absl::StrCat(text.substr(0, 37), "...");
+  if (j.is_null()) return "null";
+  if (j.is_object()) return absl::StrCat("an object ", text);
+  if (j.is_array()) return absl::StrCat("an array ", text);
+  return absl::StrCat(j.type_name(), " ", text);
+}
+
+std::string Quoted(const std::vector<std::string>& names) {
+  std::vector<std::string> q;
+  for (const std::string& n : names) q.push_back(absl::StrCat("'", n, "'"));
+  return absl::StrJoin(q, ", ");
+}
+
+int EditDistance(const std::string& a, const std::string& b) {
+  std::vector<int> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (size_t j = 1; j <= b.size(); ++j) {
+      int above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean 'x'?)" when one known name is a likely typo of `got`.
+std::string Suggestion(const std::string& got,
+                       const std::vector<std::string>& known) {
+  int limit = got.size() <= 2 ? 0 : got.size() <= 4 ? 1 : 2;
+  std::string best;
+  int best_distance = limit + 1;
+  for (const std::string& k : known) {
+    int d = EditDistance(got, k);
+    if (d < best_distance) {
+      best = k;
+      best_distance = d;
+    }
+  }
+  if (best.empty()) return "";
+  return absl::StrCat(" (did you mean '", best, "'?)");
+}
+
+// Names of one kind (programs, channels, ...) in definition order.
+struct NameTable {
+  const char* kind;    // "channel"
+  const char* plural;  // "channels"
+  std::vector<std::string> names;
+  std::vector<std::string> paths;  // where each was defined
+  std::map<std::string, int> ids;
+};
+
+// --- JSON text
+// -----------------------------------------------------------------
+
+// Tracks the JSON path while nlohmann parses, to report duplicate keys
+// (which nlohmann would silently collapse into one).
+class DuplicateKeyFinder {
+ public:
+  bool Event(nlohmann::detail::parse_event_t event, const Json& parsed) {
+    using nlohmann::detail::parse_event_t;
+    switch (event) {
+      case parse_event_t::object_start:
+      case parse_event_t::array_start:
+        StartValue();
+        stack_.push_back({event == parse_event_t::array_start, 0, "", {}});
+        break;
+      case parse_event_t::object_end:
+      case parse_event_t::array_end:
+        if (!stack_.empty()) stack_.pop_back();
+        break;
+      case parse_event_t::key:
+        if (!stack_.empty()) {
+          Frame& f = stack_.back();
+          f.key = parsed.get<std::string>();
+          if (!f.keys.insert(f.key).second && !found_) {
+            found_ = true;
+            duplicate_ = f.key;
+            object_path_ = ObjectPath();
+          }
+        }
+        break;
+      case parse_event_t::value:
+        StartValue();
+        break;
+    }
+    return true;
+  }
+
+  bool found() const { return found_; }
+  // The first duplicate key and the path of its object ("" = the root).
+  const std::string& duplicate() const { return duplicate_; }
+  const std::string& object_path() const { return object_path_; }
+
+ private:
+  struct Frame {
+    bool array;
+    size_t next_index;
+    std::string key;  // the current key (objects)
+    std::set<std::string> keys;
+  };
+  void StartValue() {
+    if (!stack_.empty() && stack_.back().array) ++stack_.back().next_index;
+  }
+  // The path of the innermost open object or array.
+  std::string ObjectPath() const {
+    std::string path;
+    for (size_t i = 0; i + 1 < stack_.size(); ++i) {
+      const Frame& f = stack_[i];
+      if (f.array) {
+        absl::StrAppend(&path, "[", f.next_index - 1, "]");
+      } else {
+        path = Field(path, f.key);
+      }
+    }
+    return path;
+  }
+
+  std::vector<Frame> stack_;
+  bool found_ = false;
+  std::string duplicate_;
+  std::string object_path_;
+};
+
+// --- The parser
+// ------------------------------------------------------------------
+
+class ScenarioParser {
+ public:
+  explicit ScenarioParser(std::string filename) : file_(std::move(filename)) {}
+
+  absl::StatusOr<Scenario> Parse(const std::string& text);
+
+ private:
+  absl::Status Error(const std::string& path,
+                     const std::string& message) const {
+    return absl::InvalidArgumentError(
+        path.empty() ? absl::StrCat(file_, ": ", message)
+                     : absl::StrCat(file_, ": ", path, ": ", message));
+  }
+
+  absl::Status ParseText(const std::string& text, Json* root) const;
+
+  // Type checks and conversions.
+  absl::Status ExpectObject(const Json& j, const std::string& path,
+                            const std::string& what) const;
+  absl::Status ExpectArray(const Json& j, const std::string& path,
+                           const std::string& what) const;
+  absl::Status CheckKeys(const Json& object, const std::string& path,
+                         const std::vector<std::string>& known,
+                         const std::string& what) const;
+  absl::StatusOr<int64_t> Int(const Json& j, const std::string& path,
+                              int64_t lo, int64_t hi) const;
+  absl::StatusOr<std::string> String(const Json& j,
+                                     const std::string& path) const;
+  absl::StatusOr<std::string> Name(const Json& j, const std::string& path,
+                                   const std::string& what) const;
+  absl::StatusOr<bool> Bool(const Json& j, const std::string& path) const;
+  absl::StatusOr<sim::Dist> Dist(const Json& j, const std::string& path) const;
+  absl::StatusOr<int64_t> DistParam(const Json& j, const std::string& path,
+                                    int64_t lo) const;
+
+  absl::Status Define(NameTable& table, const std::string& name,
+                      const std::string& path) const;
+  absl::StatusOr<int> Lookup(const NameTable& table, const Json& j,
+                             const std::string& path) const;
+
+  // Sections.
+  absl::Status ParseMachine(const Json& root, Scenario& s) const;
+  absl::Status ParseConfig(const Json& j, sim::SimConfig& config) const;
+  absl::Status ParsePolicies(const Json& j, ScenarioPolicies& p) const;
+  absl::Status ParseChannels(const Json& j, sim::Workload& w);
+  absl::Status ParseBarriers(const Json& j, sim::Workload& w);
+  absl::Status ParseMetrics(const Json& j, sim::Workload& w);
+  absl::Status ParsePrograms(const Json& j, sim::Workload& w);
+  absl::Status ParseOps(const Json& ops, const std::string& path, int depth,
+                        sim::ProgramBuilder& b) const;
+  absl::Status ParseOp(const Json& op, const std::string& path, int depth,
+                       sim::ProgramBuilder& b) const;
+  absl::Status ParseTasks(const Json& j, sim::Workload& w) const;
+
+  std::string file_;
+  NameTable programs_{"program", "programs", {}, {}, {}};
+  NameTable channels_{"channel", "channels", {}, {}, {}};
+  NameTable barriers_{"barrier", "barriers", {}, {}, {}};
+  NameTable metrics_{"metric", "metrics", {}, {}, {}};
+};
+
+absl::Status ScenarioParser::ParseText(const std::string& text,
+                                       Json* root) const {
+  DuplicateKeyFinder finder;
+  try {
+    *root = Json::parse(
+        text, [&finder](int, nlohmann::detail::parse_event_t event,
+                        Json& parsed) { return finder.Event(event, parsed); });
+  } catch (const Json::parse_error& e) {
+    // e.byte is the 1-based position of the last character read.
+    size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
+    size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+    if (offset == 0 || line_start == std::string::npos) {
+      line_start = 0;
+    } else {
+      line_start += 1;
+    }
+    std::string what = e.what();
+    size_t at = what.find("parse error");
+    size_t colon = at == std::string::npos ? at : what.find(": ", at);
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    return absl::InvalidArgumentError(absl::StrCat(
+        file_, ": line ", line, ", column ", offset - line_start + 1,
+        " (byte offset ", offset, "): invalid JSON: ", what));
+  } catch (const Json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(file_, ": invalid JSON: ", e.what()));
+  }
+  if (finder.found()) {
+    return Error(
+        finder.object_path(),
+        absl::StrCat("key '", finder.duplicate(), "' appears more than once"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ExpectObject(const Json& j,
+                                          const std::string& path,
+                                          const std::string& what) const {
+  if (j.is_object()) return absl::OkStatus();
+  return Error(path,
+               absl::StrCat("expected an object (", what, "), got ", Show(j)));
+}
+
+absl::Status ScenarioParser::ExpectArray(const Json& j, const std::string& path,
+                                         const std::string& what) const {
+  if (j.is_array()) return absl::OkStatus();
+  return Error(path,
+               absl::StrCat("expected an array (", what, "), got ", Show(j)));
+}
+
+absl::Status ScenarioParser::CheckKeys(const Json& object,
+                                       const std::string& path,
+                                       const std::vector<std::string>& known,
+                                       const std::string& what) const {
+  for (const auto& item : object.items()) {
+    if (std::find(known.begin(), known.end(), item.key()) != known.end()) {
+      continue;
+    }
+    return Error(path,
+                 absl::StrCat("unknown key '", item.key(), "'",
+                              Suggestion(item.key(), known), "; ", what,
+                              " has the keys ", absl::StrJoin(known, ", ")));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> ScenarioParser::Int(const Json& j,
+                                            const std::string& path, int64_t lo,
+                                            int64_t hi) const {
+  std::string range = hi == std::numeric_limits<int64_t>::max()
+                          ? absl::StrCat(" >= ", lo)
+                          : absl::StrCat(" in ", lo, "..", hi);
+  int64_t v = 0;
+  if (j.is_number_unsigned()) {
+    uint64_t u = j.get<uint64_t>();
+    if (u > static_cast<uint64_t>(hi)) {
+      return Error(path,
+                   absl::StrCat("expected an integer", range, ", got ", u));
+    }
+    v = static_cast<int64_t>(u);
+  } else if (j.is_number_integer()) {
+    v = j.get<int64_t>();
+  } else if (j.is_number_float()) {
+    // 1e6 is a float in JSON; accept it when it is a whole number.
+    double d = j.get<double>();
+    if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9e15) {
+      return Error(
+          path, absl::StrCat("expected an integer", range, ", got ", Show(j)));
+    }
+    v = static_cast<int64_t>(d);
+  } else {
+    return Error(path,
+                 absl::StrCat("expected an integer", range, ", got ", Show(j)));
+  }
+  if (v < lo || v > hi) {
+    return Error(path, absl::StrCat("expected an integer", range, ", got ", v));
+  }
+  return v;
+}
+
+absl::StatusOr<std::string> ScenarioParser::String(
+    const Json& j, const std::string& path) const {
+  if (!j.is_string()) {
+    return Error(path, absl::StrCat("expected a string, got ", Show(j)));
+  }
+  return j.get<std::string>();
+}
+
+absl::StatusOr<std::string> ScenarioParser::Name(
+    const Json& j, const std::string& path, const std::string& what) const {
+  if (!j.is_string()) {
+    return Error(path,
+                 absl::StrCat("expected ", what, " (a string), got ", Show(j)));
+  }
+  std::string name = j.get<std::string>();
+  if (name.empty()) {
+    return Error(path, absl::StrCat("expected ", what, ", got \"\""));
+  }
+  return name;
+}
+
+absl::StatusOr<bool> ScenarioParser::Bool(const Json& j,
+                                          const std::string& path) const {
+  if (!j.is_boolean()) {
+    return Error(path, absl::StrCat("expected true or false, got ", Show(j)));
+  }
+  return j.get<bool>();
+}
+
+constexpr char kDistForms[] =
+    "a distribution: a non-negative integer, or {\"constant\": v}, "
+    "{\"uniform\": [lo, hi]}, {\"exponential\": mean}, {\"normal\": [mean, "
+    "stddev]} or {\"lognormal\": [median, sigma]}";
+
+absl::StatusOr<int64_t> ScenarioParser::DistParam(const Json& j,
+                                                  const std::string& path,
+                                                  int64_t lo) const {
+  return Int(j, path, lo, kMaxDistValue);
+}
+
+absl::StatusOr<sim::Dist> ScenarioParser::Dist(const Json& j,
+                                               const std::string& path) const {
+  if (j.is_number()) {
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t v, DistParam(j, path, 0));
+    return sim::Dist::Constant(v);
+  }
+  if (!j.is_object() || j.size() != 1) {
+    return Error(path,
+                 absl::StrCat("expected ", kDistForms, "; got ", Show(j)));
+  }
+  static const std::vector<std::string> kKinds = {
+      "constant", "uniform", "exponential", "normal", "lognormal"};
+  const std::string& kind = j.begin().key();
+  const Json& v = j.begin().value();
+  const std::string at = Field(path, kind);
+  auto pair = [&](const char* first, const char* second)
+      -> absl::StatusOr<std::pair<const Json*, const Json*>> {
+    if (!v.is_array() || v.size() != 2) {
+      return Error(at, absl::StrCat("expected [", first, ", ", second,
+                                    "], got ", Show(v)));
+    }
+    return std::make_pair(&v[0], &v[1]);
+  };
+  if (kind == "constant") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t a, DistParam(v, at, 0));
+    return sim::Dist::Constant(a);
+  }
+  if (kind == "exponential") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t mean, DistParam(v, at, 0));
+    return sim::Dist::Exponential(mean);
+  }
+  if (kind == "uniform") {
+    SCHEDSIM_ASSIGN_OR_RETURN(auto p, pair("lo", "hi"));
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t lo,
+                              DistParam(*p.first, Element(at, 0), 0));
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t hi,
+                              DistParam(*p.second, Element(at, 1), lo));
+    return sim::Dist::Uniform(lo, hi);
+  }
+  if (kind == "normal") {
+    SCHEDSIM_ASSIGN_OR_RETURN(auto p, pair("mean", "stddev"));
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t mean,
+                              DistParam(*p.first, Element(at, 0), 0));
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t stddev,
+                              DistParam(*p.second, Element(at, 1), 0));
+    return sim::Dist::Normal(mean, stddev);
+  }
+  if (kind == "lognormal") {
+    SCHEDSIM_ASSIGN_OR_RETURN(auto p, pair("median", "sigma"));
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t median,
+                              DistParam(*p.first, Element(at, 0), 1));
+    const Json& s = *p.second;
+    if (!s.is_number() || !std::isfinite(s.get<double>()) ||
+        s.get<double>() < 0 || s.get<double>() > kMaxLogNormalSigma) {
+      return Error(Element(at, 1),
+                   absl::StrCat("expected sigma, a number in 0..",
+                                kMaxLogNormalSigma, ", got ", Show(s)));
+    }
+    return sim::Dist::LogNormal(
+        median, static_cast<int64_t>(std::llround(s.get<double>() * 1000)));
+  }
+  return Error(
+      path, absl::StrCat("unknown distribution '", kind, "'",
+                         Suggestion(kind, kKinds), "; expected ", kDistForms));
+}
+
+absl::Status ScenarioParser::Define(NameTable& table, const std::string& name,
+                                    const std::string& path) const {
+  auto [it, inserted] =
+      table.ids.emplace(name, static_cast<int>(table.names.size()));
+  if (!inserted) {
+    return Error(
+        path, absl::StrCat(table.kind, " '", name, "' is already defined at ",
+                           table.paths[it->second]));
+  }
+  table.names.push_back(name);
+  table.paths.push_back(path);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> ScenarioParser::Lookup(const NameTable& table,
+                                           const Json& j,
+                                           const std::string& path) const {
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      std::string name, Name(j, path, absl::StrCat("a ", table.kind, " name")));
+  auto it = table.ids.find(name);
+  if (it != table.ids.end()) return it->second;
+  if (table.names.empty()) {
+    return Error(
+        path,
+        absl::StrCat("unknown ", table.kind, " '", name, "'; no ", table.plural,
+                     " are defined (add them under \"", table.plural, "\")"));
+  }
+  return Error(path,
+               absl::StrCat("unknown ", table.kind, " '", name, "'",
+                            Suggestion(name, table.names), "; ", table.plural,
+                            ": ", absl::StrJoin(table.names, ", ")));
+}
+
+absl::Status ScenarioParser::ParseMachine(const Json& root, Scenario& s) const {
+  int given = 0;
+  for (const char* key : {"machine", "sysfs", "hwloc"}) {
+    given += root.contains(key);
+  }
+  const std::string presets = absl::StrJoin(topology::PresetNames(), ", ");
+  if (given != 1) {
+    return Error(
+        "",
+        absl::StrCat(given == 0 ? "no machine" : "more than one machine",
+                     ": give exactly one of \"machine\" (a built-in: ", presets,
+                     "), \"sysfs\" (a sysfs root directory) or \"hwloc\" "
+                     "(an hwloc XML file)"));
+  }
+  // Relative paths are taken from the scenario file's directory.
+  auto resolve = [&](const std::string& p) {
+    size_t slash = file_.rfind('/');
+    if (p.empty() || p[0] == '/' || slash == std::string::npos) return p;
+    return absl::StrCat(file_.substr(0, slash + 1), p);
+  };
+  if (root.contains("machine")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        s.machine.machine,
+        Name(root["machine"], "machine", "a built-in machine name"));
+    const std::vector<std::string>& names = topology::PresetNames();
+    if (std::find(names.begin(), names.end(), s.machine.machine) ==
+        names.end()) {
+      return Error("machine",
+                   absl::StrCat("unknown machine '", s.machine.machine, "'",
+                                Suggestion(s.machine.machine, names),
+                                "; built-in machines: ", presets));
+    }
+  } else if (root.contains("sysfs")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::string p, Name(root["sysfs"], "sysfs", "a sysfs root directory"));
+    s.machine.sysfs = resolve(p);
+  } else {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::string p, Name(root["hwloc"], "hwloc", "an hwloc XML file"));
+    s.machine.hwloc = resolve(p);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParseConfig(const Json& j,
+                                         sim::SimConfig& config) const {
+  SCHEDSIM_RETURN_IF_ERROR(
+      ExpectObject(j, "config", "SimConfig fields by name"));
+  for (const auto& item : j.items()) {
+    const std::string path = Field("config", item.key());
+    const ConfigField* field = nullptr;
+    for (const ConfigField& f : ConfigFields()) {
+      if (item.key() == f.name) field = &f;
+    }
+    if (field == nullptr) {
+      std::vector<std::string> names = SimConfigFieldNames();
+      return Error("config", absl::StrCat("unknown key '", item.key(), "'",
+                                          Suggestion(item.key(), names),
+                                          "; the config keys are ",
+                                          absl::StrJoin(names, ", ")));
+    }
+    if (auto* p = std::get_if<bool sim::SimConfig::*>(&field->field)) {
+      SCHEDSIM_ASSIGN_OR_RETURN(config.*(*p), Bool(item.value(), path));
+    } else if (auto* p = std::get_if<int sim::SimConfig::*>(&field->field)) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          int64_t v, Int(item.value(), path, field->min, field->max));
+      config.*(*p) = static_cast<int>(v);
+    } else {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          config.*std::get<int64_t sim::SimConfig::*>(field->field),
+          Int(item.value(), path, field->min, field->max));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParsePolicies(const Json& j,
+                                           ScenarioPolicies& p) const {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectObject(j, "policies", "policy names"));
+  SCHEDSIM_RETURN_IF_ERROR(CheckKeys(
+      j, "policies", {"cpufreq", "cpuidle", "placement"}, "\"policies\""));
+  struct Kind {
+    const char* key;
+    const char* what;
+    const std::vector<std::string>& known;
+    std::string* out;
+  };
+  for (const Kind& k :
+       {Kind{"cpufreq", "cpufreq governor", FreqGovernorNames(), &p.cpufreq},
+        Kind{"cpuidle", "cpuidle governor", IdleGovernorNames(), &p.cpuidle},
+        Kind{"placement", "placement policy", PlacementPolicyNames(),
+             &p.placement}}) {
+    if (!j.contains(k.key)) continue;
+    const std::string path = Field("policies", k.key);
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::string name,
+        Name(j[k.key], path, absl::StrCat("a ", k.what, " name")));
+    if (std::find(k.known.begin(), k.known.end(), name) == k.known.end()) {
+      return Error(path, absl::StrCat("unknown ", k.what, " '", name, "'",
+                                      Suggestion(name, k.known), "; known: ",
+                                      absl::StrJoin(k.known, ", ")));
+    }
+    *k.out = name;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParseChannels(const Json& j, sim::Workload& w) {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectArray(j, "channels", "channel objects"));
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string path = Element("channels", i);
+    const Json& c = j[i];
+    SCHEDSIM_RETURN_IF_ERROR(ExpectObject(c, path, "a channel"));
+    SCHEDSIM_RETURN_IF_ERROR(
+        CheckKeys(c, path, {"name", "kind", "capacity"}, "a channel"));
+    if (!c.contains("name")) {
+      return Error(path, "missing \"name\" (the channel's name)");
+    }
+    sim::ChannelSpec spec;
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        spec.name, Name(c["name"], Field(path, "name"), "a channel name"));
+    SCHEDSIM_RETURN_IF_ERROR(Define(channels_, spec.name, path));
+    if (c.contains("kind")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(std::string kind,
+                                String(c["kind"], Field(path, "kind")));
+      if (kind == "pipe") {
+        spec.kind = sim::ChannelSpec::Kind::kPipe;
+      } else if (kind == "socket") {
+        spec.kind = sim::ChannelSpec::Kind::kSocket;
+      } else {
+        return Error(Field(path, "kind"),
+                     absl::StrCat("expected \"pipe\" or \"socket\", got \"",
+                                  kind, "\""));
+      }
+    }
+    if (c.contains("capacity")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          int64_t capacity,
+          Int(c["capacity"], Field(path, "capacity"), 1, kMaxCount));
+      spec.capacity = static_cast<int>(capacity);
+    }
+    w.channels.push_back(spec);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParseBarriers(const Json& j, sim::Workload& w) {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectArray(j, "barriers", "barrier objects"));
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string path = Element("barriers", i);
+    const Json& b = j[i];
+    SCHEDSIM_RETURN_IF_ERROR(ExpectObject(b, path, "a barrier"));
+    SCHEDSIM_RETURN_IF_ERROR(
+        CheckKeys(b, path, {"name", "parties"}, "a barrier"));
+    if (!b.contains("name")) {
+      return Error(path, "missing \"name\" (the barrier's name)");
+    }
+    if (!b.contains("parties")) {
+      return Error(path,
+                   "missing \"parties\" (how many tasks the barrier waits "
+                   "for)");
+    }
+    sim::BarrierSpec spec;
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        spec.name, Name(b["name"], Field(path, "name"), "a barrier name"));
+    SCHEDSIM_RETURN_IF_ERROR(Define(barriers_, spec.name, path));
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        int64_t parties,
+        Int(b["parties"], Field(path, "parties"), 1, kMaxCount));
+    spec.parties = static_cast<int>(parties);
+    w.barriers.push_back(spec);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParseMetrics(const Json& j, sim::Workload& w) {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectArray(j, "metrics", "metric names"));
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string path = Element("metrics", i);
+    SCHEDSIM_ASSIGN_OR_RETURN(std::string name,
+                              Name(j[i], path, "a metric name"));
+    SCHEDSIM_RETURN_IF_ERROR(Define(metrics_, name, path));
+    w.metrics.push_back(name);
+  }
+  return absl::OkStatus();
+}
+
+const std::vector<std::string>& OpKeys() {
+  static const auto* keys = new std::vector<std::string>{
+      "compute", "sleep_ns", "io_wait_ns", "send", "recv",
+      "barrier", "fork",     "loop",       "mark"};
+  return *keys;
+}
+
+const std::vector<std::string>& BareOps() {
+  static const auto* ops =
+      new std::vector<std::string>{"yield", "exit", "stamp"};
+  return *ops;
+}
+
+std::string OpForms() {
+  return absl::StrCat("an operation: one of the strings ", Quoted(BareOps()),
+                      ", or an object keyed by one of ", Quoted(OpKeys()));
+}
+
+absl::Status ScenarioParser::ParseOps(const Json& ops, const std::string& path,
+                                      int depth, sim::ProgramBuilder& b) const {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectArray(ops, path, "a list of operations"));
+  for (size_t i = 0; i < ops.size(); ++i) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseOp(ops[i], Element(path, i), depth, b));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParseOp(const Json& op, const std::string& path,
+                                     int depth, sim::ProgramBuilder& b) const {
+  if (op.is_string()) {
+    const std::string name = op.get<std::string>();
+    if (name == "yield") {
+      b.Yield();
+    } else if (name == "exit") {
+      b.Exit();
+    } else if (name == "stamp") {
+      b.Stamp();
+    } else {
+      std::vector<std::string> all = BareOps();
+      all.insert(all.end(), OpKeys().begin(), OpKeys().end());
+      return Error(
+          path, absl::StrCat("unknown operation '", name, "'",
+                             Suggestion(name, all), "; expected ", OpForms()));
+    }
+    return absl::OkStatus();
+  }
+  if (!op.is_object()) {
+    return Error(path,
+                 absl::StrCat("expected ", OpForms(), "; got ", Show(op)));
+  }
+  std::vector<std::string> present;
+  for (const auto& item : op.items()) {
+    if (std::find(OpKeys().begin(), OpKeys().end(), item.key()) !=
+        OpKeys().end()) {
+      present.push_back(item.key());
+    }
+  }
+  if (present.size() > 1) {
+    return Error(path, absl::StrCat("one operation per object; this one has ",
+                                    Quoted(present)));
+  }
+  if (present.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& item : op.items()) keys.push_back(item.key());
+    std::string hint =
+        keys.size() == 1 ? Suggestion(keys[0], OpKeys()) : std::string();
+    return Error(path, absl::StrCat("expected ", OpForms(), "; got keys ",
+                                    Quoted(keys), hint));
+  }
+  const std::string& code = present[0];
+  const Json& v = op[code];
+  const std::string at = Field(path, code);
+  // The keys each operation takes besides its own.
+  static const auto* kExtra = new std::map<std::string, std::string>{
+      {"barrier", "spin_ns"}, {"fork", "count"}, {"loop", "body"}};
+  std::vector<std::string> allowed = {code};
+  auto extra = kExtra->find(code);
+  if (extra != kExtra->end()) allowed.push_back(extra->second);
+  SCHEDSIM_RETURN_IF_ERROR(
+      CheckKeys(op, path, allowed, absl::StrCat("a \"", code, "\" operation")));
+
+  if (code == "compute") {
+    SCHEDSIM_RETURN_IF_ERROR(ExpectObject(
+        v, at, "{\"cycles\": distribution, \"stall_ns\": distribution}"));
+    SCHEDSIM_RETURN_IF_ERROR(
+        CheckKeys(v, at, {"cycles", "stall_ns"}, "\"compute\""));
+    if (!v.contains("cycles")) {
+      return Error(at,
+                   "missing \"cycles\" (CPU cycles to run, a distribution)");
+    }
+    SCHEDSIM_ASSIGN_OR_RETURN(sim::Dist cycles,
+                              Dist(v["cycles"], Field(at, "cycles")));
+    sim::Dist stall = sim::Dist::Constant(0);
+    if (v.contains("stall_ns")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(stall,
+                                Dist(v["stall_ns"], Field(at, "stall_ns")));
+    }
+    // Always 0: a compute that takes no time could spin the simulator.
+    auto zero = [](const sim::Dist& d) {
+      using K = sim::Dist::Kind;
+      return d.a == 0 &&
+             (d.kind == K::kConstant || d.kind == K::kExponential ||
+              ((d.kind == K::kUniform || d.kind == K::kNormal) && d.b == 0));
+    };
+    if (zero(cycles) && zero(stall)) {
+      return Error(at, "a compute of 0 cycles and 0 ns of stall does nothing");
+    }
+    b.Compute(cycles, stall);
+  } else if (code == "sleep_ns") {
+    SCHEDSIM_ASSIGN_OR_RETURN(sim::Dist d, Dist(v, at));
+    b.Sleep(d);
+  } else if (code == "io_wait_ns") {
+    SCHEDSIM_ASSIGN_OR_RETURN(sim::Dist d, Dist(v, at));
+    b.IoWait(d);
+  } else if (code == "send") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int channel, Lookup(channels_, v, at));
+    b.Send(channel);
+  } else if (code == "recv") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int channel, Lookup(channels_, v, at));
+    b.Recv(channel);
+  } else if (code == "barrier") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int barrier, Lookup(barriers_, v, at));
+    sim::Dist spin = sim::Dist::Constant(0);
+    if (op.contains("spin_ns")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(spin,
+                                Dist(op["spin_ns"], Field(path, "spin_ns")));
+    }
+    b.Barrier(barrier, spin);
+  } else if (code == "fork") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int program, Lookup(programs_, v, at));
+    int64_t count = 1;
+    if (op.contains("count")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          count, Int(op["count"], Field(path, "count"), 1, kMaxCount));
+    }
+    b.Fork(program, static_cast<int>(count));
+  } else if (code == "mark") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int metric, Lookup(metrics_, v, at));
+    b.Mark(metric);
+  } else {  // loop
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        int64_t count, Int(v, at, 0, std::numeric_limits<int32_t>::max()));
+    if (depth >= sim::kMaxLoopDepth) {
+      return Error(at, absl::StrCat("loops nest more than ", sim::kMaxLoopDepth,
+                                    " deep"));
+    }
+    const std::string body_path = Field(path, "body");
+    if (!op.contains("body")) {
+      return Error(path, "missing \"body\" (the operations to repeat)");
+    }
+    const Json& body = op["body"];
+    SCHEDSIM_RETURN_IF_ERROR(
+        ExpectArray(body, body_path, "a list of operations"));
+    if (body.empty()) return Error(body_path, "a loop body must not be empty");
+    b.Loop(count);
+    SCHEDSIM_RETURN_IF_ERROR(ParseOps(body, body_path, depth + 1, b));
+    b.EndLoop();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParsePrograms(const Json& j, sim::Workload& w) {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectObject(
+      j, "programs", "program names, each with a list of operations"));
+  // Pass 1: names, so that programs can fork programs defined later.
+  for (const auto& item : j.items()) {
+    const std::string path = Field("programs", item.key());
+    if (item.key().empty()) return Error("programs", "empty program name");
+    SCHEDSIM_RETURN_IF_ERROR(Define(programs_, item.key(), path));
+  }
+  // Pass 2: the operations.
+  for (const auto& item : j.items()) {
+    const std::string path = Field("programs", item.key());
+    sim::ProgramBuilder b(item.key());
+    SCHEDSIM_RETURN_IF_ERROR(ParseOps(item.value(), path, 0, b));
+    absl::StatusOr<sim::Program> program = b.Build();
+    if (!program.ok())
+      return Error(path, std::string(program.status().message()));
+    w.programs.push_back(*std::move(program));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParseTasks(const Json& j, sim::Workload& w) const {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectArray(j, "tasks", "task objects"));
+  static const auto* kKeys = new std::vector<std::string>{
+      "name",        "program",  "count",     "nice",       "policy",
+      "rt_priority", "affinity", "start_cpu", "uclamp_min", "uclamp_max"};
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string path = Element("tasks", i);
+    const Json& t = j[i];
+    SCHEDSIM_RETURN_IF_ERROR(ExpectObject(t, path, "a task"));
+    SCHEDSIM_RETURN_IF_ERROR(CheckKeys(t, path, *kKeys, "a task"));
+    if (!t.contains("program")) {
+      return Error(path,
+                   "missing \"program\" (the name of the program the "
+                   "task runs)");
+    }
+    sim::TaskSpec spec;
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        spec.program, Lookup(programs_, t["program"], Field(path, "program")));
+    spec.name = programs_.names[spec.program];
+    if (t.contains("name")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          spec.name, Name(t["name"], Field(path, "name"), "a task name"));
+    }
+    auto integer = [&](const char* key, int64_t lo, int64_t hi,
+                       int* out) -> absl::Status {
+      if (!t.contains(key)) return absl::OkStatus();
+      SCHEDSIM_ASSIGN_OR_RETURN(int64_t v,
+                                Int(t[key], Field(path, key), lo, hi));
+      *out = static_cast<int>(v);
+      return absl::OkStatus();
+    };
+    SCHEDSIM_RETURN_IF_ERROR(integer("count", 0, kMaxCount, &spec.count));
+    SCHEDSIM_RETURN_IF_ERROR(integer("nice", -20, 19, &spec.nice));
+    if (t.contains("policy")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(std::string policy,
+                                String(t["policy"], Field(path, "policy")));
+      if (policy == "normal") {
+        spec.policy = sim::SchedPolicy::kNormal;
+      } else if (policy == "idle") {
+        spec.policy = sim::SchedPolicy::kIdle;
+      } else if (policy == "fifo") {
+        spec.policy = sim::SchedPolicy::kFifo;
+      } else {
+        return Error(Field(path, "policy"),
+                     absl::StrCat("expected \"normal\", \"idle\" or \"fifo\", "
+                                  "got \"",
+                                  policy, "\""));
+      }
+    }
+    SCHEDSIM_RETURN_IF_ERROR(integer("rt_priority", 1, 99, &spec.rt_priority));
+    if (spec.policy == sim::SchedPolicy::kFifo && !t.contains("rt_priority")) {
+      return Error(path, "policy \"fifo\" needs an rt_priority (1..99)");
+    }
+    if (spec.policy != sim::SchedPolicy::kFifo && t.contains("rt_priority")) {
+      return Error(Field(path, "rt_priority"),
+                   "only a task with policy \"fifo\" has an rt_priority");
+    }
+    if (t.contains("affinity")) {
+      const std::string at = Field(path, "affinity");
+      SCHEDSIM_ASSIGN_OR_RETURN(spec.affinity, String(t["affinity"], at));
+      absl::StatusOr<topology::CpuSet> set =
+          topology::CpuSet::ParseList(spec.affinity, kMaxCpuId + 1);
+      if (!set.ok()) {
+        return Error(at,
+                     absl::StrCat("expected a CPU list like \"0-3,8\" (\"\" "
+                                  "= all CPUs): ",
+                                  set.status().message()));
+      }
+    }
+    SCHEDSIM_RETURN_IF_ERROR(
+        integer("start_cpu", -1, kMaxCpuId, &spec.start_cpu));
+    SCHEDSIM_RETURN_IF_ERROR(integer("uclamp_min", -1, 1024, &spec.uclamp_min));
+    SCHEDSIM_RETURN_IF_ERROR(integer("uclamp_max", -1, 1024, &spec.uclamp_max));
+    if (spec.uclamp_min >= 0 && spec.uclamp_max >= 0 &&
+        spec.uclamp_min > spec.uclamp_max) {
+      return Error(path,
+                   absl::StrCat("uclamp_min ", spec.uclamp_min,
+                                " is above uclamp_max ", spec.uclamp_max));
+    }
+    w.tasks.push_back(spec);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
+  Json root;
+  SCHEDSIM_RETURN_IF_ERROR(ParseText(text, &root));
+  if (!root.is_object()) {
+    return Error("", absl::StrCat("expected an object of scenario keys at the "
+                                  "top level, got ",
+                                  Show(root)));
+  }
+  SCHEDSIM_RETURN_IF_ERROR(
+      CheckKeys(root, "",
+                {"description", "machine", "sysfs", "hwloc", "seed",
+                 "duration_ms", "warmup_ms", "config", "policies", "channels",
+                 "barriers", "metrics", "programs", "tasks"},
+                "a scenario"));
+  Scenario s;
+  s.filename = file_;
+  if (root.contains("description")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(s.description,
+                              String(root["description"], "description"));
+  }
+  SCHEDSIM_RETURN_IF_ERROR(ParseMachine(root, s));
+  if (root.contains("seed")) {
+    const Json& seed = root["seed"];
+    if (seed.is_number_unsigned()) {
+      s.seed = seed.get<uint64_t>();
+    } else if (seed.is_number_float() && seed.get<double>() >= 0) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          int64_t v, Int(seed, "seed", 0, std::numeric_limits<int64_t>::max()));
+      s.seed = static_cast<uint64_t>(v);
+    } else {
+      return Error("seed", absl::StrCat("expected an integer in 0..",
+                                        std::numeric_limits<uint64_t>::max(),
+                                        ", got ", Show(seed)));
+    }
+  }
+  if (!root.contains("duration_ms")) {
+    return Error("",
+                 "missing \"duration_ms\" (the simulated time to measure, "
+                 "in milliseconds)");
+  }
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      s.duration_ms,
+      Int(root["duration_ms"], "duration_ms", 1, kMaxDurationMs));
+  if (root.contains("warmup_ms")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        s.warmup_ms, Int(root["warmup_ms"], "warmup_ms", 0, kMaxDurationMs));
+  }
+  if (root.contains("config")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseConfig(root["config"], s.config));
+  }
+  if (root.contains("policies")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParsePolicies(root["policies"], s.policies));
+  }
+  if (root.contains("channels")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseChannels(root["channels"], s.workload));
+  }
+  if (root.contains("barriers")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseBarriers(root["barriers"], s.workload));
+  }
+  if (root.contains("metrics")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseMetrics(root["metrics"], s.workload));
+  }
+  if (root.contains("programs")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParsePrograms(root["programs"], s.workload));
+  }
+  if (root.contains("tasks")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseTasks(root["tasks"], s.workload));
+  }
+  return s;
+}
+
+}  // namespace
+
+absl::StatusOr<ScenarioRun> RunScenario(const Scenario& scenario) {
+  auto fail = [&](const absl::Status& status) {
+    return absl::Status(
+        status.code(), absl::StrCat(scenario.filename, ": ", status.message()));
+  };
+  absl::StatusOr<topology::Topology> machine = LoadMachine(scenario.machine);
+  if (!machine.ok()) return fail(machine.status());
+  SCHEDSIM_RETURN_IF_ERROR(CheckScenarioMachine(scenario, *machine));
+  absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> freq =
+      MakeFreqGovernor(scenario.policies.cpufreq);
+  if (!freq.ok()) return fail(freq.status());
+  absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> idle =
+      MakeIdleGovernor(scenario.policies.cpuidle);
+  if (!idle.ok()) return fail(idle.status());
+  absl::StatusOr<std::unique_ptr<platform::PlacementPolicy>> placement =
+      MakePlacementPolicy(scenario.policies.placement);
+  if (!placement.ok()) return fail(placement.status());
+  sim::Policies policies{freq->get(), idle->get(), placement->get()};
+  sim::SimStats stats;
+  {
+    absl::StatusOr<std::unique_ptr<sim::Simulator>> simulator =
+        sim::Simulator::Create(*machine, scenario.config, scenario.workload,
+                               policies, scenario.seed);
+    if (!simulator.ok()) return fail(simulator.status());
+    sim::Simulator& s = **simulator;
+    if (scenario.warmup_ms > 0) {
+      absl::Status warmup = s.RunFor(sim::Milliseconds(scenario.warmup_ms));
+      if (!warmup.ok()) return fail(warmup);
+      s.ResetStats();
+    }
+    absl::Status run = s.RunFor(sim::Milliseconds(scenario.duration_ms));
+    if (!run.ok()) return fail(run);
+    stats = s.Stats();
+  }
+  return ScenarioRun{*std::move(machine), std::move(stats)};
+}
+
+std::vector<std::string> SimConfigFieldNames() {
+  std::vector<std::string> names;
+  for (const ConfigField& f : ConfigFields()) names.push_back(f.name);
+  return names;
+}
+
+absl::StatusOr<Scenario> ParseScenario(const std::string& json_text,
+                                       const std::string& filename) {
+  return ScenarioParser(filename).Parse(json_text);
+}
+
+absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
+  }
+  return ParseScenario(text.str(), path);
+}
+
+absl::Status CheckScenarioMachine(const Scenario& scenario,
+                                  const topology::Topology& machine) {
+  const int n = machine.num_cpus();
+  for (size_t i = 0; i < scenario.workload.tasks.size(); ++i) {
+    const sim::TaskSpec& t = scenario.workload.tasks[i];
+    const std::string path = Element("tasks", i);
+    auto error = [&](const std::string& key, const std::string& message) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          scenario.filename, ": ", Field(path, key), ": ", message));
+    };
+    topology::CpuSet allowed = machine.all_cpus();
+    if (!t.affinity.empty()) {
+      absl::StatusOr<topology::CpuSet> set =
+          topology::CpuSet::ParseList(t.affinity, n);
+      if (!set.ok() || set->Empty()) {
+        return error("affinity",
+                     absl::StrCat("'", t.affinity, "' is not a CPU list of ",
+                                  machine.name(), " (CPUs 0-", n - 1, ")"));
+      }
+      allowed = *set;
+    }
+    if (t.start_cpu >= n) {
+      return error("start_cpu",
+                   absl::StrCat("CPU ", t.start_cpu, " is beyond the ", n,
+                                " CPUs of ", machine.name()));
+    }
+    if (t.start_cpu >= 0 && !allowed.Test(t.start_cpu)) {
+      return error("start_cpu",
+                   absl::StrCat("CPU ", t.start_cpu,
+                                " is not in the task's affinity ", t.affinity));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace schedsim::experiments
