@@ -1,0 +1,117 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// intel_pstate in active mode without HWP, Linux v6.1
+// drivers/cpufreq/intel_pstate.c (intel_pstate_update_util,
+// get_target_pstate; reference §4.4-4.5): every 10 ms the utilization hook
+// samples APERF/MPERF/TSC and asks for 1.25 x top P-state x busy fraction,
+// damped towards the last average P-state, with an IO-wait boost that starts
+// at 1/8 and doubles per IO wakeup within a tick.
+// Simplifications: every callback counts as local; the average P-state is
+// the exact floor of the ratio, not the kernel's extended fixed point (may
+// differ by one); SMT siblings are resolved here (the domain gets the
+// highest recent vote), not by the core; Start takes the first sample.
+
+#ifndef SCHEDSIM_GOVERNORS_CPUFREQ_INTEL_PSTATE_H_
+#define SCHEDSIM_GOVERNORS_CPUFREQ_INTEL_PSTATE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "platform/cpufreq.h"
+
+namespace schedsim::governors {
+
+// Fixed point with 8 fraction bits (FRAC_BITS, [ip61] §4.4).
+inline constexpr int kPstateFracBits = 8;
+inline constexpr int32_t kPstateOneFp = 1 << kPstateFracBits;
+// ONE_EIGHTH_FP: the first step of the IO-wait boost (§4.4).
+inline constexpr int32_t kPstateOneEighthFp = kPstateOneFp >> 3;
+
+// The P-state (ratio) range of a domain, in spec().khz_per_perf_unit steps.
+struct PstateRange {
+  int min_pstate = 0;      // lowest (LFM): spec().min_khz
+  int max_pstate = 0;      // guaranteed / base (P1): spec().base_khz; also
+                           // the kernel's max_pstate_physical
+  int turbo_pstate = 0;    // highest turbo: spec().max_turbo_khz
+  int min_perf_ratio = 0;  // policy_min_khz, rounded up
+  int max_perf_ratio = 0;  // policy_max_khz, rounded down
+  int64_t khz_per_pstate = 0;
+};
+
+// Reads the range and the current policy limits of `domain`.
+PstateRange PstateRangeOf(const platform::FreqDomain& domain);
+
+// The busy-percent target of get_target_pstate ([ip61] §4.4 step 4):
+// `top` = max_pstate if `no_turbo`, else turbo_pstate; target =
+// (top + top/4) x busy_fp / 2^8, at least min_pstate; if `avg_pstate` is
+// above it, the target moves half way up to it. Not clamped to the policy.
+int BusyPercentTargetPstate(const PstateRange& range, int32_t busy_fp,
+                            int avg_pstate, bool no_turbo);
+
+// Clamps a target to [max(min_pstate, min_perf_ratio),
+// max(that, min(max_perf_ratio, top))] (§4.4 step 5).
+int ClampTargetPstate(const PstateRange& range, int target, bool no_turbo);
+
+class IntelPstateGovernor final : public platform::FreqGovernor {
+ public:
+  // How an IO wakeup raises the busy fraction (§4.5).
+  enum class IowaitBoostMode {
+    kDoubling,  // since 2018: 1/8, doubled per IO wakeup within a tick
+    kFull,      // 4.14 era: 100 % at once, halved per sample
+    kOff,       // no IO-wait boost
+  };
+
+  struct Options {
+    // INTEL_PSTATE_SAMPLING_INTERVAL = 10 ms ([ip61] §4.4).
+    int64_t sampling_interval_ns = 10'000'000;
+    IowaitBoostMode iowait_boost_mode = IowaitBoostMode::kDoubling;
+    // intel_pstate/no_turbo: cap at the base P-state. Default off.
+    bool no_turbo = false;
+  };
+
+  explicit IntelPstateGovernor(const Options& options) : options_(options) {}
+
+  absl::string_view name() const override { return "intel_pstate"; }
+
+  // Sizes the per-CPU state for `domain`'s CPUs and takes their first
+  // counter sample. Mirrors intel_pstate_init_cpu + set_update_util_hook.
+  void Start(platform::FreqDomain& domain) override;
+
+  // intel_pstate_update_util: updates `cpu`'s IO-wait boost from `flags`
+  // (kUtilIowait), and if a sampling interval has passed since its last
+  // sample, computes its target P-state and asks the domain for the highest
+  // recent target among its CPUs with SetTargetKhz (P-state x 100 MHz) when
+  // that changed. Does not allocate.
+  void UpdateUtil(platform::FreqDomain& domain, int cpu,
+                  uint32_t flags) override;
+
+  // --- Introspection (tests, traces) ---------------------------------------
+  // `cpu`'s current IO-wait boost as a fraction of 1 (0 .. 1).
+  double iowait_boost(int cpu) const;
+  // `cpu`'s last target P-state (0 before its first sample).
+  int target_pstate(int cpu) const;
+
+ private:
+  struct CpuState {
+    int64_t last_update_ns = 0;  // last callback (for the tick test)
+    int64_t sample_time_ns = 0;  // last sample
+    platform::CpuCounters prev;  // counters at the last sample
+    int32_t iowait_boost_fp = 0;
+    int target_pstate = 0;  // 0: no vote yet
+  };
+  struct DomainState {
+    int requested_pstate = 0;  // last value written, 0: none
+  };
+
+  void UpdateIowaitBoost(CpuState& c, int64_t now_ns, int64_t tick_ns,
+                         uint32_t flags) const;
+
+  Options options_;
+  std::vector<CpuState> cpus_;        // by CPU id
+  std::vector<DomainState> domains_;  // by domain id
+};
+
+}  // namespace schedsim::governors
+
+#endif  // SCHEDSIM_GOVERNORS_CPUFREQ_INTEL_PSTATE_H_

@@ -1,0 +1,112 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// intel_pstate in active mode with HWP, Linux v6.1
+// drivers/cpufreq/intel_pstate.c (intel_pstate_hwp_set; HWP dynamic boost
+// from commit e0efd5be63e8, v4.18: intel_pstate_hwp_boost_up/_down,
+// intel_pstate_update_util_hwp_local; reference §4.2-4.3): writes HWP
+// requests with MIN/MAX from the policy limits, DESIRED 0 and the chosen
+// EPP, and with hwp_boost raises MIN in three steps on repeated IO wakeups.
+// Simplifications: every callback counts as local; policy-limit changes are
+// noticed at the next callback (no limits hook); the never-merged RFC boosts
+// (busy-task migration, high utilization) are not modelled.
+
+#ifndef SCHEDSIM_GOVERNORS_CPUFREQ_INTEL_PSTATE_HWP_H_
+#define SCHEDSIM_GOVERNORS_CPUFREQ_INTEL_PSTATE_HWP_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "platform/cpufreq.h"
+
+namespace schedsim::governors {
+
+// EPP presets of intel_pstate's energy_performance_preference (§4.1).
+inline constexpr int kEppPerformance = 0x00;
+inline constexpr int kEppBalancePerformance = 0x80;
+inline constexpr int kEppBalancePower = 0xC0;
+inline constexpr int kEppPower = 0xFF;
+
+// Parses an EPP: a preset name ("performance", "balance_performance",
+// "balance_power", "power") or a number 0..255, as the sysfs file accepts.
+absl::StatusOr<int> ParseEpp(absl::string_view text);
+
+// The HWP MIN and MAX (in HWP performance units) that `domain`'s policy
+// limits allow, clamped to the HWP capabilities; the minimum is rounded up
+// and the maximum down to whole units.
+struct HwpLimits {
+  int min_perf = 0;
+  int max_perf = 0;
+};
+HwpLimits HwpLimitsOf(const platform::FreqDomain& domain);
+
+// One step of intel_pstate_hwp_boost_up (§4.3 step 3): the next boosted
+// MIN after `boost_min` (0: not boosted yet) for the unboosted request
+// [`min_limit`, `max_limit`] and GUARANTEED_PERF `guaranteed`:
+// (guaranteed + min_limit) / 2, then guaranteed, then max_limit (no level
+// between P1 and P0). Returns `boost_min` unchanged when there is no
+// further step (min == max, already at max, or above P1 below max).
+int HwpBoostStepUp(int boost_min, int min_limit, int max_limit, int guaranteed);
+
+class IntelPstateHwpGovernor final : public platform::FreqGovernor {
+ public:
+  struct Options {
+    // EPP written into every request. Default balance_performance (0x80).
+    int epp = kEppBalancePerformance;
+    // The kernel's "performance" policy: MIN = MAX and EPP 0 (§4.2 1.2).
+    bool performance_policy = false;
+    // sysfs intel_pstate/hwp_dynamic_boost. Off by default here; the kernel
+    // turns it on for Skylake(-X) in a server ACPI profile (v6.1) or any
+    // server profile (v6.12).
+    bool hwp_boost = false;
+    // hwp_boost_hold_time_ns = 3 ms (§4.3 step 4).
+    int64_t hwp_boost_hold_time_ns = 3'000'000;
+  };
+
+  explicit IntelPstateHwpGovernor(const Options& options) : options_(options) {}
+
+  absl::string_view name() const override { return "intel_pstate_hwp"; }
+
+  // intel_pstate_hwp_set for every CPU of `domain`: writes MIN/MAX from the
+  // policy limits, DESIRED 0 and the EPP. REQUIRES: domain.spec().has_hwp
+  // (the simulator fails the run otherwise).
+  void Start(platform::FreqDomain& domain) override;
+
+  // The scheduler hook (§4.3 steps 1-4). Without hwp_boost the kernel
+  // installs none; here it only re-applies changed policy limits. With
+  // hwp_boost: a kUtilIowait update less than two ticks after the previous
+  // one on `cpu` raises `cpu`'s MIN by one step; any other update restores
+  // the unboosted request if more than the hold time passed since the last
+  // update, and then records the time. Does not allocate.
+  void UpdateUtil(platform::FreqDomain& domain, int cpu,
+                  uint32_t flags) override;
+
+  // --- Introspection -------------------------------------------------------
+  // `cpu`'s boosted MIN, or 0 when not boosted.
+  int boost_min_perf(int cpu) const;
+
+ private:
+  struct CpuState {
+    platform::HwpRequest cached;  // the unboosted request (hwp_req_cached)
+    int boost_min = 0;            // hwp_boost_min, 0: not boosted
+    int64_t last_update_ns = 0;
+    int64_t last_io_update_ns = 0;
+  };
+  struct DomainState {
+    int64_t policy_min_khz = 0;
+    int64_t policy_max_khz = 0;
+  };
+
+  void ApplyPolicy(platform::FreqDomain& domain);
+  void BoostUp(platform::FreqDomain& domain, int cpu, int64_t now_ns);
+  void BoostDown(platform::FreqDomain& domain, int cpu, int64_t now_ns);
+
+  Options options_;
+  std::vector<CpuState> cpus_;        // by CPU id
+  std::vector<DomainState> domains_;  // by domain id
+};
+
+}  // namespace schedsim::governors
+
+#endif  // SCHEDSIM_GOVERNORS_CPUFREQ_INTEL_PSTATE_HWP_H_

@@ -1,0 +1,45 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The generic "powersave" cpufreq governor, Linux v6.1
+// drivers/cpufreq/cpufreq_powersave.c [KP §4.7]: pin every domain to its
+// policy minimum. intel_pstate's own "powersave" policy is a different
+// thing (its active-mode algorithm, [KP §4.2, §4.4]) and is the separate
+// policy "intel_pstate"; this is the generic governor.
+// On HWP parts the minimum goes through intel_cpufreq (passive mode):
+// MIN = DESIRED = the policy minimum ratio, MAX = the policy maximum ratio
+// ([KP §4.2 step 3]; DriverTarget in cpufreq_common.h).
+// Simplification: limit changes are noticed at the next utilization update
+// (FreqGovernor has no ->limits() hook).
+
+#ifndef SCHEDSIM_GOVERNORS_CPUFREQ_POWERSAVE_H_
+#define SCHEDSIM_GOVERNORS_CPUFREQ_POWERSAVE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "governors/cpufreq/cpufreq_common.h"
+#include "platform/cpufreq.h"
+
+namespace schedsim::governors {
+
+class PowersaveFreqGovernor final : public platform::FreqGovernor {
+ public:
+  absl::string_view name() const override { return "powersave"; }
+
+  // cpufreq_gov_powersave_limits at governor start: asks for the policy
+  // minimum (RELATION_L).
+  void Start(platform::FreqDomain& domain) override;
+
+  // Does nothing unless the domain's policy limits changed since the last
+  // call, when it asks for the new minimum. Does not allocate.
+  void UpdateUtil(platform::FreqDomain& domain, int cpu,
+                  uint32_t flags) override;
+
+ private:
+  std::vector<LimitsWatch> limits_;  // by domain id
+};
+
+}  // namespace schedsim::governors
+
+#endif  // SCHEDSIM_GOVERNORS_CPUFREQ_POWERSAVE_H_

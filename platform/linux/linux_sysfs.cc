@@ -1,0 +1,199 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "platform/linux/linux_sysfs.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <set>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace schedsim::platform::host {
+namespace {
+
+// Largest CPU id accepted in a list: far above any kernel's NR_CPUS, small
+// enough that a bogus range cannot exhaust memory.
+constexpr int kMaxCpuId = 1 << 16;
+
+// Closes a file descriptor on scope exit.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+std::string QuoteForError(absl::string_view text) {
+  constexpr size_t kMaxShown = 80;
+  absl::string_view t = absl::StripAsciiWhitespace(text);
+  std::string shown = absl::CEscape(t.substr(0, kMaxShown));
+  if (t.size() > kMaxShown) absl::StrAppend(&shown, "...");
+  return absl::StrCat("'", shown, "'");
+}
+
+absl::StatusOr<std::vector<int>> ParseCpuListText(absl::string_view text,
+                                                  absl::string_view path) {
+  std::set<int> ids;
+  absl::string_view t = absl::StripAsciiWhitespace(text);
+  if (!t.empty()) {
+    for (absl::string_view part : absl::StrSplit(t, ',')) {
+      part = absl::StripAsciiWhitespace(part);
+      std::vector<absl::string_view> ends = absl::StrSplit(part, '-');
+      int lo = 0;
+      int hi = 0;
+      if (ends.size() > 2 || !absl::SimpleAtoi(ends.front(), &lo) ||
+          !absl::SimpleAtoi(ends.back(), &hi) || lo < 0 || hi < lo ||
+          hi > kMaxCpuId) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("expected a CPU list like '0-3,8' in ", path, ", got ",
+                         QuoteForError(text)));
+      }
+      for (int id = lo; id <= hi; ++id) ids.insert(id);
+    }
+  }
+  return std::vector<int>(ids.begin(), ids.end());
+}
+
+LinuxSysfs::LinuxSysfs(std::string root) : root_(std::move(root)) {
+  while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+}
+
+std::string LinuxSysfs::Path(absl::string_view rel) const {
+  return absl::StrCat(root_, "/", rel);
+}
+
+bool LinuxSysfs::Exists(absl::string_view rel) const {
+  struct stat st;
+  return stat(Path(rel).c_str(), &st) == 0;
+}
+
+bool LinuxSysfs::IsDir(absl::string_view rel) const {
+  struct stat st;
+  return stat(Path(rel).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool LinuxSysfs::Writable(absl::string_view rel) const {
+  return access(Path(rel).c_str(), W_OK) == 0;
+}
+
+absl::StatusOr<std::string> LinuxSysfs::ReadRaw(absl::string_view rel) const {
+  const std::string path = Path(rel);
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    return absl::ErrnoToStatus(errno, absl::StrCat("cannot open ", path));
+  }
+  std::string content;
+  char buf[4096];
+  while (true) {
+    const ssize_t n = read(fd.get(), buf, sizeof(buf));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return absl::ErrnoToStatus(errno, absl::StrCat("cannot read ", path));
+    }
+    if (n == 0) break;
+    content.append(buf, static_cast<size_t>(n));
+  }
+  return content;
+}
+
+absl::StatusOr<std::string> LinuxSysfs::Read(absl::string_view rel) const {
+  absl::StatusOr<std::string> raw = ReadRaw(rel);
+  if (!raw.ok()) return raw.status();
+  return std::string(absl::StripAsciiWhitespace(*raw));
+}
+
+absl::StatusOr<int64_t> LinuxSysfs::ReadInt(absl::string_view rel) const {
+  absl::StatusOr<std::string> text = Read(rel);
+  if (!text.ok()) return text.status();
+  int64_t value = 0;
+  if (text->empty() || !absl::SimpleAtoi(*text, &value)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "expected an integer in ", Path(rel), ", got ", QuoteForError(*text)));
+  }
+  return value;
+}
+
+absl::StatusOr<std::vector<int>> LinuxSysfs::ReadCpuList(
+    absl::string_view rel) const {
+  absl::StatusOr<std::string> text = ReadRaw(rel);
+  if (!text.ok()) return text.status();
+  return ParseCpuListText(*text, Path(rel));
+}
+
+absl::Status LinuxSysfs::WriteRaw(absl::string_view rel,
+                                  absl::string_view content) const {
+  const std::string path = Path(rel);
+  struct stat st;
+  int flags = O_WRONLY | O_CLOEXEC;
+  // Truncate ordinary files (test trees); sysfs ignores O_TRUNC anyway.
+  if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) flags |= O_TRUNC;
+  Fd fd(open(path.c_str(), flags));
+  if (fd.get() < 0) {
+    return absl::ErrnoToStatus(
+        errno, absl::StrCat("cannot open ", path, " for writing"));
+  }
+  ssize_t n = 0;
+  do {
+    n = write(fd.get(), content.data(), content.size());
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    return absl::ErrnoToStatus(
+        errno,
+        absl::StrCat("cannot write ", QuoteForError(content), " to ", path));
+  }
+  if (static_cast<size_t>(n) != content.size()) {
+    return absl::DataLossError(absl::StrCat("short write of ",
+                                            QuoteForError(content), " to ",
+                                            path, ": ", n, " of ",
+                                            content.size(), " bytes"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LinuxSysfs::Write(absl::string_view rel,
+                               absl::string_view value) const {
+  return WriteRaw(rel, absl::StrCat(value, "\n"));
+}
+
+std::vector<int> LinuxSysfs::NumberedEntries(absl::string_view rel,
+                                             absl::string_view prefix) const {
+  std::vector<int> numbers;
+  DIR* dir = opendir(Path(rel).c_str());
+  if (dir == nullptr) return numbers;
+  while (const struct dirent* e = readdir(dir)) {
+    absl::string_view name = e->d_name;
+    if (!absl::ConsumePrefix(&name, prefix) || name.empty() ||
+        name.size() > 9 ||
+        !std::all_of(name.begin(), name.end(), absl::ascii_isdigit)) {
+      continue;
+    }
+    int n = 0;
+    if (absl::SimpleAtoi(name, &n)) numbers.push_back(n);
+  }
+  closedir(dir);
+  std::sort(numbers.begin(), numbers.end());
+  return numbers;
+}
+
+}  // namespace schedsim::platform::host
