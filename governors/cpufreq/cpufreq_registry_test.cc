@@ -1,7 +1,7 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The generic cpufreq governors by name, as the CLI and experiment files
-// build them (linked through :all).
+// build them (linked through :policies).
 
 #include <cstdlib>
 #include <map>

@@ -1,7 +1,7 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // intel_pstate, intel_pstate_hwp and io_util are reachable by name through
-// the global registry when linked with //governors/cpufreq:all, with their
+// the global registry when linked with //governors/cpufreq:policies, with their
 // documented parameters and errors a user can act on.
 
 #include <atomic>

@@ -1,0 +1,397 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// menu, v6.1, written from the step lists of [KP §3.2]; the repeat-mode
+// timer from the v3.8 commit descriptions (see menu.h).
+
+#include "governors/cpuidle/menu.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "absl/numeric/int128.h"
+#include "absl/strings/str_cat.h"
+#include "platform/registry.h"
+
+namespace schedsim::governors {
+
+namespace {
+
+using platform::IdleDevice;
+
+constexpr int64_t kNsPerUs = 1000;
+// The typical-interval detector's outlier threshold starts at INT_MAX
+// [KP §3.2 get_typical_interval step 1].
+constexpr uint32_t kThreshStartUs = 0x7fffffffu;
+// Sleep lengths are clamped to what a u32 count of microseconds holds
+// (~71 minutes) before the fixed-point scaling, so that
+// next_timer_ns * factor cannot overflow.
+constexpr int64_t kMaxSleepNs = int64_t{MenuGovernor::kNoInterval} * kNsPerUs;
+// The iowait half of the bucket table [KP §3.2 which_bucket].
+constexpr int kIowaitBucketOffset = MenuGovernor::kBuckets / 2;
+// The performance multiplier's weight per iowaiter [KP §3.2 step 8].
+constexpr int64_t kIowaitMultiplier = 10;
+
+// which_bucket: by decade of the expected duration, iowait in the upper
+// half [KP §3.2].
+int WhichBucket(int64_t duration_ns, int nr_iowait) {
+  int bucket = nr_iowait > 0 ? kIowaitBucketOffset : 0;
+  if (duration_ns < 10 * kNsPerUs) return bucket;
+  if (duration_ns < 100 * kNsPerUs) return bucket + 1;
+  if (duration_ns < 1000 * kNsPerUs) return bucket + 2;
+  if (duration_ns < 10000 * kNsPerUs) return bucket + 3;
+  if (duration_ns < 100000 * kNsPerUs) return bucket + 4;
+  return bucket + 5;
+}
+
+int FirstEnabled(const IdleDevice& dev) {
+  for (int i = 0; i < dev.state_count(); ++i) {
+    if (!dev.state_disabled(i)) return i;
+  }
+  return 0;  // nothing enabled: the core reports the error
+}
+
+}  // namespace
+
+MenuGovernor::PerCpu& MenuGovernor::CpuState(const IdleDevice& dev) {
+  int cpu = dev.cpu();
+  if (cpu < 0 || cpu >= static_cast<int>(cpus_.size()) || !cpus_[cpu].enabled) {
+    std::fprintf(stderr, "menu: CPU %d used before Enable()\n", cpu);
+    std::abort();
+  }
+  return cpus_[cpu];
+}
+
+void MenuGovernor::Enable(IdleDevice& dev) {
+  int cpu = dev.cpu();
+  if (cpu >= static_cast<int>(cpus_.size())) cpus_.resize(cpu + 1);
+  PerCpu& c = cpus_[cpu];
+  c = PerCpu();
+  c.enabled = true;
+  c.correction_factor.fill(kUnityFactor);
+}
+
+void MenuGovernor::PushInterval(PerCpu& c, uint32_t interval_us) {
+  c.intervals_us[c.interval_ptr] = interval_us;
+  c.interval_ptr = (c.interval_ptr + 1) % kIntervals;
+}
+
+// get_typical_interval [KP §3.2]: the average of the last 8 intervals if
+// they are tight enough, dropping the largest outliers while at least 6
+// samples remain; kNoInterval if there is no pattern.
+uint32_t MenuGovernor::TypicalIntervalUs(const PerCpu& c,
+                                         uint32_t predicted_us) const {
+  uint32_t thresh = kThreshStartUs;
+  for (;;) {
+    uint32_t min = kNoInterval;
+    uint32_t max = 0;
+    uint64_t sum = 0;
+    int divisor = 0;
+    for (uint32_t v : c.intervals_us) {
+      if (v > thresh) continue;
+      sum += v;
+      ++divisor;
+      max = std::max(max, v);
+      min = std::min(min, v);
+    }
+    // Discarded anyway by the min() with the timer-based prediction.
+    if (min >= predicted_us) return kNoInterval;
+    uint64_t avg = sum / divisor;
+    absl::uint128 variance = 0;
+    for (uint32_t v : c.intervals_us) {
+      if (v > thresh) continue;
+      int64_t diff = static_cast<int64_t>(v) - static_cast<int64_t>(avg);
+      variance += absl::uint128(static_cast<uint64_t>(diff * diff));
+    }
+    variance /= divisor;
+    // stddev < avg / 6 with at least 3/4 of the samples, or stddev <= 20 us
+    // [KP §3.2 get_typical_interval step 3].
+    bool tight = absl::uint128(avg) * avg > variance * 36 &&
+                 divisor * 4 >= kIntervals * 3;
+    if (tight || variance <= 400) return static_cast<uint32_t>(avg);
+    if (divisor * 4 <= kIntervals * 3) return kNoInterval;
+    thresh = max - 1;  // drop the largest sample(s) and try again
+  }
+}
+
+// menu_select steps 2-10 for v6.1 [KP §3.2], plus the repeat-mode timer
+// decision. Pure: reads the learned state, changes nothing.
+MenuGovernor::Choice MenuGovernor::Choose(const IdleDevice& dev,
+                                          const PerCpu& c,
+                                          const Inputs& in) const {
+  Choice ch;
+  const int n = dev.state_count();
+  if (n == 0) return ch;  // no driver: the core idles without a state
+  int64_t next_timer_ns = in.sleep_length_ns;
+  int64_t delta_tick_ns = in.delta_tick_ns;
+  if (next_timer_ns < 0) next_timer_ns = delta_tick_ns = 0;
+  const int64_t tick_ns = in.tick_ns;
+  int64_t latency_req_ns = in.latency_req_ns;
+  ch.next_timer_ns = next_timer_ns;
+  ch.bucket = WhichBucket(next_timer_ns, in.nr_iowait);
+
+  // Step 4: state 0 no matter what.
+  bool state0_forced = n <= 1 || latency_req_ns == 0 ||
+                       (!dev.state_disabled(0) &&
+                        (next_timer_ns < dev.state(1).target_residency_ns ||
+                         latency_req_ns < dev.state(1).exit_latency_ns));
+  if (state0_forced) {
+    // Never a disabled state: the shallowest enabled one instead.
+    ch.state = dev.state_disabled(0) ? FirstEnabled(dev) : 0;
+    ch.stop_tick = !dev.state(ch.state).polling();
+    return ch;
+  }
+
+  // Steps 5-6: the timer scaled by the correction factor (rounded to the
+  // nearest microsecond), capped by the typical interval.
+  const int64_t scale = int64_t{kUnityFactor} * kNsPerUs;
+  int64_t timer_us = (std::min(next_timer_ns, kMaxSleepNs) *
+                          int64_t{c.correction_factor[ch.bucket]} +
+                      scale / 2) /
+                     scale;
+  uint32_t predicted_us =
+      static_cast<uint32_t>(std::min<int64_t>(timer_us, int64_t{kNoInterval}));
+  uint32_t typical_us = TypicalIntervalUs(c, predicted_us);
+  const bool typical_used =
+      typical_us != kNoInterval && typical_us <= predicted_us;
+  const int64_t prediction_us = std::min(predicted_us, typical_us);
+  int64_t predicted_ns = prediction_us * kNsPerUs;
+
+  // Steps 7-8.
+  if (in.tick_stopped) {
+    if (predicted_ns < tick_ns) predicted_ns = next_timer_ns;
+  } else {
+    int64_t interactivity_req_ns =
+        predicted_ns / (1 + kIowaitMultiplier * in.nr_iowait);
+    latency_req_ns = std::min(latency_req_ns, interactivity_req_ns);
+  }
+
+  // Step 9: the deepest enabled state fitting the prediction and latency.
+  int idx = -1;
+  bool low_predicted = false;  // a deeper enabled state was too long
+  bool done = false;           // step 9.1's "return now"
+  for (int i = 0; i < n; ++i) {
+    if (dev.state_disabled(i)) continue;
+    const topology::CState& s = dev.state(i);
+    if (idx == -1) idx = i;  // the first enabled state
+    if (s.target_residency_ns > predicted_ns) {
+      low_predicted = true;
+      const topology::CState& cur = dev.state(idx);
+      if (cur.polling() && s.exit_latency_ns <= latency_req_ns &&
+          s.target_residency_ns <= next_timer_ns) {
+        // A physical state rather than busy polling when the timer allows.
+        predicted_ns = s.target_residency_ns;
+        idx = i;
+      } else if (predicted_ns < tick_ns) {
+        // Keep idx.
+      } else if (!in.tick_stopped) {
+        // Keep idx; the kept tick re-runs the governor.
+        predicted_ns = cur.target_residency_ns;
+      } else {
+        // Tick stopped: do not get stuck in a shallow state.
+        if (cur.target_residency_ns < tick_ns &&
+            s.target_residency_ns <= delta_tick_ns) {
+          idx = i;
+        }
+        done = true;
+      }
+      break;
+    }
+    if (s.exit_latency_ns > latency_req_ns) break;
+    idx = i;
+  }
+  if (idx == -1) idx = FirstEnabled(dev);
+
+  // Step 10: keep the tick for polling or short predictions; then make
+  // the state fit the time to the next tick.
+  ch.stop_tick = true;
+  if (!done && !in.tick_stopped &&
+      (dev.state(idx).polling() || predicted_ns < tick_ns)) {
+    ch.stop_tick = false;
+    if (idx > 0 && dev.state(idx).target_residency_ns > delta_tick_ns) {
+      for (int i = idx - 1; i >= 0; --i) {
+        if (dev.state_disabled(i)) continue;
+        idx = i;
+        if (dev.state(i).target_residency_ns <= delta_tick_ns) break;
+      }
+    }
+  }
+  ch.state = idx;
+
+  // The 2012 repeat-mode timer (menu.h, Options::repeat_mode_timer).
+  if (options_.repeat_mode_timer && low_predicted &&
+      !dev.state(idx).polling()) {
+    int64_t timer_ns = 2 * (prediction_us * kNsPerUs + kRepeatMaxDeviationNs);
+    if (typical_used && 4 * timer_ns < next_timer_ns) {
+      ch.timer = TimerMode::kRepeat;
+      ch.timer_ns = timer_ns;
+    } else if (next_timer_ns > kPerfectCstateNs) {
+      ch.timer = TimerMode::kGeneral;
+      ch.timer_ns = timer_ns;
+    }
+  }
+  return ch;
+}
+
+int MenuGovernor::Select(IdleDevice& dev, bool* stop_tick) {
+  PerCpu& c = CpuState(dev);
+  // Step 1.
+  if (c.needs_update) {
+    Update(dev, c);
+    c.needs_update = false;
+  } else if (dev.last_residency_ns() == 0) {
+    PushInterval(c, kNoInterval);  // the last state was never entered
+  }
+  Inputs in;
+  in.sleep_length_ns = dev.sleep_length_ns(&in.delta_tick_ns);
+  in.latency_req_ns = dev.latency_limit_ns();
+  in.tick_ns = dev.tick_period_ns();
+  in.nr_iowait = dev.nr_iowait();
+  in.tick_stopped = dev.tick_stopped();
+  Choice ch = Choose(dev, c, in);
+  c.last = ch;
+  c.last_inputs = in;
+  *stop_tick = ch.stop_tick;
+  return ch.state;
+}
+
+void MenuGovernor::Reflect(IdleDevice& dev, int index) {
+  PerCpu& c = CpuState(dev);
+  c.last_state = index;
+  c.residency_ns = dev.last_residency_ns();
+  c.needs_update = true;
+}
+
+// menu_update [KP §3.2] for one piece of an idle period: `residency_ns` in
+// `state`, selected with `choice`.
+void MenuGovernor::UpdatePiece(const IdleDevice& dev, PerCpu& c, int state,
+                               int64_t residency_ns, const Choice& choice,
+                               bool tick_wakeup, bool poll_time_limit) {
+  const topology::CState& s = dev.state(state);
+  const int64_t next_timer_ns = choice.next_timer_ns;
+  int64_t measured_ns;
+  if (tick_wakeup && next_timer_ns > c.last_inputs.tick_ns) {
+    // The tick cut a long sleep short: treat it as a long one (9/10 of
+    // MAX_INTERESTING) [KP §3.2 menu_update step 1].
+    measured_ns = 9 * kMaxInterestingNs / 10;
+  } else if (s.polling() && poll_time_limit) {
+    measured_ns = next_timer_ns;
+  } else {
+    measured_ns = residency_ns;
+    if (measured_ns > 2 * s.exit_latency_ns) {
+      measured_ns -= s.exit_latency_ns;
+    } else {
+      measured_ns /= 2;
+    }
+  }
+  measured_ns = std::min(measured_ns, next_timer_ns);
+
+  uint32_t factor = c.correction_factor[choice.bucket];
+  factor -= factor / kDecay;
+  if (next_timer_ns > 0 && measured_ns < kMaxInterestingNs) {
+    factor += static_cast<uint32_t>(int64_t{kResolution} * measured_ns /
+                                    next_timer_ns);
+  } else {
+    factor += kResolution;
+  }
+  c.correction_factor[choice.bucket] = factor;
+  PushInterval(c, static_cast<uint32_t>(std::min<int64_t>(
+                      measured_ns / kNsPerUs, int64_t{kNoInterval})));
+}
+
+void MenuGovernor::Update(const IdleDevice& dev, PerCpu& c) {
+  const int64_t residency_ns = c.residency_ns;
+  // tick_nohz_idle_got_tick(), inferred: the tick was kept running and the
+  // period lasted until it.
+  const bool tick_wakeup = !c.last.stop_tick && !c.last_inputs.tick_stopped &&
+                           residency_ns >= c.last_inputs.delta_tick_ns;
+  const bool poll_time_limit = dev.poll_time_limit();
+  if (!options_.repeat_mode_timer || c.last.timer == TimerMode::kNone ||
+      residency_ns <= c.last.timer_ns) {
+    UpdatePiece(dev, c, c.last_state, residency_ns, c.last, tick_wakeup,
+                poll_time_limit);
+    return;
+  }
+
+  // Replay the repeat-mode timer's wake-ups (menu.h, Options).
+  Choice piece = c.last;
+  int state = c.last_state;
+  int64_t elapsed_ns = 0;
+  Inputs in = c.last_inputs;
+  // After a wake-up without a task the tick stays as it was left.
+  const bool tick_stopped = in.tick_stopped || c.last.stop_tick;
+  for (int fires = 0;
+       fires < kMaxRepeatTimerReplays && piece.timer != TimerMode::kNone &&
+       residency_ns - elapsed_ns > piece.timer_ns;
+       ++fires) {
+    if (piece.timer == TimerMode::kGeneral) {
+      // "The prediction history is totally broken": back to 1.0.
+      c.correction_factor[piece.bucket] = kUnityFactor;
+    }
+    UpdatePiece(dev, c, state, piece.timer_ns, piece, /*tick_wakeup=*/false,
+                /*poll_time_limit=*/false);
+    elapsed_ns += piece.timer_ns;
+    ++c.repeat_timer_fires;
+    // Back to idle for the rest of the period.
+    Inputs again = in;
+    again.sleep_length_ns =
+        std::max<int64_t>(in.sleep_length_ns - elapsed_ns, 0);
+    again.tick_stopped = tick_stopped;
+    again.delta_tick_ns =
+        tick_stopped ? again.sleep_length_ns
+                     : std::max<int64_t>(in.delta_tick_ns - elapsed_ns, 0);
+    piece = Choose(dev, c, again);
+    state = piece.state;
+  }
+  UpdatePiece(dev, c, state, residency_ns - elapsed_ns, piece, tick_wakeup,
+              /*poll_time_limit=*/false);
+}
+
+namespace {
+
+platform::PolicyInfo MenuInfo() {
+  platform::PolicyInfo info;
+  info.family = platform::PolicyFamily::kCpuidle;
+  info.name = "menu";
+  info.description =
+      "Linux v6.1 drivers/cpuidle/governors/menu.c (the default governor, "
+      "rating 20): predicts the idle duration as min(time to the next timer "
+      "x a learned correction factor per bucket (12 buckets: 6 decades x "
+      "iowait), typical interval of the last 8 idle periods), then picks "
+      "the deepest enabled state fitting the prediction, the PM QoS limit "
+      "and prediction / (1 + 10 x nr_iowait); keeps the tick for short "
+      "predictions. Optional: the 2012 repeat-mode timer (v3.8-v3.10).";
+  info.params = {
+      {"version", std::string(kMenuVersion61),
+       "kernel version of the algorithm; string, default \"6.1\", the only "
+       "one modelled (the reference does not describe v6.12's menu fully "
+       "enough)"},
+      {"repeat_mode_timer", false,
+       "model the 2012 'quickly notice prediction failure' timer "
+       "(commits 69a37beabf1f + e11538d1f039, v3.8, reverted in v3.11 after "
+       "the netperf TCP_RR report of seed 003): T = 2 x (prediction + 60 us) "
+       "wake-ups replayed on the governor's books; bool, default false "
+       "(mainline since v3.11)"},
+  };
+  info.make_idle = [](const platform::Params& p)
+      -> absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> {
+    const std::string& version = p.GetString("version");
+    if (version != kMenuVersion61) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cpuidle policy 'menu': version \"", version,
+                       "\" is not modelled; use \"", kMenuVersion61, "\""));
+    }
+    MenuGovernor::Options options;
+    options.repeat_mode_timer = p.GetBool("repeat_mode_timer");
+    return std::make_unique<MenuGovernor>(options);
+  };
+  return info;
+}
+
+SCHEDSIM_REGISTER_POLICY(MenuInfo());
+
+}  // namespace
+
+}  // namespace schedsim::governors

@@ -1,0 +1,267 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// teo, v6.1, written from the step lists of [KP §3.3].
+
+#include "governors/cpuidle/teo.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+
+#include "platform/registry.h"
+
+namespace schedsim::governors {
+
+namespace {
+
+using platform::IdleDevice;
+
+int FirstEnabled(const IdleDevice& dev) {
+  for (int i = 0; i < dev.state_count(); ++i) {
+    if (!dev.state_disabled(i)) return i;
+  }
+  return -1;
+}
+
+// The middle of bin i (only asked for a state with a deeper one).
+int64_t MiddleOfBin(const IdleDevice& dev, int i) {
+  return (dev.state(i).target_residency_ns +
+          dev.state(i + 1).target_residency_ns) /
+         2;
+}
+
+}  // namespace
+
+TeoGovernor::PerCpu& TeoGovernor::CpuState(const IdleDevice& dev) {
+  int cpu = dev.cpu();
+  if (cpu < 0 || cpu >= static_cast<int>(cpus_.size()) || !cpus_[cpu].enabled) {
+    std::fprintf(stderr, "teo: CPU %d used before Enable()\n", cpu);
+    std::abort();
+  }
+  if (cpus_[cpu].bins.size() != static_cast<size_t>(dev.state_count())) {
+    std::fprintf(stderr, "teo: CPU %d has %d states, %zu at Enable()\n", cpu,
+                 dev.state_count(), cpus_[cpu].bins.size());
+    std::abort();
+  }
+  return cpus_[cpu];
+}
+
+void TeoGovernor::Enable(IdleDevice& dev) {
+  int cpu = dev.cpu();
+  if (cpu >= static_cast<int>(cpus_.size())) cpus_.resize(cpu + 1);
+  PerCpu& c = cpus_[cpu];
+  c = PerCpu();
+  c.enabled = true;
+  c.bins.assign(dev.state_count(), Bin());
+  c.recent_idx.fill(-1);
+}
+
+void TeoGovernor::Reflect(IdleDevice& dev, int index) {
+  PerCpu& c = CpuState(dev);
+  c.last_state = index;
+  c.wake_ns = dev.now_ns();
+  c.residency_ns = dev.last_residency_ns();
+  c.needs_update = true;
+}
+
+// teo_reflect's time span and teo_update [KP §3.3].
+void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
+  const int n = static_cast<int>(c.bins.size());
+  // A wake-up by a safety net (the poll time limit, or the tick while the
+  // timer was further away) counts as if the timer had woken the CPU.
+  const bool tick_wakeup = c.tick_kept && c.residency_ns >= c.delta_tick_ns;
+  int64_t time_span_ns = c.wake_ns - c.selection_ns;
+  if (dev.poll_time_limit() ||
+      (tick_wakeup && c.sleep_length_ns > dev.tick_period_ns())) {
+    time_span_ns = c.sleep_length_ns;
+  }
+
+  int64_t measured_ns;
+  if (time_span_ns >= c.sleep_length_ns) {
+    measured_ns = std::numeric_limits<int64_t>::max();  // a timer wake-up
+  } else {
+    // Half the exit latency: a rough average of the real wake-up delay
+    // [KP §3.3 teo_update step 1].
+    int64_t lat_ns = dev.state(c.last_state).exit_latency_ns;
+    measured_ns = c.residency_ns;
+    if (measured_ns >= lat_ns) {
+      measured_ns -= lat_ns / 2;
+    } else {
+      measured_ns /= 2;
+    }
+  }
+
+  // Decay every bin and find the bins of the timer and of the duration.
+  c.total = 0;
+  int idx_timer = 0;
+  int idx_duration = 0;
+  for (int i = 0; i < n; ++i) {
+    Bin& b = c.bins[i];
+    b.hits -= b.hits >> kDecayShift;
+    b.intercepts -= b.intercepts >> kDecayShift;
+    c.total += b.hits + b.intercepts;
+    int64_t residency_ns = dev.state(i).target_residency_ns;
+    if (residency_ns <= c.sleep_length_ns) {
+      idx_timer = i;
+      if (residency_ns <= measured_ns) idx_duration = i;
+    }
+  }
+
+  // The slot leaving the ring of recent events.
+  int slot = c.next_recent;
+  c.next_recent = (c.next_recent + 1) % kNrRecent;
+  if (c.recent_idx[slot] >= 0) --c.bins[c.recent_idx[slot]].recent;
+
+  if (idx_timer == idx_duration) {
+    c.bins[idx_timer].hits += kPulse;
+    c.recent_idx[slot] = -1;
+  } else {
+    c.bins[idx_duration].intercepts += kPulse;
+    ++c.bins[idx_duration].recent;
+    c.recent_idx[slot] = idx_duration;
+  }
+  c.total += kPulse;
+}
+
+// teo_select, v6.1 [KP §3.3 steps 1-8].
+int TeoGovernor::Select(IdleDevice& dev, bool* stop_tick) {
+  PerCpu& c = CpuState(dev);
+  if (c.needs_update) {
+    Update(dev, c);
+    c.needs_update = false;
+  }
+  const int n = dev.state_count();
+  const int64_t tick_ns = dev.tick_period_ns();
+  const bool tick_stopped = dev.tick_stopped();
+  const int64_t latency_req_ns = dev.latency_limit_ns();
+  int64_t delta_tick_ns = 0;
+  int64_t duration_ns = dev.sleep_length_ns(&delta_tick_ns);
+  if (duration_ns < 0) duration_ns = delta_tick_ns = 0;
+  c.selection_ns = dev.now_ns();
+  c.sleep_length_ns = duration_ns;
+  c.delta_tick_ns = delta_tick_ns;
+
+  const int first = FirstEnabled(dev);
+  int idx = first < 0 ? 0 : first;
+  if (n == 0) {
+    c.tick_kept = false;
+    return 0;  // no driver: the core idles without a state
+  }
+
+  // Step 2: no choice, or even state 1 is too deep for the timer.
+  bool decided = first < 0 || n < 2 ||
+                 (first == 0 && dev.state(1).target_residency_ns > duration_ns);
+
+  if (!decided) {
+    // Step 3: the deepest enabled state fitting the timer, the deepest one
+    // also fitting the latency limit, and the metric sums below it.
+    uint64_t intercept_sum = 0, hit_sum = 0, recent_sum = 0;
+    uint64_t idx_intercept_sum = 0, idx_hit_sum = 0, idx_recent_sum = 0;
+    int constraint_idx = first;
+    for (int i = 1; i < n; ++i) {
+      // Sums over the bins of every state shallower than i.
+      intercept_sum += c.bins[i - 1].intercepts;
+      hit_sum += c.bins[i - 1].hits;
+      recent_sum += c.bins[i - 1].recent;
+      if (dev.state_disabled(i)) continue;
+      if (i == first) {
+        idx_intercept_sum = intercept_sum;
+        idx_hit_sum = hit_sum;
+        idx_recent_sum = recent_sum;
+      }
+      if (dev.state(i).target_residency_ns > duration_ns) break;
+      idx = i;
+      if (dev.state(i).exit_latency_ns <= latency_req_ns) constraint_idx = i;
+      idx_intercept_sum = intercept_sum;
+      idx_hit_sum = hit_sum;
+      idx_recent_sum = recent_sum;
+    }
+
+    // Steps 4-6: if the CPU is likely to wake up early, a shallower state.
+    if (idx != first) {
+      bool alt_intercepts =
+          2 * idx_intercept_sum > uint64_t{c.total} - idx_hit_sum;
+      bool alt_recent = idx_recent_sum > kNrRecent / 2;
+      if (alt_intercepts || alt_recent) {
+        // Deeper-to-shallower walk. A state is suitable if enabled and, with
+        // the tick stopped, its bin's middle is at least a tick (a shallow
+        // state could otherwise be stuck for long).
+        int suitable_idx = idx;
+        int64_t suitable_span_ns = duration_ns;
+        intercept_sum = recent_sum = 0;
+        for (int i = idx - 1; i >= 0; --i) {
+          intercept_sum += c.bins[i].intercepts;
+          recent_sum += c.bins[i].recent;
+          int64_t span_ns = MiddleOfBin(dev, i);
+          bool time_ok = !tick_stopped || span_ns >= tick_ns;
+          bool suitable = !dev.state_disabled(i) && time_ok;
+          // The deepest state below which intercepts are in the majority
+          // (overall and among the recent ones, as each test demands).
+          if ((!alt_recent || 2 * recent_sum > idx_recent_sum) &&
+              (!alt_intercepts || 2 * intercept_sum > idx_intercept_sum)) {
+            if (suitable) {
+              suitable_idx = i;
+              suitable_span_ns = span_ns;
+            }
+            break;
+          }
+          if (suitable) {
+            suitable_idx = i;
+            suitable_span_ns = span_ns;
+          } else if (!time_ok) {
+            break;  // everything shallower is too shallow as well
+          }
+        }
+        idx = suitable_idx;
+        duration_ns = suitable_span_ns;
+      }
+    }
+
+    // Step 7: the latency limit.
+    if (idx > constraint_idx) idx = constraint_idx;
+  }
+
+  // Step 8: keep the tick for polling or short expected durations, and then
+  // fit the state to the time to the next tick.
+  *stop_tick = true;
+  if (!tick_stopped && (dev.state(idx).polling() || duration_ns < tick_ns)) {
+    *stop_tick = false;
+    if (idx > first && dev.state(idx).target_residency_ns > delta_tick_ns) {
+      for (int i = idx - 1; i >= 0; --i) {
+        if (dev.state_disabled(i)) continue;
+        idx = i;
+        if (dev.state(i).target_residency_ns <= delta_tick_ns) break;
+      }
+    }
+  }
+  c.tick_kept = !*stop_tick && !tick_stopped;
+  return idx;
+}
+
+namespace {
+
+platform::PolicyInfo TeoInfo() {
+  platform::PolicyInfo info;
+  info.family = platform::PolicyFamily::kCpuidle;
+  info.name = "teo";
+  info.description =
+      "Linux v6.1 drivers/cpuidle/governors/teo.c (timer events oriented, "
+      "rating 19): one bin per state counts wake-ups by the timer (hits) "
+      "and before it (intercepts, also among the last 9 wake-ups), decayed "
+      "by 7/8 per idle period; picks the deepest state fitting the next "
+      "timer, then a shallower one when intercepts below it dominate; "
+      "honours the PM QoS limit; keeps the tick for short expected idle "
+      "durations.";
+  info.make_idle = [](const platform::Params&)
+      -> absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> {
+    return std::make_unique<TeoGovernor>();
+  };
+  return info;
+}
+
+SCHEDSIM_REGISTER_POLICY(TeoInfo());
+
+}  // namespace
+
+}  // namespace schedsim::governors

@@ -1,0 +1,86 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The "teo" (timer events oriented) cpuidle governor, Linux v6.1
+// drivers/cpuidle/governors/teo.c [KP §3.3]: take the deepest state fitting
+// the time to the next timer, then go shallower when past wake-ups before
+// the timer ("intercepts", overall and among the last 9) outweigh wake-ups
+// by it ("hits") in the bins of the states at or above that one.
+// Simplifications: the update reads dev.poll_time_limit() at the next
+// Select instead of in Reflect (where the simulator has not set it yet);
+// "woken by the tick" (tick_nohz_idle_got_tick) is inferred: the tick was
+// kept and the residency reached it.
+
+#ifndef SCHEDSIM_GOVERNORS_CPUIDLE_TEO_H_
+#define SCHEDSIM_GOVERNORS_CPUIDLE_TEO_H_
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "platform/cpuidle.h"
+
+namespace schedsim::governors {
+
+class TeoGovernor final : public platform::IdleGovernor {
+ public:
+  // Constants of [teo61] (values from [KP §3.3]).
+  static constexpr uint32_t kPulse = 1024;  // PULSE: one event's weight
+  static constexpr int kDecayShift = 3;     // DECAY_SHIFT: x 7/8 per update
+  static constexpr int kNrRecent = 9;       // NR_RECENT: recent intercepts
+
+  // One bin per state: idle durations in [its target residency, the next
+  // state's target residency).
+  struct Bin {
+    uint32_t intercepts = 0;  // decayed weight of early wake-ups here
+    uint32_t hits = 0;        // decayed weight of wake-ups by the timer
+    uint32_t recent = 0;      // intercepts here among the last kNrRecent
+  };
+
+  TeoGovernor() = default;
+
+  absl::string_view name() const override { return "teo"; }
+
+  // teo_enable_device: sizes the CPU's bins (the only allocation) and
+  // clears them.
+  void Enable(platform::IdleDevice& dev) override;
+
+  // teo_select: first accounts the previous idle period (teo_update), then
+  // picks a state; keeps the tick for polling states and expected idle
+  // durations shorter than the tick.
+  // REQUIRES: Enable(dev) was called for dev.cpu(). Does not allocate.
+  int Select(platform::IdleDevice& dev, bool* stop_tick) override;
+
+  // teo_reflect: records the wake-up time and residency.
+  void Reflect(platform::IdleDevice& dev, int index) override;
+
+  // --- Inspection (tests, traces) -------------------------------------------
+  const Bin& bin(int cpu, int state) const { return cpus_[cpu].bins[state]; }
+  uint32_t total(int cpu) const { return cpus_[cpu].total; }
+
+ private:
+  struct PerCpu {
+    bool enabled = false;
+    bool needs_update = false;
+    int last_state = -1;
+    int64_t selection_ns = 0;     // when Select ran
+    int64_t sleep_length_ns = 0;  // the timer distance it saw
+    int64_t delta_tick_ns = 0;
+    bool tick_kept = false;
+    int64_t wake_ns = 0;  // when Reflect ran
+    int64_t residency_ns = 0;
+    std::vector<Bin> bins;  // by state, sized in Enable
+    uint32_t total = 0;
+    std::array<int, kNrRecent> recent_idx{};  // ring of intercept bins
+    int next_recent = 0;
+  };
+
+  PerCpu& CpuState(const platform::IdleDevice& dev);
+  void Update(const platform::IdleDevice& dev, PerCpu& c);
+
+  std::vector<PerCpu> cpus_;  // by CPU id, grown in Enable
+};
+
+}  // namespace schedsim::governors
+
+#endif  // SCHEDSIM_GOVERNORS_CPUIDLE_TEO_H_
