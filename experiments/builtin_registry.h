@@ -1,42 +1,48 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The policy registry: policy objects by the names scenario files and the
-// command line use. For now it knows the simple built-ins of
-// sim/builtin_policies.h; the kernel's governors and placement policies are
-// added here as they arrive.
+// Policy objects by the names scenario and experiment files and the command
+// line use: a thin layer over platform::PolicyRegistry, linked with every
+// policy in governors/ (//governors:policies), plus the machine-dependent
+// defaults.
 //
 //   absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> freq =
-//       MakeFreqGovernor("performance");
-//
-// An unknown name is an InvalidArgument listing the known ones.
+//       MakeFreqGovernor("schedutil", {{"rate_limit_us", int64_t{1000}}});
 
 #ifndef SCHEDSIM_EXPERIMENTS_BUILTIN_REGISTRY_H_
 #define SCHEDSIM_EXPERIMENTS_BUILTIN_REGISTRY_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "platform/cpufreq.h"
-#include "platform/cpuidle.h"
-#include "platform/placement.h"
+#include "platform/registry.h"
+#include "topology/topology.h"
 
 namespace schedsim::experiments {
 
-// The known names of each kind, in the order help texts list them.
-const std::vector<std::string>& FreqGovernorNames();
-const std::vector<std::string>& IdleGovernorNames();
-const std::vector<std::string>& PlacementPolicyNames();
+using PolicyParams = std::map<std::string, platform::ParamValue>;
 
-// A new policy object; InvalidArgument naming the kind and the known names
-// when `name` is not one of them.
+// The registered names of each family, sorted.
+std::vector<std::string> FreqGovernorNames();
+std::vector<std::string> IdleGovernorNames();
+std::vector<std::string> PlacementPolicyNames();
+
+// What Linux runs on `machine` by default: intel_pstate (active, HWP) where
+// the part has HWP, schedutil otherwise; menu; sis_util.
+std::string DefaultFreqGovernor(const topology::Topology& machine);
+inline constexpr char kDefaultIdleGovernor[] = "menu";
+inline constexpr char kDefaultPlacementPolicy[] = "sis_util";
+
+// A new policy object. NotFound listing the family's names for an unknown
+// name; InvalidArgument for unknown or mistyped parameters.
 absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> MakeFreqGovernor(
-    const std::string& name);
+    const std::string& name, const PolicyParams& params = {});
 absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> MakeIdleGovernor(
-    const std::string& name);
+    const std::string& name, const PolicyParams& params = {});
 absl::StatusOr<std::unique_ptr<platform::PlacementPolicy>> MakePlacementPolicy(
-    const std::string& name);
+    const std::string& name, const PolicyParams& params = {});
 
 }  // namespace schedsim::experiments
 

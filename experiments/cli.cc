@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
+#include "experiments/policies_command.h"
 #include "experiments/scenario.h"
 #include "experiments/sim_report.h"
 #include "experiments/topology_report.h"
@@ -30,6 +31,9 @@ std::string MainUsage() {
       "  simulate   run a scenario file (a machine, policies and task "
       "programs)\n"
       "             and print the run's metrics\n"
+      "  policies   list the cpufreq, cpuidle and placement policies with "
+      "their\n"
+      "             parameters and defaults\n"
       "  help       this text; `schedsim COMMAND --help` for a command's "
       "flags\n\n"
       "Built-in machines: ",
@@ -173,7 +177,7 @@ int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
   context.scenario = scenario->filename;
   context.seed = scenario->seed;
   context.warmup_ns = scenario->warmup_ms * 1000000;
-  context.cpufreq = scenario->policies.cpufreq;
+  context.cpufreq = run->cpufreq;
   context.cpuidle = scenario->policies.cpuidle;
   context.placement = scenario->policies.placement;
   if (format == "json") {
@@ -202,9 +206,10 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
     return 0;
   }
   if (command == "topology") return TopologyCommand(rest, out, err);
+  if (command == "policies") return PoliciesCommand(rest, out, err);
   if (command == "simulate") return SimulateCommand(rest, out, err);
   err << "schedsim: unknown command '" << command
-      << "'; commands: topology, simulate, help\n";
+      << "'; commands: topology, simulate, policies, help\n";
   return kUsageError;
 }
 

@@ -314,3 +314,48 @@ TEST(CliSimulateTest, BadInputsGiveClearErrorsAndExitCodes) {
 
 }  // namespace
 }  // namespace schedsim::experiments
+
+namespace schedsim::experiments {
+namespace {
+
+TEST(CliPoliciesTest, ListsEveryFamilyWithParametersAndDefaults) {
+  std::ostringstream out, err;
+  ASSERT_EQ(RunCli({"policies", "--format=json"}, out, err), 0) << err.str();
+  nlohmann::json j = nlohmann::json::parse(out.str());
+  auto names = [&](const char* family) {
+    std::vector<std::string> n;
+    for (const auto& p : j[family]) n.push_back(p["name"]);
+    return n;
+  };
+  EXPECT_THAT(
+      names("cpufreq"),
+      ::testing::IsSupersetOf({"performance", "powersave", "ondemand",
+                               "conservative", "userspace", "schedutil",
+                               "intel_pstate", "intel_pstate_hwp", "io_util"}));
+  EXPECT_THAT(names("cpuidle"),
+              ::testing::IsSupersetOf({"menu", "teo", "ladder", "haltpoll"}));
+  EXPECT_THAT(
+      names("placement"),
+      ::testing::IsSupersetOf({"sis_util", "sis_prop", "sis_abel_wu", "prev"}));
+  bool found = false;
+  for (const auto& p : j["cpufreq"]) {
+    if (p["name"] != "intel_pstate_hwp") continue;
+    for (const auto& param : p["params"]) {
+      if (param["name"] == "hwp_boost") {
+        found = true;
+        EXPECT_EQ(param["type"], "bool");
+        EXPECT_EQ(param["default"], false);
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+
+  std::ostringstream text, err2;
+  ASSERT_EQ(RunCli({"policies"}, text, err2), 0);
+  EXPECT_THAT(text.str(), HasSubstr("cpuidle:\n  haltpoll"));
+  std::ostringstream o3, e3;
+  EXPECT_EQ(RunCli({"policies", "--format=xml"}, o3, e3), 2);
+}
+
+}  // namespace
+}  // namespace schedsim::experiments

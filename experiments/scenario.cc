@@ -305,6 +305,9 @@ class ScenarioParser {
   absl::Status ParseMachine(const Json& root, Scenario& s) const;
   absl::Status ParseConfig(const Json& j, sim::SimConfig& config) const;
   absl::Status ParsePolicies(const Json& j, ScenarioPolicies& p) const;
+  absl::Status ParsePolicyChoice(const Json& j, const std::string& path,
+                                 platform::PolicyFamily family,
+                                 std::string* name, PolicyParams* params) const;
   absl::Status ParseChannels(const Json& j, sim::Workload& w);
   absl::Status ParseBarriers(const Json& j, sim::Workload& w);
   absl::Status ParseMetrics(const Json& j, sim::Workload& w);
@@ -645,26 +648,80 @@ absl::Status ScenarioParser::ParsePolicies(const Json& j,
       j, "policies", {"cpufreq", "cpuidle", "placement"}, "\"policies\""));
   struct Kind {
     const char* key;
-    const char* what;
-    const std::vector<std::string>& known;
-    std::string* out;
+    platform::PolicyFamily family;
+    std::string* name;
+    PolicyParams* params;
   };
-  for (const Kind& k :
-       {Kind{"cpufreq", "cpufreq governor", FreqGovernorNames(), &p.cpufreq},
-        Kind{"cpuidle", "cpuidle governor", IdleGovernorNames(), &p.cpuidle},
-        Kind{"placement", "placement policy", PlacementPolicyNames(),
-             &p.placement}}) {
+  for (const Kind& k : {Kind{"cpufreq", platform::PolicyFamily::kCpufreq,
+                             &p.cpufreq, &p.cpufreq_params},
+                        Kind{"cpuidle", platform::PolicyFamily::kCpuidle,
+                             &p.cpuidle, &p.cpuidle_params},
+                        Kind{"placement", platform::PolicyFamily::kPlacement,
+                             &p.placement, &p.placement_params}}) {
     if (!j.contains(k.key)) continue;
     const std::string path = Field("policies", k.key);
-    SCHEDSIM_ASSIGN_OR_RETURN(
-        std::string name,
-        Name(j[k.key], path, absl::StrCat("a ", k.what, " name")));
-    if (std::find(k.known.begin(), k.known.end(), name) == k.known.end()) {
-      return Error(path, absl::StrCat("unknown ", k.what, " '", name, "'",
-                                      Suggestion(name, k.known), "; known: ",
-                                      absl::StrJoin(k.known, ", ")));
+    SCHEDSIM_RETURN_IF_ERROR(
+        ParsePolicyChoice(j[k.key], path, k.family, k.name, k.params));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScenarioParser::ParsePolicyChoice(const Json& j,
+                                               const std::string& path,
+                                               platform::PolicyFamily family,
+                                               std::string* name,
+                                               PolicyParams* params) const {
+  const std::string what = platform::FamilyName(family);
+  const Json* name_json = &j;
+  if (j.is_object()) {
+    SCHEDSIM_RETURN_IF_ERROR(
+        CheckKeys(j, path, {"name", "params"}, "a policy choice"));
+    if (!j.contains("name")) {
+      return Error(path, "a policy object needs \"name\"");
     }
-    *k.out = name;
+    name_json = &j["name"];
+  }
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      *name, Name(*name_json, j.is_object() ? Field(path, "name") : path,
+                  absl::StrCat("a ", what,
+                               " policy name, or {\"name\": ..., "
+                               "\"params\": {...}}")));
+  const platform::PolicyRegistry& registry = platform::PolicyRegistry::Global();
+  const platform::PolicyInfo* info = registry.Find(family, *name);
+  if (info == nullptr) {
+    std::vector<std::string> known;
+    for (const platform::PolicyInfo* i : registry.List(family)) {
+      known.push_back(i->name);
+    }
+    return Error(path, absl::StrCat("unknown ", what, " policy '", *name, "'",
+                                    Suggestion(*name, known),
+                                    "; known: ", absl::StrJoin(known, ", ")));
+  }
+  params->clear();
+  if (j.is_object() && j.contains("params")) {
+    const std::string ppath = Field(path, "params");
+    SCHEDSIM_RETURN_IF_ERROR(ExpectObject(j["params"], ppath, "parameters"));
+    for (auto& item : j["params"].items()) {
+      const Json& v = item.value();
+      platform::ParamValue value;
+      if (v.is_boolean()) {
+        value = v.get<bool>();
+      } else if (v.is_number_integer()) {
+        value = v.get<int64_t>();
+      } else if (v.is_number_float()) {
+        value = v.get<double>();
+      } else if (v.is_string()) {
+        value = v.get<std::string>();
+      } else {
+        return Error(Field(ppath, item.key()),
+                     "expected a bool, a number or a string");
+      }
+      (*params)[item.key()] = std::move(value);
+    }
+    absl::StatusOr<platform::Params> resolved =
+        registry.ResolveParams(*info, *params);
+    if (!resolved.ok())
+      return Error(ppath, std::string(resolved.status().message()));
   }
   return absl::OkStatus();
 }
@@ -1097,14 +1154,19 @@ absl::StatusOr<ScenarioRun> RunScenario(const Scenario& scenario) {
   absl::StatusOr<topology::Topology> machine = LoadMachine(scenario.machine);
   if (!machine.ok()) return fail(machine.status());
   SCHEDSIM_RETURN_IF_ERROR(CheckScenarioMachine(scenario, *machine));
+  const std::string freq_name = scenario.policies.cpufreq.empty()
+                                    ? DefaultFreqGovernor(*machine)
+                                    : scenario.policies.cpufreq;
   absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> freq =
-      MakeFreqGovernor(scenario.policies.cpufreq);
+      MakeFreqGovernor(freq_name, scenario.policies.cpufreq_params);
   if (!freq.ok()) return fail(freq.status());
   absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> idle =
-      MakeIdleGovernor(scenario.policies.cpuidle);
+      MakeIdleGovernor(scenario.policies.cpuidle,
+                       scenario.policies.cpuidle_params);
   if (!idle.ok()) return fail(idle.status());
   absl::StatusOr<std::unique_ptr<platform::PlacementPolicy>> placement =
-      MakePlacementPolicy(scenario.policies.placement);
+      MakePlacementPolicy(scenario.policies.placement,
+                          scenario.policies.placement_params);
   if (!placement.ok()) return fail(placement.status());
   sim::Policies policies{freq->get(), idle->get(), placement->get()};
   sim::SimStats stats;
@@ -1123,7 +1185,7 @@ absl::StatusOr<ScenarioRun> RunScenario(const Scenario& scenario) {
     if (!run.ok()) return fail(run);
     stats = s.Stats();
   }
-  return ScenarioRun{*std::move(machine), std::move(stats)};
+  return ScenarioRun{*std::move(machine), std::move(stats), freq_name};
 }
 
 std::vector<std::string> SimConfigFieldNames() {

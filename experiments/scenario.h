@@ -22,6 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "experiments/builtin_registry.h"
 #include "experiments/machine_source.h"
 #include "sim/config.h"
 #include "sim/stats.h"
@@ -33,11 +34,15 @@ namespace schedsim::experiments {
 // The longest duration_ms (and warmup_ms) a scenario may ask for.
 inline constexpr int64_t kMaxScenarioDurationMs = 1000000000;  // 11.6 days
 
-// The policy names a scenario asks for (see builtin_registry.h).
+// The policies a scenario asks for, with their parameters. An empty
+// cpufreq name means the machine's default (DefaultFreqGovernor).
 struct ScenarioPolicies {
-  std::string cpufreq = "performance";
-  std::string cpuidle = "fit";
-  std::string placement = "prev";
+  std::string cpufreq;
+  std::string cpuidle = kDefaultIdleGovernor;
+  std::string placement = kDefaultPlacementPolicy;
+  PolicyParams cpufreq_params;
+  PolicyParams cpuidle_params;
+  PolicyParams placement_params;
 };
 
 struct Scenario {
@@ -73,6 +78,7 @@ absl::Status CheckScenarioMachine(const Scenario& scenario,
 struct ScenarioRun {
   topology::Topology machine;
   sim::SimStats stats;
+  std::string cpufreq;  // the governor used (the default resolved)
 };
 
 // Loads the machine, checks the scenario against it, creates the policies

@@ -92,9 +92,9 @@ TEST(ScenarioTest, DefaultsApply) {
   EXPECT_EQ(s->seed, 1u);
   EXPECT_EQ(s->warmup_ms, 0);
   EXPECT_EQ(s->config.hz, sim::SimConfig().hz);
-  EXPECT_EQ(s->policies.cpufreq, "performance");
-  EXPECT_EQ(s->policies.cpuidle, "fit");
-  EXPECT_EQ(s->policies.placement, "prev");
+  EXPECT_EQ(s->policies.cpufreq, "");  // the machine's default
+  EXPECT_EQ(s->policies.cpuidle, "menu");
+  EXPECT_EQ(s->policies.placement, "sis_util");
   EXPECT_TRUE(s->workload.tasks.empty());
 }
 
@@ -414,15 +414,38 @@ TEST(ScenarioErrorTest, MachineAndPolicies) {
                          "\"machine\""));
   EXPECT_THAT(ErrorOf(Minimal(R"("sysfs": "/sys")")),
               StartsWith("scenario.json: more than one machine"));
-  EXPECT_EQ(ErrorOf(Minimal(R"("policies": {"cpufreq": "schedutil"})")),
-            "scenario.json: policies.cpufreq: unknown cpufreq governor "
-            "'schedutil'; known: performance");
-  EXPECT_EQ(ErrorOf(Minimal(R"("policies": {"cpuidle": "menu"})")),
-            "scenario.json: policies.cpuidle: unknown cpuidle governor "
-            "'menu'; known: fit");
-  EXPECT_EQ(ErrorOf(Minimal(R"("policies": {"placement": "prev2"})")),
-            "scenario.json: policies.placement: unknown placement policy "
-            "'prev2' (did you mean 'prev'?); known: prev");
+  EXPECT_THAT(ErrorOf(Minimal(R"("policies": {"cpufreq": "schedutl"})")),
+              StartsWith("scenario.json: policies.cpufreq: unknown cpufreq "
+                         "policy 'schedutl' (did you mean 'schedutil'?); "
+                         "known: conservative, intel_pstate"));
+  EXPECT_THAT(ErrorOf(Minimal(R"("policies": {"cpuidle": "mneu"})")),
+              StartsWith("scenario.json: policies.cpuidle: unknown cpuidle "
+                         "policy 'mneu'"));
+  EXPECT_THAT(ErrorOf(Minimal(R"("policies": {"placement": "prev2"})")),
+              StartsWith("scenario.json: policies.placement: unknown "
+                         "placement policy 'prev2' (did you mean 'prev'?)"));
+  EXPECT_THAT(
+      ErrorOf(Minimal(
+          R"("policies": {"cpuidle": {"name": "menu", "params": {"repeat": true}}})")),
+      StartsWith("scenario.json: policies.cpuidle.params: cpuidle policy "
+                 "'menu' has no parameter 'repeat'; its parameters:"));
+  EXPECT_THAT(
+      ErrorOf(Minimal(
+          R"("policies": {"cpufreq": {"name": "schedutil", "params": {"rate_limit_us": "fast"}}})")),
+      HasSubstr("parameter 'rate_limit_us' expects type int, got type "
+                "string (fast)"));
+}
+
+TEST(ScenarioTest, PolicyObjectsCarryParameters) {
+  absl::StatusOr<Scenario> s = ParseScenario(
+      Minimal(R"("policies": {"cpuidle": {"name": "menu", "params": )"
+              R"({"repeat_mode_timer": true}}, "placement": "sis_abel_wu"})"),
+      "scenario.json");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->policies.cpuidle, "menu");
+  EXPECT_EQ(std::get<bool>(s->policies.cpuidle_params.at("repeat_mode_timer")),
+            true);
+  EXPECT_EQ(s->policies.placement, "sis_abel_wu");
 }
 
 TEST(ScenarioErrorTest, MachineChecks) {
