@@ -1,0 +1,339 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Throughput and memory of the whole simulator (event loop, scheduler,
+// wake-up path, idle, frequency, load balancing) on two workload models.
+//
+//   BM_Engine_PipePingPong/poll_only:{0,1}
+//       `perf bench sched pipe` (workloads/pipe_pingpong.h), endless, on
+//       skylake-e3-1240v5; 1 simulated second per iteration after a 10 ms
+//       warm-up. poll_only:1 sets PM QoS to 0 so that idle CPUs only poll
+//       (FitIdleGovernor otherwise picks C10 on every idle entry, and each
+//       wake-up pays its 300 us physical exit).
+//   BM_Engine_Hackbench256
+//       hackbench (workloads/hackbench.h), 40 groups of 20 senders + 20
+//       receivers (1600 tasks), unix sockets, endless, on zen3-2s-nps1
+//       (256 CPUs) with the whole model on: FitIdleGovernor,
+//       PerformanceGovernor, PrevTargetPlacement, newidle and periodic load
+//       balancing, NO_HZ kicks, the package PMU every 1 ms. One iteration
+//       of 1000 simulated ms after a 20 ms warm-up (the start gate, forks
+//       and the first wake-ups); ENGINE_BENCH_HACKBENCH_MS overrides the
+//       1000 (e.g. a short run under callgrind).
+//
+// Each run is deterministic (seed 1). Set-up, warm-up and SimStats copies
+// are outside the timed region; the reported time is the wall time of the
+// Simulator::RunFor calls only (manual timing). Counters:
+//   events_per_second            SimStats::events (queue pops that ran a
+//                                handler) per wall second.
+//   sim_seconds_per_wall_second  simulated seconds of the whole machine per
+//                                wall second: simulated duration x number
+//                                of CPUs / wall time (CPU-seconds, so a
+//                                256-CPU machine simulated at real time
+//                                scores 256).
+//   sim_time_ratio               simulated duration / wall time (the plain
+//                                ratio, without the CPU count).
+//   bytes_per_task               live heap growth from just before
+//                                Simulator::Create to just after the last
+//                                RunFor, divided by the task count (a
+//                                counting global operator new/delete in
+//                                this binary; usable size of each block).
+//                                Includes the simulator's copy of the
+//                                workload and its per-CPU state.
+//   bytes_per_task_workload      heap of the caller's Workload / tasks (not
+//                                in bytes_per_task).
+//   bytes_per_task_stats         sizeof(sim::TaskStats): the per-task stats
+//                                record, a static lower bound of
+//                                bytes_per_task's task-proportional part.
+//   allocs_per_event             operator new calls inside the timed region
+//                                per event (0 = the event path does not
+//                                allocate in steady state).
+//   busy_cpus                    mean number of busy CPUs (sum of busy_ns /
+//                                duration); a sanity check (<= CPU count).
+//   anomalies                    CPUs with negative busy or idle time, or
+//                                busy + idle above the duration (want 0).
+//   messages_per_sim_second, round_trip_us: what the workload achieved.
+//
+//   bazel run --config=opt //benchmarks:engine_bench -- --benchmark_format=json
+//       > /tmp/engine.json   (one command line)
+
+#include <malloc.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "benchmark/benchmark.h"
+#include "sim/builtin_policies.h"
+#include "sim/config.h"
+#include "sim/simulator.h"
+#include "sim/stats.h"
+#include "sim/time.h"
+#include "sim/workload.h"
+#include "topology/presets.h"
+#include "topology/topology.h"
+#include "workloads/hackbench.h"
+#include "workloads/pipe_pingpong.h"
+
+// --- Counting allocator ------------------------------------------------------
+//
+// Replaces the global allocation functions for the whole binary. Live bytes
+// are counted as malloc_usable_size of each block (what the allocation
+// really holds, padding included), so new and delete agree without a header.
+
+namespace {
+
+std::atomic<int64_t> g_live_bytes{0};
+std::atomic<uint64_t> g_allocations{0};
+
+void* CountedAlloc(std::size_t size, std::size_t align) {
+  void* p = nullptr;
+  if (align <= alignof(std::max_align_t)) {
+    p = std::malloc(size == 0 ? 1 : size);
+  } else if (posix_memalign(&p, align, size == 0 ? 1 : size) != 0) {
+    p = nullptr;
+  }
+  if (p == nullptr) return nullptr;
+  g_live_bytes.fetch_add(static_cast<int64_t>(malloc_usable_size(p)),
+                         std::memory_order_relaxed);
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return p;
+}
+
+void* CountedAllocOrThrow(std::size_t size, std::size_t align) {
+  void* p = CountedAlloc(size, align);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void CountedFree(void* p) {
+  if (p == nullptr) return;
+  g_live_bytes.fetch_sub(static_cast<int64_t>(malloc_usable_size(p)),
+                         std::memory_order_relaxed);
+  std::free(p);
+}
+
+constexpr std::size_t kDefaultAlign = alignof(std::max_align_t);
+
+}  // namespace
+
+void* operator new(std::size_t n) {
+  return CountedAllocOrThrow(n, kDefaultAlign);
+}
+void* operator new[](std::size_t n) {
+  return CountedAllocOrThrow(n, kDefaultAlign);
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  return CountedAlloc(n, kDefaultAlign);
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  return CountedAlloc(n, kDefaultAlign);
+}
+void* operator new(std::size_t n, std::align_val_t a) {
+  return CountedAllocOrThrow(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+  return CountedAllocOrThrow(n, static_cast<std::size_t>(a));
+}
+void* operator new(std::size_t n, std::align_val_t a,
+                   const std::nothrow_t&) noexcept {
+  return CountedAlloc(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a,
+                     const std::nothrow_t&) noexcept {
+  return CountedAlloc(n, static_cast<std::size_t>(a));
+}
+void operator delete(void* p) noexcept { CountedFree(p); }
+void operator delete[](void* p) noexcept { CountedFree(p); }
+void operator delete(void* p, std::size_t) noexcept { CountedFree(p); }
+void operator delete[](void* p, std::size_t) noexcept { CountedFree(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  CountedFree(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  CountedFree(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept { CountedFree(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { CountedFree(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  CountedFree(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  CountedFree(p);
+}
+void operator delete(void* p, std::align_val_t,
+                     const std::nothrow_t&) noexcept {
+  CountedFree(p);
+}
+void operator delete[](void* p, std::align_val_t,
+                       const std::nothrow_t&) noexcept {
+  CountedFree(p);
+}
+
+namespace schedsim {
+namespace {
+
+constexpr uint64_t kSeed = 1;
+
+int64_t LiveBytes() { return g_live_bytes.load(std::memory_order_relaxed); }
+uint64_t Allocations() { return g_allocations.load(std::memory_order_relaxed); }
+
+// Milliseconds from the environment variable `name`, or `fallback`.
+int64_t MsFromEnv(const char* name, int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  long long ms = std::strtoll(v, &end, 10);
+  return (end != nullptr && *end == '\0' && ms > 0) ? ms : fallback;
+}
+
+struct EngineRun {
+  const char* machine;
+  sim::SimConfig config;
+  sim::SimDuration warmup;
+  sim::SimDuration slice;  // simulated per benchmark iteration
+};
+
+// Builds the simulator for `workload`, warms it up, then times RunFor(slice)
+// per iteration and reports the counters described in the file comment.
+// Returns the stats of the timed window (empty on error).
+sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
+                        sim::Workload (*make_workload)()) {
+  absl::StatusOr<topology::Topology> topo = topology::MakePreset(run.machine);
+  if (!topo.ok()) {
+    state.SkipWithError(std::string(topo.status().message()).c_str());
+    return {};
+  }
+  const int64_t before_workload = LiveBytes();
+  const sim::Workload workload = make_workload();
+  const int64_t workload_bytes = LiveBytes() - before_workload;
+
+  sim::PerformanceGovernor freq;
+  sim::FitIdleGovernor idle;
+  sim::PrevTargetPlacement placement;
+  const sim::Policies policies{&freq, &idle, &placement};
+
+  const int64_t before = LiveBytes();
+  absl::StatusOr<std::unique_ptr<sim::Simulator>> created =
+      sim::Simulator::Create(*topo, run.config, workload, policies, kSeed);
+  if (!created.ok()) {
+    state.SkipWithError(std::string(created.status().message()).c_str());
+    return {};
+  }
+  sim::Simulator& simulator = **created;
+  if (absl::Status s = simulator.RunFor(run.warmup); !s.ok()) {
+    state.SkipWithError(std::string(s.message()).c_str());
+    return {};
+  }
+  simulator.ResetStats();
+
+  double wall_s = 0;
+  uint64_t allocations = 0;
+  for (auto _ : state) {
+    const uint64_t a0 = Allocations();
+    const auto t0 = std::chrono::steady_clock::now();
+    const absl::Status s = simulator.RunFor(run.slice);
+    const auto t1 = std::chrono::steady_clock::now();
+    allocations += Allocations() - a0;
+    const double dt = std::chrono::duration<double>(t1 - t0).count();
+    wall_s += dt;
+    state.SetIterationTime(dt);
+    if (!s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      return {};
+    }
+  }
+  const int64_t grown = LiveBytes() - before;
+
+  sim::SimStats stats = simulator.Stats();
+  const int tasks = simulator.task_count();
+  const int cpus = topo->num_cpus();
+  const int64_t duration_ns = stats.end_ns - stats.start_ns;
+  const double sim_s = stats.duration_s();
+  int64_t busy_ns = 0;
+  int anomalies = 0;
+  for (const sim::CpuStats& c : stats.cpus) {
+    busy_ns += c.busy_ns;
+    if (c.busy_ns < 0 || c.idle_ns < 0 || c.busy_ns + c.idle_ns > duration_ns) {
+      ++anomalies;
+    }
+  }
+  if (wall_s <= 0) wall_s = 1e-9;
+  auto& k = state.counters;
+  k["events"] = static_cast<double>(stats.events);
+  k["events_per_second"] = static_cast<double>(stats.events) / wall_s;
+  k["sim_seconds_per_wall_second"] = sim_s * cpus / wall_s;
+  k["sim_time_ratio"] = sim_s / wall_s;
+  k["tasks"] = tasks;
+  k["cpus"] = cpus;
+  k["bytes_per_task"] = static_cast<double>(grown) / tasks;
+  k["bytes_per_task_workload"] = static_cast<double>(workload_bytes) / tasks;
+  k["bytes_per_task_stats"] = static_cast<double>(sizeof(sim::TaskStats));
+  k["allocs_in_timed_region"] = static_cast<double>(allocations);
+  k["allocs_per_event"] =
+      stats.events > 0 ? static_cast<double>(allocations) / stats.events : 0;
+  k["busy_cpus"] = duration_ns > 0 ? static_cast<double>(busy_ns) /
+                                         static_cast<double>(duration_ns)
+                                   : 0;
+  k["anomalies"] = anomalies;
+  k["sim_seconds"] = sim_s;
+  k["context_switches_per_sim_second"] =
+      sim_s > 0 ? static_cast<double>(stats.context_switches) / sim_s : 0;
+  return stats;
+}
+
+sim::Workload PingPongForever() {
+  return workloads::PipePingPongWorkload(/*loops=*/0, /*work_cycles=*/0);
+}
+
+void BM_Engine_PipePingPong(benchmark::State& state) {
+  EngineRun run{"skylake-e3-1240v5", sim::SimConfig(), sim::Milliseconds(10),
+                sim::Seconds(1)};
+  if (state.range(0) != 0) run.config.pm_qos_latency_ns = 0;
+  const sim::SimStats s = RunEngine(state, run, &PingPongForever);
+  if (s.metrics.empty()) return;
+  const sim::MetricStats& rt = s.metrics[workloads::kPingPongRoundTripMetric];
+  state.counters["round_trips_per_sim_second"] =
+      s.duration_s() > 0 ? static_cast<double>(rt.count) / s.duration_s() : 0;
+  state.counters["round_trip_us"] = rt.latency_ns.mean() * 1e-3;
+}
+BENCHMARK(BM_Engine_PipePingPong)
+    ->ArgName("poll_only")
+    ->Arg(0)
+    ->Arg(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+sim::Workload Hackbench256() {
+  workloads::HackbenchParams p;
+  p.groups = 40;
+  p.fds = 20;
+  p.loops = 0;  // forever (fully loaded until ~0.35 s; see docs/performance.md)
+  return workloads::HackbenchWorkload(p);
+}
+
+void BM_Engine_Hackbench256(benchmark::State& state) {
+  const EngineRun run{
+      "zen3-2s-nps1", sim::SimConfig(), sim::Milliseconds(20),
+      sim::Milliseconds(MsFromEnv("ENGINE_BENCH_HACKBENCH_MS", 1000))};
+  const sim::SimStats s = RunEngine(state, run, &Hackbench256);
+  if (s.metrics.empty()) return;
+  state.counters["messages_per_sim_second"] =
+      s.duration_s() > 0
+          ? static_cast<double>(
+                s.metrics[workloads::kHackbenchMessagesMetric].count) /
+                s.duration_s()
+          : 0;
+}
+BENCHMARK(BM_Engine_Hackbench256)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+}  // namespace
+}  // namespace schedsim

@@ -1,0 +1,143 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "workloads/hackbench.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "sim/program.h"
+
+namespace schedsim::workloads {
+namespace {
+
+constexpr int kStartGateBarrier = 0;
+
+// Workload construction cannot fail once the parameters are valid; a
+// failure here is a bug in this file.
+sim::Program BuildOrDie(sim::ProgramBuilder& b) {
+  absl::StatusOr<sim::Program> p = b.Build();
+  if (!p.ok()) {
+    std::fprintf(stderr, "HackbenchWorkload: %s\n",
+                 std::string(p.status().message()).c_str());
+    std::abort();
+  }
+  return *std::move(p);
+}
+
+}  // namespace
+
+absl::Status ValidateHackbenchParams(const HackbenchParams& params) {
+  constexpr int64_t kMaxLoop = std::numeric_limits<int32_t>::max();
+  if (params.groups < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hackbench: groups must be >= 1, got ", params.groups));
+  }
+  if (params.fds < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hackbench: fds must be >= 1, got ", params.fds));
+  }
+  if (params.loops < 0 || params.loops * params.fds > kMaxLoop) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hackbench: loops must be in 0..", kMaxLoop / params.fds,
+                     " (fds * loops is a loop count), got ", params.loops));
+  }
+  if (int64_t{params.groups} * params.fds * 2 >
+      std::numeric_limits<int>::max()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hackbench: ", params.groups, " groups of 2 * ",
+                     params.fds, " tasks is too many tasks"));
+  }
+  if (params.message_cycles < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "hackbench: message_cycles must be >= 0, got ", params.message_cycles));
+  }
+  if (params.channel_capacity < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hackbench: channel_capacity must be >= 0, got ",
+                     params.channel_capacity));
+  }
+  return absl::OkStatus();
+}
+
+sim::Workload HackbenchWorkload(const HackbenchParams& params) {
+  if (absl::Status s = ValidateHackbenchParams(params); !s.ok()) {
+    std::fprintf(stderr, "HackbenchWorkload: %s\n",
+                 std::string(s.message()).c_str());
+    std::abort();
+  }
+  const int groups = params.groups;
+  const int fds = params.fds;
+  const std::string prefix =
+      params.threads ? "hackbench-thread" : "hackbench-process";
+  const sim::Dist work = sim::Dist::Constant(params.message_cycles);
+  const bool compute = params.message_cycles > 0;
+
+  sim::Workload w;
+  w.metrics.push_back("messages");
+  if (params.start_gate) {
+    sim::BarrierSpec gate;
+    gate.name = "start";
+    gate.parties = groups * fds * 2;
+    w.barriers.push_back(gate);
+  }
+  const sim::ChannelSpec::Kind kind = params.pipe
+                                          ? sim::ChannelSpec::Kind::kPipe
+                                          : sim::ChannelSpec::Kind::kSocket;
+  int capacity = params.channel_capacity;
+  if (capacity == 0) {
+    capacity = params.pipe ? kHackbenchPipeCapacity : kHackbenchSocketCapacity;
+  }
+  w.channels.reserve(static_cast<size_t>(groups) * fds);
+  w.programs.reserve(static_cast<size_t>(groups) * (fds + 1));
+  w.tasks.reserve(static_cast<size_t>(groups) * (fds + 1));
+
+  for (int g = 0; g < groups; ++g) {
+    const int first_channel = static_cast<int>(w.channels.size());
+    for (int r = 0; r < fds; ++r) {
+      sim::ChannelSpec ch;
+      ch.name = absl::StrCat("g", g, ".r", r);
+      ch.kind = kind;
+      ch.capacity = capacity;
+      w.channels.push_back(std::move(ch));
+    }
+    // Receivers: one program and one task spec each.
+    for (int r = 0; r < fds; ++r) {
+      sim::ProgramBuilder b(absl::StrCat("receiver g", g, ".r", r));
+      if (params.start_gate) b.Barrier(kStartGateBarrier);
+      b.Loop(params.loops * fds).Recv(first_channel + r);
+      b.Mark(kHackbenchMessagesMetric);
+      if (compute) b.Compute(work);
+      b.EndLoop().Exit();
+      sim::TaskSpec t;
+      t.name = absl::StrCat(prefix, "/g", g, "/receiver", r);
+      t.program = static_cast<int>(w.programs.size());
+      w.programs.push_back(BuildOrDie(b));
+      w.tasks.push_back(std::move(t));
+    }
+    // Senders: one program for the group, `fds` identical tasks.
+    sim::ProgramBuilder b(absl::StrCat("sender g", g));
+    if (params.start_gate) b.Barrier(kStartGateBarrier);
+    b.Loop(params.loops);
+    for (int r = 0; r < fds; ++r) {
+      if (compute) b.Compute(work);
+      b.Send(first_channel + r);
+    }
+    b.EndLoop().Exit();
+    sim::TaskSpec t;
+    t.name = absl::StrCat(prefix, "/g", g, "/sender");
+    t.program = static_cast<int>(w.programs.size());
+    t.count = fds;
+    w.programs.push_back(BuildOrDie(b));
+    w.tasks.push_back(std::move(t));
+  }
+  return w;
+}
+
+}  // namespace schedsim::workloads
