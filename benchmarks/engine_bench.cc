@@ -7,14 +7,13 @@
 //       `perf bench sched pipe` (workloads/pipe_pingpong.h), endless, on
 //       skylake-e3-1240v5; 1 simulated second per iteration after a 10 ms
 //       warm-up. poll_only:1 sets PM QoS to 0 so that idle CPUs only poll
-//       (FitIdleGovernor otherwise picks C10 on every idle entry, and each
-//       wake-up pays its 300 us physical exit).
+//       (menu otherwise picks C1 for the ~10 us idle periods).
 //   BM_Engine_Hackbench256
 //       hackbench (workloads/hackbench.h), 40 groups of 20 senders + 20
 //       receivers (1600 tasks), unix sockets, endless, on zen3-2s-nps1
-//       (256 CPUs) with the whole model on: FitIdleGovernor,
-//       PerformanceGovernor, PrevTargetPlacement, newidle and periodic load
-//       balancing, NO_HZ kicks, the package PMU every 1 ms. One iteration
+//       (256 CPUs) with the whole model on: the kernel's default policies
+//       from the registry (schedutil, menu, sis_util), newidle and periodic
+//       load balancing, NO_HZ kicks, the package PMU every 1 ms. One iteration
 //       of 1000 simulated ms after a 20 ms warm-up (the start gate, forks
 //       and the first wake-ups); ENGINE_BENCH_HACKBENCH_MS overrides the
 //       1000 (e.g. a short run under callgrind).
@@ -69,7 +68,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "benchmark/benchmark.h"
-#include "sim/builtin_policies.h"
+#include "platform/registry.h"
 #include "sim/config.h"
 #include "sim/simulator.h"
 #include "sim/stats.h"
@@ -213,10 +212,17 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
   const sim::Workload workload = make_workload();
   const int64_t workload_bytes = LiveBytes() - before_workload;
 
-  sim::PerformanceGovernor freq;
-  sim::FitIdleGovernor idle;
-  sim::PrevTargetPlacement placement;
-  const sim::Policies policies{&freq, &idle, &placement};
+  // The kernel's default policies for the machine, from the registry.
+  const platform::PolicyRegistry& registry = platform::PolicyRegistry::Global();
+  auto freq = registry.MakeFreq(topo->frequency().has_hwp ? "intel_pstate_hwp"
+                                                          : "schedutil");
+  auto idle = registry.MakeIdle("menu");
+  auto placement = registry.MakePlacement("sis_util");
+  if (!freq.ok() || !idle.ok() || !placement.ok()) {
+    state.SkipWithError("a default policy is not registered");
+    return {};
+  }
+  const sim::Policies policies{freq->get(), idle->get(), placement->get()};
 
   const int64_t before = LiveBytes();
   absl::StatusOr<std::unique_ptr<sim::Simulator>> created =

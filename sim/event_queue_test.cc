@@ -202,6 +202,25 @@ TYPED_TEST(EventQueueTest, RescheduleKeepsPayloadAndHandle) {
   EXPECT_EQ(q.Pop().kind, 9);
 }
 
+TYPED_TEST(EventQueueTest, PeekLeavesTheEventForRescheduleOrCancel) {
+  TypeParam q;
+  q.Push(T(10), 0, 1, 5);
+  q.Push(T(20), 0, 2);
+  EventHandle h;
+  Event e = q.Peek(&h);
+  EXPECT_EQ(e.kind, 1);
+  EXPECT_EQ(e.cpu, 5);
+  EXPECT_EQ(q.floor(), T(10));
+  EXPECT_TRUE(q.Contains(h));
+  EXPECT_TRUE(q.Reschedule(h, T(30)));  // re-armed: after kind 2 now
+  EXPECT_EQ(q.Pop().kind, 2);
+  e = q.Peek(&h);
+  EXPECT_EQ(e.kind, 1);
+  EXPECT_EQ(e.time, T(30));
+  EXPECT_TRUE(q.Cancel(h));  // not re-armed
+  EXPECT_TRUE(q.empty());
+}
+
 TYPED_TEST(EventQueueTest, RescheduleToSameTimeGoesBehindPeers) {
   TypeParam q;
   const EventHandle a = q.Push(T(10), 0, 1);

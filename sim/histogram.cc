@@ -36,4 +36,26 @@ int64_t LatencyHistogram::Percentile(double p) const {
   return max_;
 }
 
+int64_t SmallLatencyHistogram::BucketUpper(int b) {
+  if (b < 2) return b;
+  int msb = b / 2;
+  int half = b % 2;
+  // Values with this msb and next bit `half`: [2^msb + half*2^(msb-1),
+  // 2^msb + (half+1)*2^(msb-1)).
+  return (int64_t{1} << msb) + (int64_t{half + 1} << (msb - 1)) - 1;
+}
+
+int64_t SmallLatencyHistogram::Percentile(double p) const {
+  if (count_ == 0) return 0;
+  uint64_t rank =
+      static_cast<uint64_t>(std::ceil(p / 100.0 * static_cast<double>(count_)));
+  rank = std::clamp<uint64_t>(rank, 1, count_);
+  uint64_t seen = 0;
+  for (int b = 0; b < kBuckets; ++b) {
+    seen += counts_[b];
+    if (seen >= rank) return std::min(BucketUpper(b), max_);
+  }
+  return max_;
+}
+
 }  // namespace schedsim::sim

@@ -37,5 +37,24 @@ TEST(LatencyHistogramTest, SmallValuesAreExactAndMergeAdds) {
   EXPECT_EQ(empty.mean(), 0);
 }
 
+TEST(SmallLatencyHistogramTest, ExactSummaryAndCoarsePercentiles) {
+  SmallLatencyHistogram h;
+  for (int64_t v = 1; v <= 1000; ++v) h.Record(v * 1000);
+  EXPECT_EQ(h.count(), 1000u);
+  EXPECT_EQ(h.min(), 1000);
+  EXPECT_EQ(h.max(), 1000000);
+  EXPECT_DOUBLE_EQ(h.mean(), 500500.0);
+  for (double p : {50.0, 99.0}) {
+    double exact = p * 10000;
+    EXPECT_GE(h.Percentile(p), exact);
+    EXPECT_LE(h.Percentile(p), exact * 1.5 + 1) << p;
+  }
+  EXPECT_EQ(h.Percentile(100), 1000000);
+  EXPECT_LE(sizeof(SmallLatencyHistogram), 360u);
+  SmallLatencyHistogram one;
+  one.Record(3);
+  EXPECT_EQ(one.Percentile(50), 3);
+}
+
 }  // namespace
 }  // namespace schedsim::sim

@@ -10,7 +10,7 @@
 
 namespace schedsim::sim {
 
-int64_t Dist::Sample(Rng& rng) const {
+int64_t Dist::SampleRandom(Rng& rng) const {
   double v = 0;
   switch (kind) {
     case Kind::kConstant:

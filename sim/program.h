@@ -58,7 +58,10 @@ struct Dist {
   }
 
   // A draw; constant distributions do not touch the generator.
-  int64_t Sample(Rng& rng) const;
+  int64_t Sample(Rng& rng) const {
+    return kind == Kind::kConstant ? a : SampleRandom(rng);
+  }
+  int64_t SampleRandom(Rng& rng) const;
   // The mean (for docs, checks and analytic tests).
   double Mean() const;
   // InvalidArgument naming `what` if parameters are out of range.

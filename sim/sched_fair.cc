@@ -244,8 +244,8 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
       UpdatePelt(cpu);
       AccountBusyEnd(cpu);
       c.mode = CpuMode::kAwake;
-      SiblingChanged(cpu);
       PackageBusyChanged(cpu, false);
+      SiblingChanged(cpu);
     }
     return EnterIdle(cpu);
   }
@@ -274,8 +274,8 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
     UpdatePelt(cpu);
     c.mode = CpuMode::kBusy;
     AccountBusyStart(cpu);
-    SiblingChanged(cpu);
     PackageBusyChanged(cpu, true);
+    SiblingChanged(cpu);
     StartTick(cpu);
   }
   UpdatePelt(cpu);

@@ -48,13 +48,9 @@ absl::Status SimulatorImpl::Fail(std::string message) {
 double SimulatorImpl::RateOf(int cpu) const {
   const Cpu& c = cpus_[cpu];
   double rate = static_cast<double>(fdoms_[c.domain].cur_khz) * 1e-6;
-  const topology::CpuSet& core = topo_.smt_siblings(cpu);
-  for (int s = core.First(); s >= 0; s = core.Next(s)) {
-    if (s != cpu && cpus_[s].mode == CpuMode::kBusy) {
-      rate = rate * config_.smt_factor_pct / 100.0;
-      break;
-    }
-  }
+  int busy = packages_[c.package].busy_threads_per_core[c.core];
+  if (c.mode == CpuMode::kBusy) --busy;
+  if (busy > 0) rate = rate * config_.smt_factor_pct / 100.0;
   return rate;
 }
 
@@ -107,10 +103,7 @@ void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
 // The SMT sibling of `cpu` started or stopped running: the throughput of a
 // task running on the sibling changes.
 void SimulatorImpl::SiblingChanged(int cpu) {
-  if (topo_.threads_per_core() < 2) return;
-  const topology::CpuSet& core = topo_.smt_siblings(cpu);
-  for (int s = core.First(); s >= 0; s = core.Next(s)) {
-    if (s == cpu) continue;
+  for (int32_t s : cpus_[cpu].siblings) {
     Cpu& sc = cpus_[s];
     if (sc.mode != CpuMode::kBusy || sc.curr < 0 || !tasks_[sc.curr].in_phase)
       continue;
@@ -142,6 +135,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   Task t;
   t.program = &workload_.programs[spec.program];
   t.spec = spec_index;
+  t.channel_base = spec.channel_base;
   t.policy = spec.policy;
   t.rt_priority = static_cast<uint8_t>(spec.rt_priority);
   t.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
@@ -218,6 +212,11 @@ absl::Status SimulatorImpl::Init() {
     Cpu& c = cpus_[cpu];
     c.llc = topo_.place(cpu).llc;
     c.package = topo_.place(cpu).package;
+    c.core = topo_.place(cpu).core;
+    const topology::CpuSet& core = topo_.smt_siblings(cpu);
+    for (int s = core.First(); s >= 0; s = core.Next(s)) {
+      if (s != cpu) c.siblings.push_back(s);
+    }
     c.next_balance_ns.assign(domains_.depth(cpu), 0);
     for (int d = 0; d < domains_.depth(cpu); ++d) {
       c.next_balance_ns[d] = domains_.domain(cpu, d).min_interval_ms * 1000000;
@@ -291,10 +290,25 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
   if (!error_.empty()) return absl::FailedPreconditionError(error_);
   const int64_t until_ns = until.ns();
   while (!queue_.empty() && queue_.TopTime().ns() <= until_ns) {
-    Event e = queue_.Pop();
-    now_ns_ = e.time.ns();
-    ++events_;
-    absl::Status s = Dispatch(e);
+    absl::Status s;
+    if (queue_.Top().kind == kEvPhaseEnd) {
+      // A phase end usually re-arms itself for the next phase: keep the
+      // event in the queue, let the handler reschedule it, and drop it
+      // only if it did not.
+      EventHandle h;
+      Event e = queue_.Peek(&h);
+      now_ns_ = e.time.ns();
+      ++events_;
+      cpus_[e.cpu].phase_end = h;
+      s = OnPhaseEnd(e.cpu);
+      std::optional<Event> after = queue_.Get(h);
+      if (after.has_value() && after->seq == e.seq) queue_.Cancel(h);
+    } else {
+      Event e = queue_.Pop();
+      now_ns_ = e.time.ns();
+      ++events_;
+      s = Dispatch(e);
+    }
     if (s.ok() && !error_.empty()) s = absl::FailedPreconditionError(error_);
     if (!s.ok()) {
       if (error_.empty()) error_ = std::string(s.message());
@@ -335,7 +349,6 @@ absl::Status SimulatorImpl::OnPhaseEnd(int cpu) {
   t.in_phase = false;
   t.rem_cycles = 0;
   t.rem_stall_ns = 0;
-  c.phase_end = EventHandle();
   if (t.spinning) {
     // Spun on a barrier until the spin limit: block now.
     t.spinning = false;
@@ -414,7 +427,7 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
           StartPhase(cpu, 0);
           return absl::OkStatus();
         }
-        ChannelState& ch = channels_[op.arg];
+        ChannelState& ch = channels_[op.arg + t.channel_base];
         if (ch.messages >= ch.spec.capacity) {
           // Full: wait for a reader (pc stays; retried on wake-up).
           t.next_waiter = -1;
@@ -442,7 +455,7 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
         break;
       }
       case OpCode::kRecv: {
-        ChannelState& ch = channels_[op.arg];
+        ChannelState& ch = channels_[op.arg + t.channel_base];
         if (ch.messages == 0) {
           if (t.pending_cost_ns > 0) {
             StartPhase(cpu, 0);
@@ -793,6 +806,32 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
           break;
       }
       if (!s.ok()) return s;
+    }
+  }
+  // Channel ids with each task's base, over every program it may run (its
+  // own and those it forks, transitively).
+  for (const TaskSpec& t : workload.tasks) {
+    std::vector<bool> seen(workload.programs.size(), false);
+    std::vector<int> todo = {t.program};
+    seen[t.program] = true;
+    while (!todo.empty()) {
+      int p = todo.back();
+      todo.pop_back();
+      for (const Op& op : workload.programs[p].ops) {
+        if ((op.code == OpCode::kSend || op.code == OpCode::kRecv) &&
+            (t.channel_base < 0 ||
+             int64_t{op.arg} + t.channel_base >=
+                 static_cast<int64_t>(workload.channels.size()))) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "task '", t.name, "': channel ", op.arg, " + channel_base ",
+              t.channel_base, " does not exist (", workload.channels.size(),
+              " defined)"));
+        }
+        if (op.code == OpCode::kFork && !seen[op.arg]) {
+          seen[op.arg] = true;
+          todo.push_back(op.arg);
+        }
+      }
     }
   }
   for (const BarrierSpec& b : workload.barriers) {

@@ -86,6 +86,7 @@ struct Task {
   int32_t spec = 0;          // index of its TaskSpec (name, affinity)
   int32_t affinity = -1;     // index into SimulatorImpl::affinities_, -1 = all
   int32_t next_waiter = -1;  // link in a channel/barrier/wake-list queue
+  int32_t channel_base = 0;  // TaskSpec::channel_base
   int32_t wake_target = -1;
   int16_t uclamp_min = 0;
   int16_t uclamp_max = 1024;
@@ -169,6 +170,8 @@ struct Cpu {
   int32_t domain = 0;
   int32_t llc = 0;
   int32_t package = 0;
+  int32_t core = 0;
+  std::vector<int32_t> siblings;  // the other SMT threads of the core
   CpuStats stats;
 };
 

@@ -54,7 +54,7 @@ struct PlacementStats {
 
 struct TaskStats {
   std::string name;
-  LatencyHistogram wakeup_latency_ns;  // runnable -> running
+  SmallLatencyHistogram wakeup_latency_ns;  // runnable -> running
   int64_t run_ns = 0;
   int64_t iowait_ns = 0;
   uint64_t migrations = 0;

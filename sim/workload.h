@@ -42,6 +42,10 @@ struct TaskSpec {
   std::string affinity;
   // CPU the task starts on; -1 = placed by fork balancing.
   int start_cpu = -1;
+  // Added to the channel ids of the program's send and receive ops, so that
+  // many tasks share one program on different channels (hackbench's
+  // receivers each read their own socket).
+  int channel_base = 0;
   // uclamp request, 0..1024; -1 = unset.
   int uclamp_min = -1;
   int uclamp_max = -1;

@@ -95,8 +95,26 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
     capacity = params.pipe ? kHackbenchPipeCapacity : kHackbenchSocketCapacity;
   }
   w.channels.reserve(static_cast<size_t>(groups) * fds);
-  w.programs.reserve(static_cast<size_t>(groups) * (fds + 1));
   w.tasks.reserve(static_cast<size_t>(groups) * (fds + 1));
+
+  // Two programs serve every task: each task's channel_base points its
+  // channel 0 at its own channel (a receiver) or its group's first channel
+  // (a sender).
+  sim::ProgramBuilder receiver("receiver");
+  if (params.start_gate) receiver.Barrier(kStartGateBarrier);
+  receiver.Loop(params.loops * fds).Recv(0).Mark(kHackbenchMessagesMetric);
+  if (compute) receiver.Compute(work);
+  receiver.EndLoop().Exit();
+  w.programs.push_back(BuildOrDie(receiver));
+  sim::ProgramBuilder sender("sender");
+  if (params.start_gate) sender.Barrier(kStartGateBarrier);
+  sender.Loop(params.loops);
+  for (int r = 0; r < fds; ++r) {
+    if (compute) sender.Compute(work);
+    sender.Send(r);
+  }
+  sender.EndLoop().Exit();
+  w.programs.push_back(BuildOrDie(sender));
 
   for (int g = 0; g < groups; ++g) {
     const int first_channel = static_cast<int>(w.channels.size());
@@ -107,34 +125,18 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
       ch.capacity = capacity;
       w.channels.push_back(std::move(ch));
     }
-    // Receivers: one program and one task spec each.
     for (int r = 0; r < fds; ++r) {
-      sim::ProgramBuilder b(absl::StrCat("receiver g", g, ".r", r));
-      if (params.start_gate) b.Barrier(kStartGateBarrier);
-      b.Loop(params.loops * fds).Recv(first_channel + r);
-      b.Mark(kHackbenchMessagesMetric);
-      if (compute) b.Compute(work);
-      b.EndLoop().Exit();
       sim::TaskSpec t;
       t.name = absl::StrCat(prefix, "/g", g, "/receiver", r);
-      t.program = static_cast<int>(w.programs.size());
-      w.programs.push_back(BuildOrDie(b));
+      t.program = kHackbenchReceiverProgram;
+      t.channel_base = first_channel + r;
       w.tasks.push_back(std::move(t));
     }
-    // Senders: one program for the group, `fds` identical tasks.
-    sim::ProgramBuilder b(absl::StrCat("sender g", g));
-    if (params.start_gate) b.Barrier(kStartGateBarrier);
-    b.Loop(params.loops);
-    for (int r = 0; r < fds; ++r) {
-      if (compute) b.Compute(work);
-      b.Send(first_channel + r);
-    }
-    b.EndLoop().Exit();
     sim::TaskSpec t;
     t.name = absl::StrCat(prefix, "/g", g, "/sender");
-    t.program = static_cast<int>(w.programs.size());
+    t.program = kHackbenchSenderProgram;
     t.count = fds;
-    w.programs.push_back(BuildOrDie(b));
+    t.channel_base = first_channel;
     w.tasks.push_back(std::move(t));
   }
   return w;

@@ -24,18 +24,19 @@
 // receivers (one TaskSpec each, since each reads its own channel), then its
 // `fds` senders (one TaskSpec with count = fds). All start unplaced (fork
 // balancing from CPU 0). Channels: group g's receiver r reads channel
-// g * fds + r. Programs: one sender program per group (it names the group's
-// channels) and one receiver program per receiver, since a program names
-// channels by absolute index.
+// g * fds + r. Programs: two, shared by all tasks through
+// TaskSpec::channel_base (program channel 0 is the task's own channel for a
+// receiver, its group's first channel for a sender).
 //
-//   sender (group g):   [gate] loop(loops) { compute(message_cycles);
-//                                            send(g*fds + 0); ...
-//                                            compute(message_cycles);
-//                                            send(g*fds + fds-1) } exit
-//   receiver (g, r):    [gate] loop(fds * loops) { recv(g*fds + r);
-//                                                  mark(messages);
-//                                                  compute(message_cycles) }
-//                       exit
+//   sender (base g*fds):    [gate] loop(loops) { compute(message_cycles);
+//                                                send(0); ...
+//                                                compute(message_cycles);
+//                                                send(fds-1) } exit
+//   receiver (base g*fds+r): [gate] loop(fds * loops) { recv(0);
+//                                                       mark(messages);
+//                                                       compute(message_cycles)
+//                                                       }
+//                            exit
 //
 // loops = 0 makes both loops endless (the machine stays loaded until the
 // simulation stops). `message_cycles` = 0 omits the compute ops.
@@ -79,6 +80,9 @@ inline constexpr int kHackbenchSocketCapacity = 300;
 
 // Index of the "messages" metric (one kMark per message received).
 inline constexpr int kHackbenchMessagesMetric = 0;
+// The two programs every hackbench task runs (see channel_base).
+inline constexpr int kHackbenchReceiverProgram = 0;
+inline constexpr int kHackbenchSenderProgram = 1;
 
 struct HackbenchParams {
   int groups = 10;       // perf bench default

@@ -46,7 +46,7 @@ TEST(HackbenchWorkloadTest, Shape) {
   EXPECT_EQ(TotalTasks(w), 2 * 4 * 2);
   // Per group: 4 receiver specs of one task, one sender spec of 4 tasks.
   ASSERT_EQ(w.tasks.size(), 2u * 5u);
-  ASSERT_EQ(w.programs.size(), 2u * 5u);
+  ASSERT_EQ(w.programs.size(), 2u);  // shared through channel_base
   ASSERT_EQ(w.channels.size(), 2u * 4u);
   EXPECT_THAT(w.metrics, ElementsAre("messages"));
   ASSERT_EQ(w.barriers.size(), 1u);
@@ -66,8 +66,8 @@ TEST(HackbenchWorkloadTest, Shape) {
       EXPECT_THAT(Codes(p),
                   ElementsAre(C::kBarrier, C::kLoop, C::kRecv, C::kMark,
                               C::kCompute, C::kEndLoop, C::kExit));
-      EXPECT_EQ(p.ops[1].arg, 4 * 10);     // fds * loops messages
-      EXPECT_EQ(p.ops[2].arg, g * 4 + r);  // its own channel
+      EXPECT_EQ(p.ops[1].arg, 4 * 10);  // fds * loops messages
+      EXPECT_EQ(p.ops[2].arg + t.channel_base, g * 4 + r);  // its own
       EXPECT_EQ(p.ops[3].arg, kHackbenchMessagesMetric);
       EXPECT_EQ(p.ops[4].d1.a, kDefaultHackbenchMessageCycles);
     }
@@ -82,7 +82,8 @@ TEST(HackbenchWorkloadTest, Shape) {
     for (int r = 0; r < 4; ++r) {
       EXPECT_EQ(p.ops[2 + 2 * r].code, sim::OpCode::kCompute);
       EXPECT_EQ(p.ops[3 + 2 * r].code, sim::OpCode::kSend);
-      EXPECT_EQ(p.ops[3 + 2 * r].arg, g * 4 + r);  // every group channel
+      EXPECT_EQ(p.ops[3 + 2 * r].arg + s.channel_base,
+                g * 4 + r);  // every group channel
     }
     EXPECT_EQ(p.ops[10].code, sim::OpCode::kEndLoop);
     EXPECT_EQ(p.ops[11].code, sim::OpCode::kExit);

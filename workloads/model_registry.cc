@@ -21,8 +21,8 @@ absl::Status WorkloadRegistry::Register(WorkloadModel model) {
         "workload model '", model.name, "' needs build and evaluate"));
   }
   if (models_.count(model.name)) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "workload model '", model.name, "' is already registered"));
+    return absl::AlreadyExistsError(absl::StrCat("workload model '", model.name,
+                                                 "' is already registered"));
   }
   std::string name = model.name;
   models_.emplace(std::move(name), std::move(model));
@@ -41,9 +41,8 @@ absl::StatusOr<const WorkloadModel*> WorkloadRegistry::Lookup(
   if (it != models_.end()) return &it->second;
   std::vector<std::string> names;
   for (const auto& [n, m] : models_) names.push_back(n);
-  return absl::NotFoundError(absl::StrCat("unknown workload '", name,
-                                          "'; known: ",
-                                          absl::StrJoin(names, ", ")));
+  return absl::NotFoundError(absl::StrCat(
+      "unknown workload '", name, "'; known: ", absl::StrJoin(names, ", ")));
 }
 
 absl::StatusOr<platform::Params> WorkloadRegistry::ResolveParams(
@@ -62,8 +61,8 @@ absl::StatusOr<platform::Params> WorkloadRegistry::ResolveParams(
                                     " policy '", model.name, "'");
     size_t at = message.find(from);
     if (at != std::string::npos) {
-      message.replace(at, from.size(), absl::StrCat("workload '", model.name,
-                                                    "'"));
+      message.replace(at, from.size(),
+                      absl::StrCat("workload '", model.name, "'"));
     }
     return absl::InvalidArgumentError(message);
   }

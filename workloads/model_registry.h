@@ -94,10 +94,10 @@ struct WorkloadRegistration {
 
 #define SCHEDSIM_WORKLOAD_CONCAT_INNER_(a, b) a##b
 #define SCHEDSIM_WORKLOAD_CONCAT_(a, b) SCHEDSIM_WORKLOAD_CONCAT_INNER_(a, b)
-#define SCHEDSIM_REGISTER_WORKLOAD(model_expr)                  \
-  static ::schedsim::workloads::WorkloadRegistration            \
-      SCHEDSIM_WORKLOAD_CONCAT_(schedsim_workload_registration_, \
-                                __LINE__)(model_expr)
+#define SCHEDSIM_REGISTER_WORKLOAD(model_expr)               \
+  static ::schedsim::workloads::WorkloadRegistration         \
+  SCHEDSIM_WORKLOAD_CONCAT_(schedsim_workload_registration_, \
+                            __LINE__)(model_expr)
 
 }  // namespace schedsim::workloads
 
