@@ -166,7 +166,8 @@ void AppendTaskTable(const sim::SimStats& stats, std::string& out) {
 // --- JSON
 // ---------------------------------------------------------------------------
 
-Json LatencyJson(const sim::LatencyHistogram& h) {
+template <typename Histogram>
+Json LatencyJson(const Histogram& h) {
   Json j;
   j["count"] = h.count();
   j["mean"] = h.mean();
