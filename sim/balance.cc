@@ -50,9 +50,23 @@ int SimulatorImpl::FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
   return busiest;
 }
 
-namespace {
-// A queued (not running) fair task of `src` that may move to `dst`.
-}  // namespace
+int SimulatorImpl::FindOverloadedCpu(int domain_id, int this_cpu) const {
+  const topology::CpuSet& span = domains_.domains()[domain_id].span;
+  int busiest = -1;
+  int best_nr = 1;
+  for (int l : domain_llcs_[domain_id]) {
+    if (llcs_[l].nr_overloaded == 0) continue;
+    const topology::CpuSet& llc = topo_.llcs()[l];
+    for (int cpu = llc.First(); cpu >= 0; cpu = llc.Next(cpu)) {
+      if (cpu == this_cpu || !span.Test(cpu)) continue;
+      if (cpus_[cpu].nr_running > best_nr) {
+        best_nr = cpus_[cpu].nr_running;
+        busiest = cpu;
+      }
+    }
+  }
+  return busiest;
+}
 
 void SimulatorImpl::NewidleBalance(int cpu) {
   Cpu& c = cpus_[cpu];
@@ -63,10 +77,7 @@ void SimulatorImpl::NewidleBalance(int cpu) {
   for (size_t i = 0; i < ids.size(); ++i) {
     const topology::SchedDomain& sd = domains_.domains()[ids[i]];
     if (!sd.has(topology::kSdBalanceNewidle)) continue;
-    bool any = false;
-    for (int l : domain_llcs_[ids[i]]) any |= llcs_[l].nr_overloaded > 0;
-    if (!any) continue;
-    int busiest = FindBusiestCpu(sd.span, cpu, 2);
+    int busiest = FindOverloadedCpu(ids[i], cpu);
     if (busiest < 0) continue;
     for (int pass = 0; pass < 2; ++pass) {
       for (int q : cpus_[busiest].rq) {

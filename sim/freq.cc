@@ -359,9 +359,14 @@ platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {
     umax = std::max<int64_t>(umax, t.uclamp_max);
     any = true;
   };
-  if (c.curr >= 0 && c.mode == CpuMode::kBusy) add(c.curr);
-  for (int q : c.rq) add(q);
-  for (int q : c.rt_rq) add(q);
+  if (c.nr_uclamped > 0) {
+    if (c.curr >= 0 && c.mode == CpuMode::kBusy) add(c.curr);
+    for (int q : c.rq) add(q);
+    for (int q : c.rt_rq) add(q);
+  } else {
+    any = c.nr_running > 0;
+    umax = 1024;
+  }
   if (config_.uclamp) {
     u.uclamp_min = umin;
     u.uclamp_max = any ? umax : 1024;

@@ -167,6 +167,8 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     c.load_weight += t.weight;
   }
   NoteNrRunning(cpu, +1);
+  if (t.policy == SchedPolicy::kIdle) ++c.nr_sched_idle;
+  if (t.uclamp_min != 0 || t.uclamp_max != 1024) ++c.nr_uclamped;
   GovernorUpdate(cpu, util_flags);
 }
 
@@ -182,6 +184,8 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
     c.load_weight -= t.weight;
   }
   NoteNrRunning(cpu, -1);
+  if (t.policy == SchedPolicy::kIdle) --c.nr_sched_idle;
+  if (t.uclamp_min != 0 || t.uclamp_max != 1024) --c.nr_uclamped;
   GovernorUpdate(cpu, 0);
 }
 

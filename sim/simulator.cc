@@ -88,6 +88,7 @@ void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
   if (!queue_.Reschedule(c.phase_end, when)) {
     c.phase_end = queue_.Push(when, kBandSched, kEvPhaseEnd, cpu, c.curr);
   }
+  c.phase_rearmed = true;
 }
 
 void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
@@ -299,10 +300,11 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
       Event e = queue_.Peek(&h);
       now_ns_ = e.time.ns();
       ++events_;
-      cpus_[e.cpu].phase_end = h;
+      Cpu& c = cpus_[e.cpu];
+      c.phase_end = h;
+      c.phase_rearmed = false;
       s = OnPhaseEnd(e.cpu);
-      std::optional<Event> after = queue_.Get(h);
-      if (after.has_value() && after->seq == e.seq) queue_.Cancel(h);
+      if (!c.phase_rearmed && c.phase_end == h) queue_.Cancel(h);
     } else {
       Event e = queue_.Pop();
       now_ns_ = e.time.ns();

@@ -125,7 +125,10 @@ struct Cpu {
   bool exiting = false;  // C-state exit in progress
   bool tick_running = false;
   bool poll_limit_hit = false;
-  int32_t nr_running = 0;  // fair + RT, including curr
+  bool phase_rearmed = false;  // the phase end was rescheduled in dispatch
+  int32_t nr_sched_idle = 0;   // runnable SCHED_IDLE tasks, including curr
+  int32_t nr_uclamped = 0;     // runnable tasks with non-default clamps
+  int32_t nr_running = 0;      // fair + RT, including curr
   int32_t nr_fair = 0;
   int64_t load_weight = 0;  // sum of weights of fair tasks
   int64_t min_vruntime = 0;
@@ -364,6 +367,9 @@ class SimulatorImpl {
   void MigrateQueued(int task, int src, int dst);
   int FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
                      int min_nr) const;
+  // The busiest CPU (nr_running >= 2) of distinct domain `domain_id`,
+  // visiting only its LLCs that have an overloaded CPU.
+  int FindOverloadedCpu(int domain_id, int this_cpu) const;
   void UpdateIdleCpuScan(int cpu, const topology::SchedDomain& sd);
 
   const topology::Topology& topo_;

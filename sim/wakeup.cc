@@ -98,15 +98,9 @@ std::unique_ptr<platform::SchedView> MakeSimSchedView(SimulatorImpl* sim) {
 }
 
 bool SimulatorImpl::sched_idle(int cpu) const {
+  // sched_idle_rq(): every runnable task is SCHED_IDLE.
   const Cpu& c = cpus_[cpu];
-  if (c.nr_running == 0) return false;
-  // Every runnable task is SCHED_IDLE: schedsim has no SCHED_IDLE tasks
-  // running unless a spec says so.
-  if (c.curr >= 0 && tasks_[c.curr].policy != SchedPolicy::kIdle) return false;
-  for (int q : c.rq) {
-    if (tasks_[q].policy != SchedPolicy::kIdle) return false;
-  }
-  return c.rt_rq.empty();
+  return c.nr_running > 0 && c.nr_sched_idle == c.nr_running;
 }
 
 int64_t SimulatorImpl::cpu_util(int cpu) const {
