@@ -16,16 +16,20 @@
 // What the governor sees (inputs), refreshed by Sample() once per period:
 //
 //   * util(cpu): PELT is not visible from user space, so utilization is
-//     estimated from /proc/stat: busy fraction of the last period (user +
-//     nice + system + irq + softirq over all time) x capacity x f / f_max,
-//     f the CPU's average frequency over the period (APERF/MPERF x base
-//     when the MSRs are readable, else the policy's scaling_cur_freq) and
-//     f_max cpuinfo_max_freq; so, like PELT, frequency-invariant. It is
-//     smoothed by an EWMA whose half-life is util_half_life_ns (default
-//     32 ms, PELT's half-life); 0 disables smoothing. capacity is
-//     cpuN/cpu_capacity when present (asymmetric systems), else 1024.
-//     util_rt, uclamp and rt_runnable stay at their defaults: user space
-//     sees none of them.
+//     estimated from the CPU's busy fraction over the last period, x its
+//     capacity x f / f_max, f the CPU's average frequency over the period
+//     and f_max cpuinfo_max_freq; so, like PELT, frequency-invariant. The
+//     busy fraction is MPERF/TSC (time in C0, cycle resolution) when the
+//     MSRs are readable, else from /proc/stat (user + nice + system + irq
+//     + softirq over all time), at USER_HZ resolution (10 ms at the usual
+//     USER_HZ = 100): a CPU whose /proc/stat line did not advance since the
+//     last sample keeps its estimate rather than being taken for idle. f
+//     is APERF/MPERF x base_khz with MSRs, else the policy's
+//     scaling_cur_freq. The estimate is smoothed by an EWMA whose
+//     half-life is util_half_life_ns (default 32 ms, PELT's half-life); 0
+//     disables smoothing. capacity is cpuN/cpu_capacity when present
+//     (asymmetric systems), else 1024. util_rt, uclamp and rt_runnable
+//     stay at their defaults: user space sees none of them.
 //   * counters(cpu): APERF (0xE8), MPERF (0xE7) and TSC (0x10) read from
 //     /dev/cpu/N/msr when readable (root + `modprobe msr`); otherwise
 //     derived: TSC advances at base_khz over the wall time, MPERF by TSC x
@@ -102,8 +106,11 @@ struct LinuxFreqOptions {
   bool apply = false;
   // SetHwpRequest writes IA32_HWP_REQUEST instead of the sysfs mapping.
   bool allow_msr_writes = false;
-  // Use APERF/MPERF/TSC from /dev/cpu/N/msr when readable.
+  // Use APERF/MPERF/TSC from the MSRs when readable.
   bool msr_counters = true;
+  // The MSRs; null: the msr driver's devices under paths.dev_root. Must
+  // outlive the LinuxCpufreq (and be the snapshot's too).
+  MsrAccess* msr = nullptr;
   // EWMA half-life of the utilization estimate; 0: none. PELT's is 32 ms.
   int64_t util_half_life_ns = 32'000'000;
   // What tick_period_ns() reports: set it to the sampling period.
@@ -121,7 +128,8 @@ struct LinuxFreqAction {
   std::vector<std::string> writes;  // "<path> <- <value>"
   std::vector<std::string> notes;   // what could not be expressed, ...
   std::string why;                  // governor and inputs
-  bool applied = false;             // false: dry run (or failed)
+  bool dry_run = false;             // nothing was to be written
+  bool applied = false;             // every write done
   std::string error;                // the failure, if any
 };
 // One line (plus indented continuation lines) for the log.
@@ -135,7 +143,7 @@ struct CpuObservation {
   int64_t avg_khz = 0;         // average frequency while busy
   double util = 0.0;           // smoothed estimate, capacity units
   int64_t capacity = kCapacityScale;
-  CpuCounters counters;        // cumulative
+  CpuCounters counters;  // cumulative
 };
 
 class LinuxCpufreq;
@@ -203,8 +211,10 @@ class LinuxFreqDomain final : public FreqDomain {
   std::string epp_;  // energy_performance_preference as last read, or ""
   bool has_epp_file_ = false;
   bool userspace_available_ = false;
-  bool msr_hwp_ = false;  // HWP requests go to IA32_HWP_REQUEST
-  std::optional<HwpRequest> last_mapped_;  // sysfs mapping, last request
+  bool msr_hwp_ = false;            // HWP requests go to IA32_HWP_REQUEST
+  bool target_set_ = false;         // SetTargetKhz was called
+  bool userspace_planned_ = false;  // dry run: the switch was logged
+  std::optional<HwpRequest> last_mapped_;       // sysfs mapping, last request
   std::vector<std::optional<HwpRequest>> hwp_;  // by CPU: last request
   absl::Status status_;
   std::vector<LinuxFreqAction> actions_;
@@ -219,10 +229,13 @@ class LinuxCpufreq {
   // file the backend will write must be writable (access(2)).
   //
   // Errors: NotFound when there is no policy (no cpufreq driver: a VM, a
-  // container); the error of LoadTopologyFromSysfs; InvalidArgument naming
-  // the file when a required policy file (affected_cpus or related_cpus,
-  // cpuinfo_min/max_freq, scaling_min/max_freq) is missing or malformed;
-  // PermissionDenied naming the file that cannot be written (apply).
+  // container); the error of LoadTopologyFromSysfs; InvalidArgument or
+  // NotFound naming the file when a required policy file (affected_cpus or
+  // related_cpus, cpuinfo_min/max_freq, scaling_min/max_freq) is malformed
+  // or missing. With apply: FailedPrecondition for a policy without HWP
+  // whose driver offers no `userspace` governor (no way to set a target);
+  // the snapshot's error naming a file that cannot be saved;
+  // PermissionDenied naming a file that cannot be written.
   static absl::StatusOr<std::unique_ptr<LinuxCpufreq>> Open(
       const LinuxFreqOptions& options, SettingsSnapshot* snapshot);
 
@@ -266,12 +279,15 @@ class LinuxCpufreq {
   LinuxSysfs sysfs_;
   LinuxSysfs proc_;
   std::unique_ptr<topology::Topology> topology_;
-  std::unique_ptr<MsrReader> msr_;
+  std::unique_ptr<DevMsrAccess> own_msr_;
+  MsrAccess* msr_ = nullptr;
   bool msr_counters_ = false;
   std::vector<std::unique_ptr<LinuxFreqDomain>> domains_;
-  std::vector<CpuObservation> obs_;                // by CPU
-  std::vector<std::optional<CpuTimes>> times_;    // by CPU: last reading
-  std::vector<CpuCounters> last_msr_;              // by CPU: last MSR values
+  std::vector<CpuObservation> obs_;             // by CPU
+  std::vector<std::optional<CpuTimes>> times_;  // by CPU: last reading
+  std::vector<CpuCounters> last_msr_;           // by CPU: last MSR values
+  std::vector<char> msr_valid_;                 // by CPU: last_msr_ was read
+  std::vector<int64_t> util_ns_;                // by CPU: last util update
   int64_t now_ns_ = 0;
   int64_t last_sample_ns_ = 0;
   bool sampled_ = false;

@@ -57,8 +57,9 @@ absl::StatusOr<std::vector<int>> ParseCpuListText(absl::string_view text,
   std::set<int> ids;
   absl::string_view t = absl::StripAsciiWhitespace(text);
   if (!t.empty()) {
-    for (absl::string_view part : absl::StrSplit(t, ',')) {
-      part = absl::StripAsciiWhitespace(part);
+    // cpulists ("0-3,8") and cpufreq's space-separated lists ("0 64").
+    for (absl::string_view part :
+         absl::StrSplit(t, absl::ByAnyChar(", \t\n"), absl::SkipEmpty())) {
       std::vector<absl::string_view> ends = absl::StrSplit(part, '-');
       int lo = 0;
       int hi = 0;
@@ -66,8 +67,8 @@ absl::StatusOr<std::vector<int>> ParseCpuListText(absl::string_view text,
           !absl::SimpleAtoi(ends.back(), &hi) || lo < 0 || hi < lo ||
           hi > kMaxCpuId) {
         return absl::InvalidArgumentError(
-            absl::StrCat("expected a CPU list like '0-3,8' in ", path, ", got ",
-                         QuoteForError(text)));
+            absl::StrCat("expected a CPU list like '0-3,8' or '0 1' in ", path,
+                         ", got ", QuoteForError(text)));
       }
       for (int id = lo; id <= hi; ++id) ids.insert(id);
     }
@@ -163,10 +164,9 @@ absl::Status LinuxSysfs::WriteRaw(absl::string_view rel,
         absl::StrCat("cannot write ", QuoteForError(content), " to ", path));
   }
   if (static_cast<size_t>(n) != content.size()) {
-    return absl::DataLossError(absl::StrCat("short write of ",
-                                            QuoteForError(content), " to ",
-                                            path, ": ", n, " of ",
-                                            content.size(), " bytes"));
+    return absl::DataLossError(
+        absl::StrCat("short write of ", QuoteForError(content), " to ", path,
+                     ": ", n, " of ", content.size(), " bytes"));
   }
   return absl::OkStatus();
 }

@@ -61,7 +61,8 @@ class LinuxSysfs {
   // A decimal integer; InvalidArgument naming the path and quoting the
   // content when it is not one.
   absl::StatusOr<int64_t> ReadInt(absl::string_view rel) const;
-  // A kernel CPU list ("0-3,8"), sorted, without duplicates.
+  // A kernel CPU list ("0-3,8", or cpufreq's "0 1 2"), sorted, without
+  // duplicates.
   absl::StatusOr<std::vector<int>> ReadCpuList(absl::string_view rel) const;
 
   // Writes `content` verbatim with one write(2) (sysfs attributes take one
@@ -80,7 +81,9 @@ class LinuxSysfs {
   std::string root_;
 };
 
-// Parses a kernel CPU list ("0-3,8,10-11"; empty text is the empty list).
+// Parses a kernel CPU list: a cpulist ("0-3,8,10-11") or a space-separated
+// one as cpufreq's related_cpus prints it ("0 64"); empty text is the empty
+// list.
 // `path` names the source in the error message.
 absl::StatusOr<std::vector<int>> ParseCpuListText(absl::string_view text,
                                                   absl::string_view path);

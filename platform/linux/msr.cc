@@ -74,28 +74,34 @@ absl::Status WriteMsr(const std::string& dev_root, int cpu, uint32_t reg,
                                   " to MSR ", RegName(reg), " via ", path));
   }
   if (n != static_cast<ssize_t>(sizeof(value))) {
-    return absl::DataLossError(absl::StrCat(
-        "short write to MSR ", RegName(reg), " via ", path, ": ", n,
-        " of 8 bytes"));
+    return absl::DataLossError(absl::StrCat("short write to MSR ", RegName(reg),
+                                            " via ", path, ": ", n,
+                                            " of 8 bytes"));
   }
   return absl::OkStatus();
 }
 
-MsrReader::~MsrReader() {
+DevMsrAccess::~DevMsrAccess() {
   for (const auto& [cpu, fd] : fds_) close(fd);
 }
 
-absl::StatusOr<uint64_t> MsrReader::Read(int cpu, uint32_t reg) {
+absl::StatusOr<uint64_t> DevMsrAccess::Read(int cpu, uint32_t reg) {
   auto it = fds_.find(cpu);
   if (it == fds_.end()) {
     const std::string path = MsrPath(dev_root_, cpu);
     const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-      return absl::ErrnoToStatus(errno, absl::StrCat("cannot open ", path));
+      return absl::ErrnoToStatus(
+          errno, absl::StrCat("cannot open ", path,
+                              " (MSR access needs root and `modprobe msr`)"));
     }
     it = fds_.emplace(cpu, fd).first;
   }
   return PreadMsr(it->second, MsrPath(dev_root_, cpu), reg);
+}
+
+absl::Status DevMsrAccess::Write(int cpu, uint32_t reg, uint64_t value) {
+  return WriteMsr(dev_root_, cpu, reg, value);
 }
 
 uint64_t EncodeHwpRequest(const HwpRequest& r, uint64_t previous) {

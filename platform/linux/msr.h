@@ -23,9 +23,9 @@
 
 namespace schedsim::platform::host {
 
-inline constexpr uint32_t kMsrTsc = 0x10;     // IA32_TIME_STAMP_COUNTER
-inline constexpr uint32_t kMsrMperf = 0xE7;   // IA32_MPERF
-inline constexpr uint32_t kMsrAperf = 0xE8;   // IA32_APERF
+inline constexpr uint32_t kMsrTsc = 0x10;    // IA32_TIME_STAMP_COUNTER
+inline constexpr uint32_t kMsrMperf = 0xE7;  // IA32_MPERF
+inline constexpr uint32_t kMsrAperf = 0xE8;  // IA32_APERF
 inline constexpr uint32_t kMsrHwpCapabilities = 0x771;  // IA32_HWP_CAPABILITIES
 inline constexpr uint32_t kMsrHwpRequest = 0x774;       // IA32_HWP_REQUEST
 
@@ -41,20 +41,37 @@ absl::StatusOr<uint64_t> ReadMsr(const std::string& dev_root, int cpu,
 absl::Status WriteMsr(const std::string& dev_root, int cpu, uint32_t reg,
                       uint64_t value);
 
-// Keeps /dev/cpu/N/msr open for reading, one descriptor per CPU, for the
-// sampler's per-period APERF/MPERF/TSC reads.
-class MsrReader {
+// Access to the MSRs of the machine's CPUs: the seam the backend reads
+// counters and writes HWP requests through. DevMsrAccess is the real one;
+// tests substitute a map (registers overlap as file offsets, so a file of
+// bytes cannot stand in for several of them).
+class MsrAccess {
  public:
-  explicit MsrReader(std::string dev_root) : dev_root_(std::move(dev_root)) {}
-  MsrReader(const MsrReader&) = delete;
-  MsrReader& operator=(const MsrReader&) = delete;
-  ~MsrReader();
+  virtual ~MsrAccess() = default;
+  virtual absl::StatusOr<uint64_t> Read(int cpu, uint32_t reg) = 0;
+  virtual absl::Status Write(int cpu, uint32_t reg, uint64_t value) = 0;
+  // Where CPU `cpu`'s registers are, for messages ("/dev/cpu/3/msr").
+  virtual std::string Where(int cpu) const = 0;
+};
 
-  absl::StatusOr<uint64_t> Read(int cpu, uint32_t reg);
+// The msr driver's devices under `dev_root`. Keeps one read descriptor
+// per CPU open (the sampler reads three MSRs per CPU per period); writes
+// open the device each time.
+class DevMsrAccess final : public MsrAccess {
+ public:
+  explicit DevMsrAccess(std::string dev_root)
+      : dev_root_(std::move(dev_root)) {}
+  DevMsrAccess(const DevMsrAccess&) = delete;
+  DevMsrAccess& operator=(const DevMsrAccess&) = delete;
+  ~DevMsrAccess() override;
+
+  absl::StatusOr<uint64_t> Read(int cpu, uint32_t reg) override;
+  absl::Status Write(int cpu, uint32_t reg, uint64_t value) override;
+  std::string Where(int cpu) const override { return MsrPath(dev_root_, cpu); }
 
  private:
   std::string dev_root_;
-  std::map<int, int> fds_;  // cpu -> descriptor
+  std::map<int, int> fds_;  // cpu -> read descriptor
 };
 
 // IA32_HWP_REQUEST fields (SDM vol. 3B 14.4.4): bits 7:0 minimum, 15:8

@@ -62,10 +62,9 @@ absl::Status SetIdleStateDisabled(SettingsSnapshot& snapshot, int cpu,
                                   int state, bool disabled) {
   const std::string rel = absl::StrCat(IdleStateDir(cpu, state), "/disable");
   if (!snapshot.sysfs().Exists(rel)) {
-    return absl::NotFoundError(absl::StrCat("no idle state ", state,
-                                            " on CPU ", cpu, ": ",
-                                            snapshot.sysfs().Path(rel),
-                                            " does not exist"));
+    return absl::NotFoundError(
+        absl::StrCat("no idle state ", state, " on CPU ", cpu, ": ",
+                     snapshot.sysfs().Path(rel), " does not exist"));
   }
   return snapshot.WriteFile(rel, disabled ? "1" : "0");
 }

@@ -28,17 +28,16 @@ absl::StatusOr<std::vector<CpuTimes>> ParseProcStat(absl::string_view text,
     // "cpu" alone is the sum over CPUs; only "cpuN" lines are per CPU.
     if (!absl::ConsumePrefix(&name, "cpu") || name.empty()) continue;
     const auto bad = [&](absl::string_view why) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_number, ": ", why, " in ",
-                       QuoteForError(line)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ":", line_number, ": ", why, " in ", QuoteForError(line)));
     };
     CpuTimes t;
     if (!std::all_of(name.begin(), name.end(), absl::ascii_isdigit) ||
         !absl::SimpleAtoi(name, &t.cpu)) {
       return bad("expected a CPU number after 'cpu'");
     }
-    uint64_t* slots[] = {&t.user, &t.nice,    &t.system, &t.idle,
-                         &t.iowait, &t.irq, &t.softirq, &t.steal};
+    uint64_t* slots[] = {&t.user,   &t.nice, &t.system,  &t.idle,
+                         &t.iowait, &t.irq,  &t.softirq, &t.steal};
     constexpr size_t kRequired = 4;  // user nice system idle
     const size_t have = fields.size() - 1;
     if (have < kRequired) {
@@ -46,8 +45,8 @@ absl::StatusOr<std::vector<CpuTimes>> ParseProcStat(absl::string_view text,
     }
     for (size_t i = 0; i < std::size(slots) && i < have; ++i) {
       if (!absl::SimpleAtoi(fields[i + 1], slots[i])) {
-        return bad(absl::StrCat("expected a tick count, got '", fields[i + 1],
-                                "'"));
+        return bad(
+            absl::StrCat("expected a tick count, got '", fields[i + 1], "'"));
       }
     }
     cpus.push_back(t);

@@ -40,8 +40,13 @@ std::string IdleStateDir(int cpu, int state) {
   return absl::StrCat(kSysfsCpuDir, "/cpu", cpu, "/cpuidle/state", state);
 }
 
-SettingsSnapshot::SettingsSnapshot(const LinuxPaths& paths)
-    : sysfs_(paths.sysfs_root), dev_root_(paths.dev_root) {}
+SettingsSnapshot::SettingsSnapshot(const LinuxPaths& paths, MsrAccess* msr)
+    : sysfs_(paths.sysfs_root), msr_(msr) {
+  if (msr_ == nullptr) {
+    own_msr_ = std::make_unique<DevMsrAccess>(paths.dev_root);
+    msr_ = own_msr_.get();
+  }
+}
 
 SettingsSnapshot::~SettingsSnapshot() {
   absl::Status s = Restore();
@@ -92,7 +97,7 @@ absl::Status SettingsSnapshot::WriteFile(absl::string_view rel,
 
 absl::Status SettingsSnapshot::SaveMsr(int cpu, uint32_t reg) {
   if (FindMsr(cpu, reg) != nullptr) return absl::OkStatus();
-  absl::StatusOr<uint64_t> value = ReadMsr(dev_root_, cpu, reg);
+  absl::StatusOr<uint64_t> value = msr_->Read(cpu, reg);
   if (!value.ok()) {
     return absl::Status(value.status().code(),
                         absl::StrCat("cannot save the original setting: ",
@@ -108,11 +113,10 @@ absl::Status SettingsSnapshot::SaveMsr(int cpu, uint32_t reg) {
   return absl::OkStatus();
 }
 
-absl::Status SettingsSnapshot::WriteMsr(int cpu, uint32_t reg,
-                                        uint64_t value) {
+absl::Status SettingsSnapshot::WriteMsr(int cpu, uint32_t reg, uint64_t value) {
   absl::Status saved = SaveMsr(cpu, reg);
   if (!saved.ok()) return saved;
-  return host::WriteMsr(dev_root_, cpu, reg, value);
+  return msr_->Write(cpu, reg, value);
 }
 
 absl::Status SettingsSnapshot::SavePolicy(int policy) {
@@ -149,10 +153,10 @@ absl::Status SettingsSnapshot::SaveIdleStates(int cpu) {
 absl::Status SettingsSnapshot::RestoreOne(const Entry& e, bool* wrote) {
   *wrote = false;
   if (e.is_msr) {
-    absl::StatusOr<uint64_t> now = ReadMsr(dev_root_, e.cpu, e.reg);
+    absl::StatusOr<uint64_t> now = msr_->Read(e.cpu, e.reg);
     if (now.ok() && *now == e.value) return absl::OkStatus();
     *wrote = true;
-    return host::WriteMsr(dev_root_, e.cpu, e.reg, e.value);
+    return msr_->Write(e.cpu, e.reg, e.value);
   }
   absl::StatusOr<std::string> now = sysfs_.ReadRaw(e.rel);
   if (now.ok() && *now == e.content) return absl::OkStatus();
@@ -168,8 +172,9 @@ absl::Status SettingsSnapshot::RestoreOne(const Entry& e, bool* wrote) {
 
 std::string SettingsSnapshot::Describe(const Entry& e) const {
   if (e.is_msr) {
-    return absl::StrCat("MSR 0x", absl::Hex(e.reg), " of CPU ", e.cpu,
-                        " = 0x", absl::Hex(e.value, absl::kZeroPad16));
+    return absl::StrCat("MSR 0x", absl::Hex(e.reg), " of CPU ", e.cpu, " = 0x",
+                        absl::Hex(e.value, absl::kZeroPad16), " (",
+                        msr_->Where(e.cpu), ")");
   }
   return absl::StrCat(sysfs_.Path(e.rel), " = ", QuoteForError(e.content));
 }
@@ -181,10 +186,9 @@ absl::Status SettingsSnapshot::Restore(RestoreReport* report) {
   std::vector<const Entry*> order;
   order.reserve(entries_.size());
   for (const Entry& e : entries_) order.push_back(&e);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const Entry* a, const Entry* b) {
-                     return a->order < b->order;
-                   });
+  std::stable_sort(
+      order.begin(), order.end(),
+      [](const Entry* a, const Entry* b) { return a->order < b->order; });
   std::vector<const Entry*> failed;
   for (const Entry* e : order) {
     bool wrote = false;
@@ -208,20 +212,20 @@ absl::Status SettingsSnapshot::Restore(RestoreReport* report) {
       continue;
     }
     if (!e->is_msr && IsPlaceholder(e->content)) {
-      r.notes.push_back(absl::StrCat(
-          sysfs_.Path(e->rel), " was ", QuoteForError(e->content),
-          ", a value the kernel shows but does not take back (", s.message(),
-          "); left as it is"));
+      r.notes.push_back(
+          absl::StrCat(sysfs_.Path(e->rel), " was ", QuoteForError(e->content),
+                       ", a value the kernel shows but does not take back (",
+                       s.message(), "); left as it is"));
       continue;
     }
     if (first_error.ok()) first_error = s;
     ++errors;
   }
   if (errors > 1) {
-    return absl::Status(first_error.code(),
-                        absl::StrCat(first_error.message(), " (and ",
-                                     errors - 1,
-                                     " more settings not restored)"));
+    return absl::Status(
+        first_error.code(),
+        absl::StrCat(first_error.message(), " (and ", errors - 1,
+                     " more settings not restored)"));
   }
   return first_error;
 }

@@ -33,12 +33,14 @@
 #define SCHEDSIM_PLATFORM_LINUX_SETTINGS_SNAPSHOT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "platform/linux/linux_sysfs.h"
+#include "platform/linux/msr.h"
 
 namespace schedsim::platform::host {
 
@@ -51,22 +53,24 @@ class SettingsSnapshot {
  public:
   struct Entry {
     bool is_msr = false;
-    std::string rel;       // file: path relative to the sysfs root
-    int cpu = -1;          // MSR
-    uint32_t reg = 0;      // MSR
-    std::string content;   // file: the saved content, verbatim
-    uint64_t value = 0;    // MSR: the saved value
-    int order = 0;         // restore priority (lower first)
+    std::string rel;      // file: path relative to the sysfs root
+    int cpu = -1;         // MSR
+    uint32_t reg = 0;     // MSR
+    std::string content;  // file: the saved content, verbatim
+    uint64_t value = 0;   // MSR: the saved value
+    int order = 0;        // restore priority (lower first)
   };
 
   struct RestoreReport {
-    int written = 0;    // values written back
-    int unchanged = 0;  // values already equal to the saved ones
+    int written = 0;                 // values written back
+    int unchanged = 0;               // values already equal to the saved ones
     std::vector<std::string> notes;  // placeholders that could not be put
                                      // back, and similar non-errors
   };
 
-  explicit SettingsSnapshot(const LinuxPaths& paths);
+  // Files under paths.sysfs_root; MSRs through `msr`, or when null through
+  // the msr driver under paths.dev_root. `msr` must outlive the snapshot.
+  explicit SettingsSnapshot(const LinuxPaths& paths, MsrAccess* msr = nullptr);
   SettingsSnapshot(const SettingsSnapshot&) = delete;
   SettingsSnapshot& operator=(const SettingsSnapshot&) = delete;
   // Restores. Call Restore() first to see its errors; the destructor's
@@ -80,8 +84,7 @@ class SettingsSnapshot {
   // SaveFile(rel), then writes `value` followed by a newline.
   absl::Status WriteFile(absl::string_view rel, absl::string_view value);
 
-  // Saves MSR `reg` of `cpu` (through <dev_root>/cpu/<cpu>/msr) unless
-  // already saved.
+  // Saves MSR `reg` of `cpu` unless already saved.
   absl::Status SaveMsr(int cpu, uint32_t reg);
   // SaveMsr(cpu, reg), then writes `value`.
   absl::Status WriteMsr(int cpu, uint32_t reg, uint64_t value);
@@ -102,7 +105,7 @@ class SettingsSnapshot {
 
   const std::vector<Entry>& entries() const { return entries_; }
   // "path = 'content'" (files, with the full path) or
-  // "MSR 0x774 of CPU 3 = 0x..." for the log.
+  // "MSR 0x774 of CPU 3 = 0x... (/dev/cpu/3/msr)" for the log.
   std::string Describe(const Entry& entry) const;
   const LinuxSysfs& sysfs() const { return sysfs_; }
 
@@ -113,7 +116,8 @@ class SettingsSnapshot {
   absl::Status RestoreOne(const Entry& e, bool* wrote);
 
   LinuxSysfs sysfs_;
-  std::string dev_root_;
+  std::unique_ptr<DevMsrAccess> own_msr_;
+  MsrAccess* msr_;
   std::vector<Entry> entries_;
 };
 
