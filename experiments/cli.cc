@@ -6,9 +6,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "experiments/flags.h"
+#include "experiments/govd_command.h"
 #include "experiments/machine_source.h"
 #include "experiments/policies_command.h"
+#include "experiments/run_command.h"
 #include "experiments/scenario.h"
+#include "experiments/shadow_command.h"
 #include "experiments/sim_report.h"
 #include "experiments/topology_report.h"
 #include "topology/presets.h"
@@ -31,6 +34,15 @@ std::string MainUsage() {
       "  simulate   run a scenario file (a machine, policies and task "
       "programs)\n"
       "             and print the run's metrics\n"
+      "  run        run an experiment file (variants x sweep x iterations) "
+      "and\n"
+      "             compare the variants, mmtests-style "
+      "(docs/experiments.md)\n"
+      "  govd       run a frequency governor on this machine's cpufreq "
+      "policies\n"
+      "             (dry run unless --apply; docs/hardware.md)\n"
+      "  shadow     evaluate a cpuidle governor or placement policy against "
+      "a\n             recorded ftrace trace (docs/traces.md)\n"
       "  policies   list the cpufreq, cpuidle and placement policies with "
       "their\n"
       "             parameters and defaults\n"
@@ -208,8 +220,11 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   if (command == "topology") return TopologyCommand(rest, out, err);
   if (command == "policies") return PoliciesCommand(rest, out, err);
   if (command == "simulate") return SimulateCommand(rest, out, err);
+  if (command == "run") return RunCommand(rest, out, err);
+  if (command == "govd") return GovdCommand(rest, out, err);
+  if (command == "shadow") return ShadowCommand(rest, out, err);
   err << "schedsim: unknown command '" << command
-      << "'; commands: topology, simulate, policies, help\n";
+      << "'; commands: topology, simulate, run, policies, govd, shadow, help\n";
   return kUsageError;
 }
 

@@ -3,15 +3,10 @@
 #include "experiments/scenario.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
-#include <set>
-#include <sstream>
 #include <utility>
 #include <variant>
 
@@ -19,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/json_util.h"
 #include "nlohmann/json.hpp"
 #include "sim/program.h"
 #include "sim/simulator.h"
@@ -34,147 +30,30 @@ using Json = nlohmann::ordered_json;
 
 // Bounds that keep every simulated time within int64 nanoseconds.
 constexpr int64_t kMaxDurationMs = kMaxScenarioDurationMs;
-constexpr int64_t kMaxNs = 1000000000000;            // 1000 s, config costs
 constexpr int64_t kMaxDistValue = 1000000000000000;  // ns or cycles
 constexpr double kMaxLogNormalSigma = 10.0;
 constexpr int64_t kMaxCount = 1000000;  // tasks per entry, forks, capacity
 constexpr int kMaxCpuId = 65535;
 
-// --- SimConfig fields, by name ----------------------------------------------
-
-using FieldPtr = std::variant<int sim::SimConfig::*, int64_t sim::SimConfig::*,
-                              bool sim::SimConfig::*>;
-
-struct ConfigField {
-  const char* name;
-  FieldPtr field;
-  int64_t min = 0;  // integers only
-  int64_t max = 0;
-};
-
-// Every SimConfig field, in declaration order. Adding a field is one line.
-const std::vector<ConfigField>& ConfigFields() {
-  using C = sim::SimConfig;
-  static const auto* fields = new std::vector<ConfigField>{
-      {"hz", &C::hz, 1, 10000},
-      {"sched_latency_ns", &C::sched_latency_ns, 1, kMaxNs},
-      {"sched_min_granularity_ns", &C::sched_min_granularity_ns, 1, kMaxNs},
-      {"sched_wakeup_granularity_ns", &C::sched_wakeup_granularity_ns, 0,
-       kMaxNs},
-      {"sched_migration_cost_ns", &C::sched_migration_cost_ns, 0, kMaxNs},
-      {"context_switch_ns", &C::context_switch_ns, 0, kMaxNs},
-      {"wakeup_cost_ns", &C::wakeup_cost_ns, 0, kMaxNs},
-      {"probe_cost_ns", &C::probe_cost_ns, 0, kMaxNs},
-      {"ipi_latency_ns", &C::ipi_latency_ns, 0, kMaxNs},
-      {"pipe_op_ns", &C::pipe_op_ns, 0, kMaxNs},
-      {"socket_op_ns", &C::socket_op_ns, 0, kMaxNs},
-      {"llc_migration_penalty_ns", &C::llc_migration_penalty_ns, 0, kMaxNs},
-      {"smt_migration_penalty_ns", &C::smt_migration_penalty_ns, 0, kMaxNs},
-      {"smt_factor_pct", &C::smt_factor_pct, 1, 100},
-      {"pm_qos_latency_ns", &C::pm_qos_latency_ns, -1, kMaxNs},
-      {"turbo", &C::turbo},
-      {"pl1_mw", &C::pl1_mw, 0, 100000000},
-      {"pmu_period_ns", &C::pmu_period_ns, 1000, kMaxNs},
-      {"uclamp", &C::uclamp},
-      {"uclamp_rt_default_min", &C::uclamp_rt_default_min, 0, 1024},
-      {"uclamp_enqueue_cost_ns", &C::uclamp_enqueue_cost_ns, 0, kMaxNs},
-      {"load_balance", &C::load_balance},
-      {"newidle_balance", &C::newidle_balance},
-  };
-  return *fields;
-}
-
-// --- Messages
-// -----------------------------------------------------------------
+// --- Messages (experiments/json_util.h) -------------------------------------
 
 std::string Field(const std::string& path, const std::string& key) {
-  return path.empty() ? key : absl::StrCat(path, ".", key);
+  return JsonField(path, key);
 }
 
 std::string Element(const std::string& path, size_t index) {
-  return absl::StrCat(path, "[", index, "]");
+  return JsonElement(path, index);
 }
 
-// Compact JSON text of `j`, nested values below `depth` elided, stopping
-// once `out` is longer than `limit` (nlohmann's dump() recurses without
-// bound, and a message needs only a glimpse).
-void Glimpse(const Json& j, int depth, size_t limit, std::string& out) {
-  if (out.size() > limit) return;
-  if (!j.is_structured()) {
-    absl::StrAppend(&out,
-                    j.dump(-1, ' ', false, Json::error_handler_t::replace));
-    return;
-  }
-  const bool object = j.is_object();
-  if (depth == 0 && !j.empty()) {
-    absl::StrAppend(&out, object ? "{...}" : "[...]");
-    return;
-  }
-  absl::StrAppend(&out, object ? "{" : "[");
-  bool first = true;
-  for (const auto& item : j.items()) {
-    if (out.size() > limit) break;
-    if (!first) absl::StrAppend(&out, ",");
-    first = false;
-    if (object) {
-      absl::StrAppend(
-          &out,
-          Json(item.key()).dump(-1, ' ', false, Json::error_handler_t::replace),
-          ":");
-    }
-    Glimpse(item.value(), depth - 1, limit, out);
-  }
-  absl::StrAppend(&out, object ? "}" : "]");
-}
-
-// A JSON value as messages show it: its type and (shortened) text.
-std::string Show(const Json& j) {
-  std::string text;
-  Glimpse(j, 3, 40, text);
-  if (text.size() > 40) text = absl::StrCat(text.substr(0, 37), "...");
-  if (j.is_null()) return "null";
-  if (j.is_object()) return absl::StrCat("an object ", text);
-  if (j.is_array()) return absl::StrCat("an array ", text);
-  return absl::StrCat(j.type_name(), " ", text);
-}
+std::string Show(const Json& j) { return ShowJson(j); }
 
 std::string Quoted(const std::vector<std::string>& names) {
-  std::vector<std::string> q;
-  for (const std::string& n : names) q.push_back(absl::StrCat("'", n, "'"));
-  return absl::StrJoin(q, ", ");
+  return QuotedNames(names);
 }
 
-int EditDistance(const std::string& a, const std::string& b) {
-  std::vector<int> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    int diagonal = row[0];
-    row[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j) {
-      int above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// " (did you mean 'x'?)" when one known name is a likely typo of `got`.
 std::string Suggestion(const std::string& got,
                        const std::vector<std::string>& known) {
-  int limit = got.size() <= 2 ? 0 : got.size() <= 4 ? 1 : 2;
-  std::string best;
-  int best_distance = limit + 1;
-  for (const std::string& k : known) {
-    int d = EditDistance(got, k);
-    if (d < best_distance) {
-      best = k;
-      best_distance = d;
-    }
-  }
-  if (best.empty()) return "";
-  return absl::StrCat(" (did you mean '", best, "'?)");
+  return DidYouMean(got, known);
 }
 
 // Names of one kind (programs, channels, ...) in definition order.
@@ -186,112 +65,19 @@ struct NameTable {
   std::map<std::string, int> ids;
 };
 
-// --- JSON text
-// -----------------------------------------------------------------
-
-// Tracks the JSON path while nlohmann parses, to report duplicate keys
-// (which nlohmann would silently collapse into one).
-class DuplicateKeyFinder {
- public:
-  bool Event(nlohmann::detail::parse_event_t event, const Json& parsed) {
-    using nlohmann::detail::parse_event_t;
-    switch (event) {
-      case parse_event_t::object_start:
-      case parse_event_t::array_start:
-        StartValue();
-        stack_.push_back({event == parse_event_t::array_start, 0, "", {}});
-        break;
-      case parse_event_t::object_end:
-      case parse_event_t::array_end:
-        if (!stack_.empty()) stack_.pop_back();
-        break;
-      case parse_event_t::key:
-        if (!stack_.empty()) {
-          Frame& f = stack_.back();
-          f.key = parsed.get<std::string>();
-          if (!f.keys.insert(f.key).second && !found_) {
-            found_ = true;
-            duplicate_ = f.key;
-            object_path_ = ObjectPath();
-          }
-        }
-        break;
-      case parse_event_t::value:
-        StartValue();
-        break;
-    }
-    return true;
-  }
-
-  bool found() const { return found_; }
-  // The first duplicate key and the path of its object ("" = the root).
-  const std::string& duplicate() const { return duplicate_; }
-  const std::string& object_path() const { return object_path_; }
-
- private:
-  struct Frame {
-    bool array;
-    size_t next_index;
-    std::string key;  // the current key (objects)
-    std::set<std::string> keys;
-  };
-  void StartValue() {
-    if (!stack_.empty() && stack_.back().array) ++stack_.back().next_index;
-  }
-  // The path of the innermost open object or array.
-  std::string ObjectPath() const {
-    std::string path;
-    for (size_t i = 0; i + 1 < stack_.size(); ++i) {
-      const Frame& f = stack_[i];
-      if (f.array) {
-        absl::StrAppend(&path, "[", f.next_index - 1, "]");
-      } else {
-        path = Field(path, f.key);
-      }
-    }
-    return path;
-  }
-
-  std::vector<Frame> stack_;
-  bool found_ = false;
-  std::string duplicate_;
-  std::string object_path_;
-};
-
 // --- The parser
 // ------------------------------------------------------------------
 
-class ScenarioParser {
+// The JSON helpers (Error, ParseText, ExpectObject, Int, ...) come from
+// JsonFileReader.
+class ScenarioParser : private JsonFileReader {
  public:
-  explicit ScenarioParser(std::string filename) : file_(std::move(filename)) {}
+  explicit ScenarioParser(std::string filename)
+      : JsonFileReader(std::move(filename)) {}
 
   absl::StatusOr<Scenario> Parse(const std::string& text);
 
  private:
-  absl::Status Error(const std::string& path,
-                     const std::string& message) const {
-    return absl::InvalidArgumentError(
-        path.empty() ? absl::StrCat(file_, ": ", message)
-                     : absl::StrCat(file_, ": ", path, ": ", message));
-  }
-
-  absl::Status ParseText(const std::string& text, Json* root) const;
-
-  // Type checks and conversions.
-  absl::Status ExpectObject(const Json& j, const std::string& path,
-                            const std::string& what) const;
-  absl::Status ExpectArray(const Json& j, const std::string& path,
-                           const std::string& what) const;
-  absl::Status CheckKeys(const Json& object, const std::string& path,
-                         const std::vector<std::string>& known,
-                         const std::string& what) const;
-  absl::StatusOr<int64_t> Int(const Json& j, const std::string& path,
-                              int64_t lo, int64_t hi) const;
-  absl::StatusOr<std::string> String(const Json& j,
-                                     const std::string& path) const;
-  absl::StatusOr<std::string> Name(const Json& j, const std::string& path,
-                                   const std::string& what) const;
-  absl::StatusOr<bool> Bool(const Json& j, const std::string& path) const;
   absl::StatusOr<sim::Dist> Dist(const Json& j, const std::string& path) const;
   absl::StatusOr<int64_t> DistParam(const Json& j, const std::string& path,
                                     int64_t lo) const;
@@ -318,142 +104,11 @@ class ScenarioParser {
                        sim::ProgramBuilder& b) const;
   absl::Status ParseTasks(const Json& j, sim::Workload& w) const;
 
-  std::string file_;
   NameTable programs_{"program", "programs", {}, {}, {}};
   NameTable channels_{"channel", "channels", {}, {}, {}};
   NameTable barriers_{"barrier", "barriers", {}, {}, {}};
   NameTable metrics_{"metric", "metrics", {}, {}, {}};
 };
-
-absl::Status ScenarioParser::ParseText(const std::string& text,
-                                       Json* root) const {
-  DuplicateKeyFinder finder;
-  try {
-    *root = Json::parse(
-        text, [&finder](int, nlohmann::detail::parse_event_t event,
-                        Json& parsed) { return finder.Event(event, parsed); });
-  } catch (const Json::parse_error& e) {
-    // e.byte is the 1-based position of the last character read.
-    size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
-    size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
-    if (offset == 0 || line_start == std::string::npos) {
-      line_start = 0;
-    } else {
-      line_start += 1;
-    }
-    std::string what = e.what();
-    size_t at = what.find("parse error");
-    size_t colon = at == std::string::npos ? at : what.find(": ", at);
-    if (colon != std::string::npos) what = what.substr(colon + 2);
-    return absl::InvalidArgumentError(absl::StrCat(
-        file_, ": line ", line, ", column ", offset - line_start + 1,
-        " (byte offset ", offset, "): invalid JSON: ", what));
-  } catch (const Json::exception& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file_, ": invalid JSON: ", e.what()));
-  }
-  if (finder.found()) {
-    return Error(
-        finder.object_path(),
-        absl::StrCat("key '", finder.duplicate(), "' appears more than once"));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status ScenarioParser::ExpectObject(const Json& j,
-                                          const std::string& path,
-                                          const std::string& what) const {
-  if (j.is_object()) return absl::OkStatus();
-  return Error(path,
-               absl::StrCat("expected an object (", what, "), got ", Show(j)));
-}
-
-absl::Status ScenarioParser::ExpectArray(const Json& j, const std::string& path,
-                                         const std::string& what) const {
-  if (j.is_array()) return absl::OkStatus();
-  return Error(path,
-               absl::StrCat("expected an array (", what, "), got ", Show(j)));
-}
-
-absl::Status ScenarioParser::CheckKeys(const Json& object,
-                                       const std::string& path,
-                                       const std::vector<std::string>& known,
-                                       const std::string& what) const {
-  for (const auto& item : object.items()) {
-    if (std::find(known.begin(), known.end(), item.key()) != known.end()) {
-      continue;
-    }
-    return Error(path,
-                 absl::StrCat("unknown key '", item.key(), "'",
-                              Suggestion(item.key(), known), "; ", what,
-                              " has the keys ", absl::StrJoin(known, ", ")));
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<int64_t> ScenarioParser::Int(const Json& j,
-                                            const std::string& path, int64_t lo,
-                                            int64_t hi) const {
-  std::string range = hi == std::numeric_limits<int64_t>::max()
-                          ? absl::StrCat(" >= ", lo)
-                          : absl::StrCat(" in ", lo, "..", hi);
-  int64_t v = 0;
-  if (j.is_number_unsigned()) {
-    uint64_t u = j.get<uint64_t>();
-    if (u > static_cast<uint64_t>(hi)) {
-      return Error(path,
-                   absl::StrCat("expected an integer", range, ", got ", u));
-    }
-    v = static_cast<int64_t>(u);
-  } else if (j.is_number_integer()) {
-    v = j.get<int64_t>();
-  } else if (j.is_number_float()) {
-    // 1e6 is a float in JSON; accept it when it is a whole number.
-    double d = j.get<double>();
-    if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9e15) {
-      return Error(
-          path, absl::StrCat("expected an integer", range, ", got ", Show(j)));
-    }
-    v = static_cast<int64_t>(d);
-  } else {
-    return Error(path,
-                 absl::StrCat("expected an integer", range, ", got ", Show(j)));
-  }
-  if (v < lo || v > hi) {
-    return Error(path, absl::StrCat("expected an integer", range, ", got ", v));
-  }
-  return v;
-}
-
-absl::StatusOr<std::string> ScenarioParser::String(
-    const Json& j, const std::string& path) const {
-  if (!j.is_string()) {
-    return Error(path, absl::StrCat("expected a string, got ", Show(j)));
-  }
-  return j.get<std::string>();
-}
-
-absl::StatusOr<std::string> ScenarioParser::Name(
-    const Json& j, const std::string& path, const std::string& what) const {
-  if (!j.is_string()) {
-    return Error(path,
-                 absl::StrCat("expected ", what, " (a string), got ", Show(j)));
-  }
-  std::string name = j.get<std::string>();
-  if (name.empty()) {
-    return Error(path, absl::StrCat("expected ", what, ", got \"\""));
-  }
-  return name;
-}
-
-absl::StatusOr<bool> ScenarioParser::Bool(const Json& j,
-                                          const std::string& path) const {
-  if (!j.is_boolean()) {
-    return Error(path, absl::StrCat("expected true or false, got ", Show(j)));
-  }
-  return j.get<bool>();
-}
 
 constexpr char kDistForms[] =
     "a distribution: a non-negative integer, or {\"constant\": v}, "
@@ -566,79 +221,13 @@ absl::StatusOr<int> ScenarioParser::Lookup(const NameTable& table,
 }
 
 absl::Status ScenarioParser::ParseMachine(const Json& root, Scenario& s) const {
-  int given = 0;
-  for (const char* key : {"machine", "sysfs", "hwloc"}) {
-    given += root.contains(key);
-  }
-  const std::string presets = absl::StrJoin(topology::PresetNames(), ", ");
-  if (given != 1) {
-    return Error(
-        "",
-        absl::StrCat(given == 0 ? "no machine" : "more than one machine",
-                     ": give exactly one of \"machine\" (a built-in: ", presets,
-                     "), \"sysfs\" (a sysfs root directory) or \"hwloc\" "
-                     "(an hwloc XML file)"));
-  }
-  // Relative paths are taken from the scenario file's directory.
-  auto resolve = [&](const std::string& p) {
-    size_t slash = file_.rfind('/');
-    if (p.empty() || p[0] == '/' || slash == std::string::npos) return p;
-    return absl::StrCat(file_.substr(0, slash + 1), p);
-  };
-  if (root.contains("machine")) {
-    SCHEDSIM_ASSIGN_OR_RETURN(
-        s.machine.machine,
-        Name(root["machine"], "machine", "a built-in machine name"));
-    const std::vector<std::string>& names = topology::PresetNames();
-    if (std::find(names.begin(), names.end(), s.machine.machine) ==
-        names.end()) {
-      return Error("machine",
-                   absl::StrCat("unknown machine '", s.machine.machine, "'",
-                                Suggestion(s.machine.machine, names),
-                                "; built-in machines: ", presets));
-    }
-  } else if (root.contains("sysfs")) {
-    SCHEDSIM_ASSIGN_OR_RETURN(
-        std::string p, Name(root["sysfs"], "sysfs", "a sysfs root directory"));
-    s.machine.sysfs = resolve(p);
-  } else {
-    SCHEDSIM_ASSIGN_OR_RETURN(
-        std::string p, Name(root["hwloc"], "hwloc", "an hwloc XML file"));
-    s.machine.hwloc = resolve(p);
-  }
+  SCHEDSIM_ASSIGN_OR_RETURN(s.machine, Machine(root));
   return absl::OkStatus();
 }
 
 absl::Status ScenarioParser::ParseConfig(const Json& j,
                                          sim::SimConfig& config) const {
-  SCHEDSIM_RETURN_IF_ERROR(
-      ExpectObject(j, "config", "SimConfig fields by name"));
-  for (const auto& item : j.items()) {
-    const std::string path = Field("config", item.key());
-    const ConfigField* field = nullptr;
-    for (const ConfigField& f : ConfigFields()) {
-      if (item.key() == f.name) field = &f;
-    }
-    if (field == nullptr) {
-      std::vector<std::string> names = SimConfigFieldNames();
-      return Error("config", absl::StrCat("unknown key '", item.key(), "'",
-                                          Suggestion(item.key(), names),
-                                          "; the config keys are ",
-                                          absl::StrJoin(names, ", ")));
-    }
-    if (auto* p = std::get_if<bool sim::SimConfig::*>(&field->field)) {
-      SCHEDSIM_ASSIGN_OR_RETURN(config.*(*p), Bool(item.value(), path));
-    } else if (auto* p = std::get_if<int sim::SimConfig::*>(&field->field)) {
-      SCHEDSIM_ASSIGN_OR_RETURN(
-          int64_t v, Int(item.value(), path, field->min, field->max));
-      config.*(*p) = static_cast<int>(v);
-    } else {
-      SCHEDSIM_ASSIGN_OR_RETURN(
-          config.*std::get<int64_t sim::SimConfig::*>(field->field),
-          Int(item.value(), path, field->min, field->max));
-    }
-  }
-  return absl::OkStatus();
+  return ApplySimConfig(j, "config", &config);
 }
 
 absl::Status ScenarioParser::ParsePolicies(const Json& j,
@@ -1088,25 +677,14 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
                  "barriers", "metrics", "programs", "tasks"},
                 "a scenario"));
   Scenario s;
-  s.filename = file_;
+  s.filename = filename();
   if (root.contains("description")) {
     SCHEDSIM_ASSIGN_OR_RETURN(s.description,
                               String(root["description"], "description"));
   }
   SCHEDSIM_RETURN_IF_ERROR(ParseMachine(root, s));
   if (root.contains("seed")) {
-    const Json& seed = root["seed"];
-    if (seed.is_number_unsigned()) {
-      s.seed = seed.get<uint64_t>();
-    } else if (seed.is_number_float() && seed.get<double>() >= 0) {
-      SCHEDSIM_ASSIGN_OR_RETURN(
-          int64_t v, Int(seed, "seed", 0, std::numeric_limits<int64_t>::max()));
-      s.seed = static_cast<uint64_t>(v);
-    } else {
-      return Error("seed", absl::StrCat("expected an integer in 0..",
-                                        std::numeric_limits<uint64_t>::max(),
-                                        ", got ", Show(seed)));
-    }
+    SCHEDSIM_ASSIGN_OR_RETURN(s.seed, Seed(root["seed"], "seed"));
   }
   if (!root.contains("duration_ms")) {
     return Error("",
@@ -1188,11 +766,7 @@ absl::StatusOr<ScenarioRun> RunScenario(const Scenario& scenario) {
   return ScenarioRun{*std::move(machine), std::move(stats), freq_name};
 }
 
-std::vector<std::string> SimConfigFieldNames() {
-  std::vector<std::string> names;
-  for (const ConfigField& f : ConfigFields()) names.push_back(f.name);
-  return names;
-}
+std::vector<std::string> SimConfigFieldNames() { return SimConfigKeys(); }
 
 absl::StatusOr<Scenario> ParseScenario(const std::string& json_text,
                                        const std::string& filename) {
@@ -1200,18 +774,8 @@ absl::StatusOr<Scenario> ParseScenario(const std::string& json_text,
 }
 
 absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
-  }
-  return ParseScenario(text.str(), path);
+  SCHEDSIM_ASSIGN_OR_RETURN(std::string text, ReadFileText(path));
+  return ParseScenario(text, path);
 }
 
 absl::Status CheckScenarioMachine(const Scenario& scenario,

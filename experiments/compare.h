@@ -1,0 +1,62 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The comparison of an experiment's variants against its baseline, in the
+// layout of mmtests' compare-kernels: a header with the variant names, then
+// for each metric and each sweep value the rows
+//
+//   Min       ops_per_s-1    9812.00 (   0.00%)    9901.00 (  +0.91%)
+//   Max       ops_per_s-1   10230.00 (   0.00%)   10412.00 (  +1.78%)
+//   Hmean     ops_per_s-1   10003.31 (   0.00%)   10421.07 *  +4.18%*
+//   Stddev    ops_per_s-1     150.12 (   0.00%)     120.40 ( +19.80%)
+//   CoeffVar  ops_per_s-1       1.50 (   0.00%)       1.16 ( +22.95%)
+//   Diff      ops_per_s-1          -   d=+4.20% ±1.10% p=0.30%
+//
+// The mean row is Amean, Hmean (rates) or Gmean (ratios) as the metric
+// declares. Percentages are differences against the baseline, positive when
+// better: for lower-is-better metrics the sign is flipped, and a smaller
+// Stddev or CoeffVar counts as better. The mean row's parentheses become
+// asterisks when Welch's t-test finds the difference significant (p <
+// 0.05). The Diff row is the one-line form used on kernel mailing lists:
+// the difference of the arithmetic means in percent of the baseline's,
+// the half-width of its 95% confidence interval, and the p-value, both in
+// percent.
+//
+// The same results as JSON (every sample, summary and test, plus the
+// reports) and as CSV (one row per sample, plus summary rows).
+
+#ifndef SCHEDSIM_EXPERIMENTS_COMPARE_H_
+#define SCHEDSIM_EXPERIMENTS_COMPARE_H_
+
+#include <string>
+
+#include "experiments/experiment.h"
+#include "experiments/json_util.h"
+#include "experiments/runner.h"
+
+namespace schedsim::experiments {
+
+// A title line (file, model, machine, iterations, duration, seed) and the
+// comparison table, lines ending in '\n'.
+std::string ComparisonTable(const Experiment& experiment,
+                            const ExperimentResult& result);
+
+// The reports (reports.h) of every variant, per sweep point.
+std::string ReportsSection(const Experiment& experiment,
+                           const ExperimentResult& result);
+
+// The whole result as one JSON document; docs/experiments.md lists the
+// keys.
+OrderedJson ResultJson(const Experiment& experiment,
+                       const ExperimentResult& result);
+
+// CSV with the header
+//   sweep_param,sweep_value,variant,metric,unit,row,iteration,seed,value
+// and one row per sample (row "sample"), then per (sweep value, variant,
+// metric) the summary rows amean, hmean, gmean, stddev, coeffvar, min, max,
+// diff_pct, ci95_pct and p_value (iteration and seed empty).
+std::string ResultCsv(const Experiment& experiment,
+                      const ExperimentResult& result);
+
+}  // namespace schedsim::experiments
+
+#endif  // SCHEDSIM_EXPERIMENTS_COMPARE_H_

@@ -1,0 +1,665 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "experiments/builtin_registry.h"
+#include "sim/rng.h"
+
+namespace schedsim::experiments {
+namespace {
+
+using Json = OrderedJson;
+
+const std::vector<std::string>& TopLevelKeys() {
+  static const auto* keys = new std::vector<std::string>{
+      "description", "machine",  "sysfs",      "hwloc", "workload",
+      "sweep",       "variants", "iterations", "seed",  "warmup_ms",
+      "duration_ms", "config",   "policies"};
+  return *keys;
+}
+
+const std::vector<std::string>& VariantKeys() {
+  static const auto* keys = new std::vector<std::string>{
+      "name", "description", "cpufreq", "cpuidle", "placement", "config"};
+  return *keys;
+}
+
+// The three policy families, as the file names them.
+struct Family {
+  const char* key;  // "cpufreq"
+  platform::PolicyFamily family;
+  PolicySpec Variant::*member;
+};
+
+const std::vector<Family>& Families() {
+  static const auto* families = new std::vector<Family>{
+      {"cpufreq", platform::PolicyFamily::kCpufreq, &Variant::cpufreq},
+      {"cpuidle", platform::PolicyFamily::kCpuidle, &Variant::cpuidle},
+      {"placement", platform::PolicyFamily::kPlacement, &Variant::placement},
+  };
+  return *families;
+}
+
+bool ValidVariantName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '+' ||
+              c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+const char* TypeWithArticle(const platform::ParamValue& v) {
+  switch (v.index()) {
+    case 0:
+      return "a boolean";
+    case 1:
+      return "an integer";
+    case 2:
+      return "a number";
+    default:
+      return "a string";
+  }
+}
+
+class ExperimentParser {
+ public:
+  explicit ExperimentParser(std::string filename) : r_(std::move(filename)) {}
+
+  absl::StatusOr<Experiment> Parse(const std::string& text);
+
+ private:
+  absl::Status Error(const std::string& path,
+                     const std::string& message) const {
+    return r_.Error(path, message);
+  }
+
+  // A value of a declared parameter's type. `owner` names whose parameter
+  // it is ("workload 'hackbench'").
+  absl::StatusOr<platform::ParamValue> TypedParam(
+      const Json& j, const std::string& path, const platform::ParamSpec& spec,
+      const std::string& owner) const;
+  // The parameters of the object `j` (at `path`), checked against `specs`,
+  // added to `out`.
+  absl::Status ParseParams(const Json& j, const std::string& path,
+                           const std::vector<platform::ParamSpec>& specs,
+                           const std::string& owner, ParamMap* out) const;
+
+  absl::Status ParseWorkload(const Json& j, Experiment& e) const;
+  absl::Status ParseSweep(const Json& j, Experiment& e) const;
+  absl::StatusOr<std::vector<platform::ParamValue>> SweepRange(
+      const Json& j, const platform::ParamSpec& spec) const;
+  // A policy choice at `path`: "name" or {"name": ..., "params": {...}},
+  // on top of `base` (the file's "policies" or the defaults).
+  absl::StatusOr<PolicySpec> ParsePolicy(const Json& j, const std::string& path,
+                                         const Family& family,
+                                         const PolicySpec& base) const;
+  absl::Status ParseVariants(const Json& j, const Variant& base,
+                             Experiment& e) const;
+
+  JsonFileReader r_;
+};
+
+absl::StatusOr<platform::ParamValue> ExperimentParser::TypedParam(
+    const Json& j, const std::string& path, const platform::ParamSpec& spec,
+    const std::string& owner) const {
+  const platform::ParamValue& d = spec.default_value;
+  auto wrong = [&]() {
+    return Error(
+        path, absl::StrCat("expected ", TypeWithArticle(d), " (", owner,
+                           " parameter '", spec.name, "'), got ", ShowJson(j)));
+  };
+  if (std::holds_alternative<bool>(d)) {
+    if (!j.is_boolean()) return wrong();
+    return platform::ParamValue(j.get<bool>());
+  }
+  if (std::holds_alternative<int64_t>(d)) {
+    if (j.is_number_unsigned()) {
+      if (j.get<uint64_t>() >
+          static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return wrong();
+      }
+      return platform::ParamValue(static_cast<int64_t>(j.get<uint64_t>()));
+    }
+    if (j.is_number_integer()) return platform::ParamValue(j.get<int64_t>());
+    if (j.is_number_float()) {
+      // 1e6 is a float in JSON; accept it when it is a whole number.
+      double v = j.get<double>();
+      if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9e15) {
+        return platform::ParamValue(static_cast<int64_t>(v));
+      }
+    }
+    return wrong();
+  }
+  if (std::holds_alternative<double>(d)) {
+    if (!j.is_number() || !std::isfinite(j.get<double>())) return wrong();
+    return platform::ParamValue(j.get<double>());
+  }
+  if (!j.is_string()) return wrong();
+  return platform::ParamValue(j.get<std::string>());
+}
+
+absl::Status ExperimentParser::ParseParams(
+    const Json& j, const std::string& path,
+    const std::vector<platform::ParamSpec>& specs, const std::string& owner,
+    ParamMap* out) const {
+  SCHEDSIM_RETURN_IF_ERROR(
+      r_.ExpectObject(j, path, "parameter values by name"));
+  std::vector<std::string> known;
+  for (const platform::ParamSpec& s : specs) known.push_back(s.name);
+  for (const auto& item : j.items()) {
+    const platform::ParamSpec* spec = nullptr;
+    for (const platform::ParamSpec& s : specs) {
+      if (s.name == item.key()) spec = &s;
+    }
+    if (spec == nullptr) {
+      return Error(
+          path, absl::StrCat("unknown parameter '", item.key(), "'",
+                             DidYouMean(item.key(), known), "; ", owner,
+                             known.empty()
+                                 ? " has no parameters"
+                                 : absl::StrCat(" has the parameters ",
+                                                absl::StrJoin(known, ", "))));
+    }
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        (*out)[item.key()],
+        TypedParam(item.value(), JsonField(path, item.key()), *spec, owner));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExperimentParser::ParseWorkload(const Json& j,
+                                             Experiment& e) const {
+  SCHEDSIM_RETURN_IF_ERROR(
+      r_.ExpectObject(j, "workload", "{\"model\": NAME, \"params\": {...}}"));
+  SCHEDSIM_RETURN_IF_ERROR(
+      r_.CheckKeys(j, "workload", {"model", "params"}, "\"workload\""));
+  if (!j.contains("model")) {
+    return Error("workload",
+                 "missing \"model\" (the name of a workload model)");
+  }
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      std::string name,
+      r_.Name(j["model"], "workload.model", "a workload model name"));
+  const workloads::WorkloadRegistry& registry =
+      workloads::WorkloadRegistry::Global();
+  absl::StatusOr<const workloads::WorkloadModel*> model = registry.Lookup(name);
+  if (!model.ok()) {
+    std::vector<std::string> known;
+    for (const workloads::WorkloadModel* m : registry.List()) {
+      known.push_back(m->name);
+    }
+    if (known.empty()) {
+      return Error("workload.model",
+                   absl::StrCat("unknown workload model '", name,
+                                "'; no workload models are linked into this "
+                                "program"));
+    }
+    return Error("workload.model",
+                 absl::StrCat("unknown workload model '", name, "'",
+                              DidYouMean(name, known),
+                              "; known models: ", absl::StrJoin(known, ", ")));
+  }
+  e.model = *model;
+  if (j.contains("params")) {
+    SCHEDSIM_RETURN_IF_ERROR(
+        ParseParams(j["params"], "workload.params", e.model->params,
+                    absl::StrCat("workload '", name, "'"), &e.params));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<platform::ParamValue>> ExperimentParser::SweepRange(
+    const Json& j, const platform::ParamSpec& spec) const {
+  const bool integer = std::holds_alternative<int64_t>(spec.default_value);
+  if (!integer && !std::holds_alternative<double>(spec.default_value)) {
+    return Error("sweep",
+                 absl::StrCat("a range needs a numeric parameter; '", spec.name,
+                              "' is ", TypeWithArticle(spec.default_value),
+                              ": list its \"values\" instead"));
+  }
+  if (!j.contains("from") || !j.contains("to")) {
+    return Error("sweep",
+                 "a range needs both \"from\" and \"to\" (and \"step\" or "
+                 "\"factor\")");
+  }
+  if (j.contains("step") == j.contains("factor")) {
+    return Error("sweep",
+                 "a range needs exactly one of \"step\" (add it each time) "
+                 "and \"factor\" (multiply by it each time)");
+  }
+  const bool by_factor = j.contains("factor");
+  const char* inc_key = by_factor ? "factor" : "step";
+  const std::string too_many =
+      absl::StrCat("the range has more than ", kMaxSweepPoints, " values");
+  std::vector<platform::ParamValue> values;
+  if (integer) {
+    constexpr int64_t kLimit = int64_t{1} << 53;
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t from,
+                              r_.Int(j["from"], "sweep.from", -kLimit, kLimit));
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t to,
+                              r_.Int(j["to"], "sweep.to", -kLimit, kLimit));
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t inc,
+                              r_.Int(j[inc_key], JsonField("sweep", inc_key),
+                                     by_factor ? 2 : 1, kLimit));
+    if (from > to) {
+      return Error("sweep", absl::StrCat("\"from\" (", from,
+                                         ") is above \"to\" (", to, ")"));
+    }
+    if (by_factor && from <= 0) {
+      return Error(
+          "sweep.from",
+          absl::StrCat("a range by \"factor\" starts above 0, got ", from));
+    }
+    for (int64_t v = from; v <= to;) {
+      if (static_cast<int>(values.size()) == kMaxSweepPoints) {
+        return Error("sweep", too_many);
+      }
+      values.emplace_back(v);
+      if (by_factor) {
+        if (v > to / inc) break;
+        v *= inc;
+      } else {
+        if (v > to - inc) break;
+        v += inc;
+      }
+    }
+    return values;
+  }
+  constexpr double kLimit = 1e300;
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      double from, r_.Number(j["from"], "sweep.from", -kLimit, kLimit));
+  SCHEDSIM_ASSIGN_OR_RETURN(double to,
+                            r_.Number(j["to"], "sweep.to", -kLimit, kLimit));
+  SCHEDSIM_ASSIGN_OR_RETURN(double inc,
+                            r_.Number(j[inc_key], JsonField("sweep", inc_key),
+                                      by_factor ? 1 : 0, kLimit));
+  if (inc == (by_factor ? 1.0 : 0.0)) {
+    return Error(JsonField("sweep", inc_key), by_factor
+                                                  ? "a factor must be above 1"
+                                                  : "a step must be above 0");
+  }
+  if (from > to) {
+    return Error("sweep", absl::StrCat("\"from\" (", from,
+                                       ") is above \"to\" (", to, ")"));
+  }
+  if (by_factor && from <= 0) {
+    return Error(
+        "sweep.from",
+        absl::StrCat("a range by \"factor\" starts above 0, got ", from));
+  }
+  // Values are computed from the index, not accumulated, so that 0.1 steps
+  // do not drift; "to" is included despite rounding.
+  const double slack = 1e-9 * std::max(std::fabs(to - from), std::fabs(to));
+  for (int i = 0;; ++i) {
+    double v = by_factor ? from * std::pow(inc, i) : from + inc * i;
+    if (v > to + slack) break;
+    if (i == kMaxSweepPoints) return Error("sweep", too_many);
+    values.emplace_back(v);
+  }
+  return values;
+}
+
+absl::Status ExperimentParser::ParseSweep(const Json& j, Experiment& e) const {
+  SCHEDSIM_RETURN_IF_ERROR(r_.ExpectObject(
+      j, "sweep",
+      "{\"param\": NAME, \"values\": [...]} or {\"param\": NAME, \"from\": "
+      "A, \"to\": B, \"step\": S} or {..., \"factor\": F}"));
+  SCHEDSIM_RETURN_IF_ERROR(r_.CheckKeys(
+      j, "sweep", {"param", "values", "from", "to", "step", "factor"},
+      "\"sweep\""));
+  if (!j.contains("param")) {
+    return Error("sweep", "missing \"param\" (the model parameter to vary)");
+  }
+  Sweep sweep;
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      sweep.param, r_.Name(j["param"], "sweep.param", "a parameter name"));
+  const std::string& model = e.model->name;
+  const platform::ParamSpec* spec = nullptr;
+  std::vector<std::string> known;
+  for (const platform::ParamSpec& s : e.model->params) {
+    known.push_back(s.name);
+    if (s.name == sweep.param) spec = &s;
+  }
+  if (spec == nullptr) {
+    return Error(
+        "sweep.param",
+        absl::StrCat("unknown parameter '", sweep.param, "'",
+                     DidYouMean(sweep.param, known), "; workload '", model,
+                     known.empty() ? "' has no parameters"
+                                   : absl::StrCat("' has the parameters ",
+                                                  absl::StrJoin(known, ", "))));
+  }
+  if (e.params.count(sweep.param)) {
+    return Error(JsonField("workload.params", sweep.param),
+                 absl::StrCat("'", sweep.param,
+                              "' is swept (\"sweep\"); give its values there "
+                              "only"));
+  }
+  const bool listed = j.contains("values");
+  const bool ranged = j.contains("from") || j.contains("to") ||
+                      j.contains("step") || j.contains("factor");
+  if (listed == ranged) {
+    return Error("sweep",
+                 "give either \"values\" (a list) or a range (\"from\", "
+                 "\"to\" and \"step\" or \"factor\")");
+  }
+  if (listed) {
+    const Json& values = j["values"];
+    SCHEDSIM_RETURN_IF_ERROR(r_.ExpectArray(
+        values, "sweep.values", absl::StrCat("values of '", sweep.param, "'")));
+    if (values.empty()) return Error("sweep.values", "the list is empty");
+    if (values.size() > static_cast<size_t>(kMaxSweepPoints)) {
+      return Error("sweep.values",
+                   absl::StrCat("more than ", kMaxSweepPoints, " values"));
+    }
+    const std::string owner = absl::StrCat("workload '", model, "'");
+    for (size_t i = 0; i < values.size(); ++i) {
+      const std::string path = JsonElement("sweep.values", i);
+      SCHEDSIM_ASSIGN_OR_RETURN(platform::ParamValue v,
+                                TypedParam(values[i], path, *spec, owner));
+      for (size_t k = 0; k < sweep.values.size(); ++k) {
+        if (sweep.values[k] == v) {
+          return Error(path, absl::StrCat(platform::ParamValueText(v),
+                                          " is already swept at ",
+                                          JsonElement("sweep.values", k)));
+        }
+      }
+      sweep.values.push_back(std::move(v));
+    }
+  } else {
+    SCHEDSIM_ASSIGN_OR_RETURN(sweep.values, SweepRange(j, *spec));
+  }
+  e.sweep = std::move(sweep);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PolicySpec> ExperimentParser::ParsePolicy(
+    const Json& j, const std::string& path, const Family& family,
+    const PolicySpec& base) const {
+  const std::string kind = platform::FamilyName(family.family);
+  const std::string forms = absl::StrCat(
+      "a ", kind, " policy name, or {\"name\": NAME, \"params\": {...}}");
+  PolicySpec spec;
+  const Json* params = nullptr;
+  std::string name_path = path;
+  if (j.is_string()) {
+    SCHEDSIM_ASSIGN_OR_RETURN(spec.name, r_.Name(j, path, forms));
+  } else if (j.is_object()) {
+    SCHEDSIM_RETURN_IF_ERROR(
+        r_.CheckKeys(j, path, {"name", "params"}, "a policy choice"));
+    spec.name = base.name;
+    if (j.contains("name")) {
+      name_path = JsonField(path, "name");
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          spec.name, r_.Name(j["name"], name_path,
+                             absl::StrCat("a ", kind, " policy name")));
+    }
+    if (j.contains("params")) params = &j["params"];
+  } else {
+    return Error(path, absl::StrCat("expected ", forms, ", got ", ShowJson(j)));
+  }
+  // The same policy keeps the base's parameters; another starts afresh.
+  if (spec.name == base.name) spec.params = base.params;
+  if (spec.name.empty()) {
+    if (params != nullptr) {
+      return Error(path,
+                   absl::StrCat("the default ", kind,
+                                " policy depends on the machine; name the "
+                                "policy to give it parameters"));
+    }
+    return spec;
+  }
+  const platform::PolicyRegistry& registry = platform::PolicyRegistry::Global();
+  const platform::PolicyInfo* info = registry.Find(family.family, spec.name);
+  if (info == nullptr) {
+    std::vector<std::string> known;
+    for (const platform::PolicyInfo* p : registry.List(family.family)) {
+      known.push_back(p->name);
+    }
+    return Error(name_path,
+                 absl::StrCat("unknown ", kind, " policy '", spec.name, "'",
+                              DidYouMean(spec.name, known),
+                              "; known: ", absl::StrJoin(known, ", ")));
+  }
+  if (params != nullptr) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseParams(
+        *params, JsonField(path, "params"), info->params,
+        absl::StrCat(kind, " policy '", spec.name, "'"), &spec.params));
+  }
+  // The factory checks the values (an EPP name, a range); build one now so
+  // that a bad value is reported here, with its path.
+  absl::Status made;
+  switch (family.family) {
+    case platform::PolicyFamily::kCpufreq:
+      made = MakeFreqGovernor(spec.name, spec.params).status();
+      break;
+    case platform::PolicyFamily::kCpuidle:
+      made = MakeIdleGovernor(spec.name, spec.params).status();
+      break;
+    case platform::PolicyFamily::kPlacement:
+      made = MakePlacementPolicy(spec.name, spec.params).status();
+      break;
+  }
+  if (!made.ok()) {
+    return Error(params != nullptr ? JsonField(path, "params") : path,
+                 std::string(made.message()));
+  }
+  return spec;
+}
+
+absl::Status ExperimentParser::ParseVariants(const Json& j, const Variant& base,
+                                             Experiment& e) const {
+  SCHEDSIM_RETURN_IF_ERROR(r_.ExpectArray(
+      j, "variants", "the variants compared, the baseline first"));
+  if (j.empty()) {
+    return Error("variants",
+                 "the list is empty; give at least the baseline, e.g. "
+                 "[{\"name\": \"baseline\"}]");
+  }
+  if (j.size() > static_cast<size_t>(kMaxVariants)) {
+    return Error("variants",
+                 absl::StrCat("more than ", kMaxVariants, " variants"));
+  }
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string path = JsonElement("variants", i);
+    const Json& v = j[i];
+    SCHEDSIM_RETURN_IF_ERROR(r_.ExpectObject(v, path, "a variant"));
+    SCHEDSIM_RETURN_IF_ERROR(r_.CheckKeys(v, path, VariantKeys(), "a variant"));
+    if (!v.contains("name")) {
+      return Error(path, "missing \"name\" (the variant's name in the tables)");
+    }
+    Variant variant = base;
+    const std::string name_path = JsonField(path, "name");
+    SCHEDSIM_ASSIGN_OR_RETURN(variant.name,
+                              r_.Name(v["name"], name_path, "a variant name"));
+    if (!ValidVariantName(variant.name)) {
+      return Error(name_path,
+                   absl::StrCat("'", variant.name,
+                                "' is not a variant name: use 1 to 64 "
+                                "letters, digits, '.', '_', '+' or '-'"));
+    }
+    for (size_t k = 0; k < e.variants.size(); ++k) {
+      if (e.variants[k].name == variant.name) {
+        return Error(name_path, absl::StrCat("variant '", variant.name,
+                                             "' is already defined at ",
+                                             JsonElement("variants", k)));
+      }
+    }
+    if (v.contains("description")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          variant.description,
+          r_.String(v["description"], JsonField(path, "description")));
+    }
+    for (const Family& f : Families()) {
+      if (!v.contains(f.key)) continue;
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          variant.*f.member,
+          ParsePolicy(v[f.key], JsonField(path, f.key), f, base.*f.member));
+    }
+    if (v.contains("config")) {
+      const std::string config_path = JsonField(path, "config");
+      SCHEDSIM_RETURN_IF_ERROR(
+          r_.ApplySimConfig(v["config"], config_path, &variant.config));
+      for (const auto& item : v["config"].items()) {
+        variant.config_overrides[item.key()] = item.value();
+      }
+    }
+    e.variants.push_back(std::move(variant));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
+  Json root;
+  SCHEDSIM_RETURN_IF_ERROR(r_.ParseText(text, &root));
+  if (!root.is_object()) {
+    return Error("", absl::StrCat("expected an object of experiment keys at "
+                                  "the top level, got ",
+                                  ShowJson(root)));
+  }
+  SCHEDSIM_RETURN_IF_ERROR(
+      r_.CheckKeys(root, "", TopLevelKeys(), "an experiment"));
+  Experiment e;
+  e.filename = r_.filename();
+  if (root.contains("description")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(e.description,
+                              r_.String(root["description"], "description"));
+  }
+  SCHEDSIM_ASSIGN_OR_RETURN(e.machine, r_.Machine(root));
+  if (!root.contains("workload")) {
+    return Error("",
+                 "missing \"workload\" ({\"model\": NAME, \"params\": {...}}: "
+                 "the workload model to run)");
+  }
+  SCHEDSIM_RETURN_IF_ERROR(ParseWorkload(root["workload"], e));
+  if (root.contains("sweep")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseSweep(root["sweep"], e));
+  }
+  if (!root.contains("duration_ms")) {
+    return Error("",
+                 "missing \"duration_ms\" (the simulated time to measure per "
+                 "run, in milliseconds)");
+  }
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      e.duration_ms,
+      r_.Int(root["duration_ms"], "duration_ms", 1, kMaxExperimentDurationMs));
+  if (root.contains("warmup_ms")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        e.warmup_ms,
+        r_.Int(root["warmup_ms"], "warmup_ms", 0, kMaxExperimentDurationMs));
+  }
+  if (root.contains("iterations")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        int64_t n, r_.Int(root["iterations"], "iterations", 1, kMaxIterations));
+    e.iterations = static_cast<int>(n);
+  }
+  if (root.contains("seed")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(e.seed, r_.Seed(root["seed"], "seed"));
+  }
+
+  // What every variant starts from: the defaults, then the file's
+  // "config" and "policies".
+  Variant base;
+  base.cpuidle.name = kDefaultIdleGovernor;
+  base.placement.name = kDefaultPlacementPolicy;
+  if (root.contains("config")) {
+    SCHEDSIM_RETURN_IF_ERROR(
+        r_.ApplySimConfig(root["config"], "config", &base.config));
+    for (const auto& item : root["config"].items()) {
+      base.config_overrides[item.key()] = item.value();
+    }
+  }
+  if (root.contains("policies")) {
+    const Json& p = root["policies"];
+    SCHEDSIM_RETURN_IF_ERROR(r_.ExpectObject(
+        p, "policies", "the policies every variant starts from"));
+    SCHEDSIM_RETURN_IF_ERROR(r_.CheckKeys(
+        p, "policies", {"cpufreq", "cpuidle", "placement"}, "\"policies\""));
+    for (const Family& f : Families()) {
+      if (!p.contains(f.key)) continue;
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          base.*f.member, ParsePolicy(p[f.key], JsonField("policies", f.key), f,
+                                      base.*f.member));
+    }
+  }
+  if (!root.contains("variants")) {
+    return Error("",
+                 "missing \"variants\" (the configurations to compare, the "
+                 "baseline first)");
+  }
+  SCHEDSIM_RETURN_IF_ERROR(ParseVariants(root["variants"], base, e));
+  return e;
+}
+
+}  // namespace
+
+std::string Experiment::PointValue(int point) const {
+  if (!sweep) return "";
+  return platform::ParamValueText(sweep->values[point]);
+}
+
+std::string Experiment::PointName(int point) const {
+  if (!sweep) return "";
+  return absl::StrCat(sweep->param, "=", PointValue(point));
+}
+
+absl::StatusOr<platform::Params> Experiment::PointParams(int point) const {
+  ParamMap given = params;
+  if (sweep) given[sweep->param] = sweep->values[point];
+  absl::StatusOr<platform::Params> resolved =
+      workloads::WorkloadRegistry::Global().ResolveParams(*model, given);
+  if (!resolved.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(filename, ": workload: ", resolved.status().message()));
+  }
+  return resolved;
+}
+
+uint64_t Experiment::IterationSeed(int iteration) const {
+  return sim::DeriveSeed(seed, static_cast<uint64_t>(iteration));
+}
+
+absl::StatusOr<Experiment> ParseExperiment(const std::string& json_text,
+                                           const std::string& filename) {
+  return ExperimentParser(filename).Parse(json_text);
+}
+
+absl::StatusOr<Experiment> LoadExperimentFile(const std::string& path) {
+  SCHEDSIM_ASSIGN_OR_RETURN(std::string text, ReadFileText(path));
+  return ParseExperiment(text, path);
+}
+
+PolicySpec ResolvedCpufreq(const PolicySpec& spec,
+                           const topology::Topology& machine) {
+  if (!spec.name.empty()) return spec;
+  PolicySpec resolved;
+  resolved.name = DefaultFreqGovernor(machine);
+  return resolved;
+}
+
+OrderedJson ParamValueJson(const platform::ParamValue& value) {
+  if (const bool* b = std::get_if<bool>(&value)) return *b;
+  if (const int64_t* i = std::get_if<int64_t>(&value)) return *i;
+  if (const double* d = std::get_if<double>(&value)) return *d;
+  return std::get<std::string>(value);
+}
+
+OrderedJson ParamMapJson(const ParamMap& params) {
+  OrderedJson j = OrderedJson::object();
+  for (const auto& [name, value] : params) j[name] = ParamValueJson(value);
+  return j;
+}
+
+}  // namespace schedsim::experiments

@@ -1,0 +1,130 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Experiment files: a what-if comparison described in JSON. One machine,
+// one workload model (workloads/model_registry.h) with its parameters, an
+// optional sweep of one parameter, and the variants to compare (policies
+// and model settings; the first is the baseline), each run `iterations`
+// times with seeds derived from the file's seed. `schedsim run FILE` runs
+// them (runner.h) and compares them (compare.h); docs/experiments.md
+// documents the format.
+//
+//   absl::StatusOr<Experiment> e = LoadExperimentFile("hwp_boost.json");
+//   if (!e.ok()) return e.status();  // "hwp_boost.json: variants[1].cpufreq
+//                                    //  .params: unknown parameter ..."
+//
+// Every mistake in a file is an InvalidArgument whose message starts with
+// the file name and the JSON path of the offending field and says what was
+// expected: syntax errors, unknown or duplicate keys (listing the known
+// ones), wrong types, out-of-range values, and unknown machines, policies,
+// workload models and parameters (listing the known names).
+
+#ifndef SCHEDSIM_EXPERIMENTS_EXPERIMENT_H_
+#define SCHEDSIM_EXPERIMENTS_EXPERIMENT_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "experiments/json_util.h"
+#include "experiments/machine_source.h"
+#include "platform/registry.h"
+#include "sim/config.h"
+#include "topology/topology.h"
+#include "workloads/model_registry.h"
+
+namespace schedsim::experiments {
+
+// Limits of the file's values.
+inline constexpr int64_t kMaxExperimentDurationMs = 1000000000;  // 11.6 days
+inline constexpr int kMaxIterations = 10000;
+inline constexpr int kDefaultIterations = 5;
+inline constexpr int kMaxSweepPoints = 10000;
+inline constexpr int kMaxVariants = 100;
+
+using ParamMap = std::map<std::string, platform::ParamValue>;
+
+// One policy of a variant: a registered name and the parameters given for
+// it (checked against its declared parameters; the others keep their
+// defaults). An empty cpufreq name means the machine's default governor
+// (DefaultFreqGovernor in builtin_registry.h), resolved when the machine is
+// loaded.
+struct PolicySpec {
+  std::string name;
+  ParamMap params;
+};
+
+// One of the configurations compared.
+struct Variant {
+  std::string name;  // unique; letters, digits and . _ + -
+  std::string description;
+  PolicySpec cpufreq;
+  PolicySpec cpuidle;
+  PolicySpec placement;
+  sim::SimConfig config;  // the defaults, the file's "config", the variant's
+  // The config keys set (the file's, then the variant's), for reports.
+  OrderedJson config_overrides = OrderedJson::object();
+};
+
+// The values one model parameter takes, in order.
+struct Sweep {
+  std::string param;
+  std::vector<platform::ParamValue> values;
+};
+
+struct Experiment {
+  std::string filename;  // as given; error messages start with it
+  std::string description;
+  // Exactly one source is set; relative paths are taken from the directory
+  // of `filename`.
+  MachineSource machine;
+  // The workload model (registered in WorkloadRegistry::Global()) and the
+  // parameters the file gives it (typed as the model declares them).
+  const workloads::WorkloadModel* model = nullptr;
+  ParamMap params;
+  std::optional<Sweep> sweep;
+  std::vector<Variant> variants;  // variants[0] is the baseline
+  int iterations = kDefaultIterations;
+  uint64_t seed = 1;
+  int64_t warmup_ms = 0;
+  int64_t duration_ms = 0;  // measured, after the warm-up
+
+  // Sweep points (1 without a sweep).
+  int num_points() const {
+    return sweep ? static_cast<int>(sweep->values.size()) : 1;
+  }
+  // The swept value at `point` as text ("4"); "" without a sweep.
+  std::string PointValue(int point) const;
+  // "groups=4"; "" without a sweep.
+  std::string PointName(int point) const;
+  // The model's parameters at `point`: `params` and the swept value, the
+  // model's defaults for the rest.
+  absl::StatusOr<platform::Params> PointParams(int point) const;
+  // The seed of iteration `iteration`: DeriveSeed(seed, iteration), the same
+  // for every variant and sweep point, so that comparisons are paired.
+  uint64_t IterationSeed(int iteration) const;
+};
+
+// Parses an experiment. `filename` is used in error messages and to resolve
+// relative machine paths. Model and policy names are checked against the
+// global registries, so the policies and models must be linked in.
+absl::StatusOr<Experiment> ParseExperiment(const std::string& json_text,
+                                           const std::string& filename);
+
+// Reads and parses `path`.
+absl::StatusOr<Experiment> LoadExperimentFile(const std::string& path);
+
+// `spec` with the cpufreq default resolved for `machine`.
+PolicySpec ResolvedCpufreq(const PolicySpec& spec,
+                           const topology::Topology& machine);
+
+// A parameter value as JSON (boolean, integer, number or string).
+OrderedJson ParamValueJson(const platform::ParamValue& value);
+// The parameters as a JSON object, in name order.
+OrderedJson ParamMapJson(const ParamMap& params);
+
+}  // namespace schedsim::experiments
+
+#endif  // SCHEDSIM_EXPERIMENTS_EXPERIMENT_H_

@@ -1,0 +1,355 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/govd_command.h"
+
+#include <csignal>
+#include <map>
+#include <memory>
+#include <utility>
+#include <variant>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "experiments/flags.h"
+#include "platform/linux/linux_cpufreq.h"
+#include "platform/linux/probe.h"
+#include "platform/linux/settings_snapshot.h"
+#include "platform/linux/stop_signals.h"
+#include "platform/registry.h"
+
+namespace schedsim::experiments {
+namespace {
+
+namespace host = platform::host;
+
+constexpr int kUsageError = 2;
+constexpr int64_t kNsPerMs = 1'000'000;
+// Bounds of --period-ms: shorter periods spend more time reading sysfs
+// than the policy saves; longer ones react too slowly to matter.
+constexpr int64_t kMinPeriodMs = 1;
+constexpr int64_t kMaxPeriodMs = 10000;
+// Saved settings and policies listed by name before summarising.
+constexpr size_t kMaxListed = 16;
+
+constexpr char kUsage[] =
+    "Usage: schedsim govd --governor=NAME [--param=KEY=VALUE ...] "
+    "[--sysfs=DIR]\n"
+    "                     [--proc=DIR] [--dev=DIR] [--period-ms=N] "
+    "[--duration-s=N]\n"
+    "                     [--util-half-life-ms=N] [--apply] "
+    "[--allow-msr-writes]\n";
+
+std::string KnownGovernors() {
+  std::vector<std::string> names;
+  for (const platform::PolicyInfo* info :
+       platform::PolicyRegistry::Global().List(
+           platform::PolicyFamily::kCpufreq)) {
+    names.push_back(info->name);
+  }
+  return names.empty() ? "(none linked)" : absl::StrJoin(names, ", ");
+}
+
+// Takes every --param=K=V / --param K=V out of `args`.
+absl::Status ExtractParams(std::vector<std::string>& args,
+                           std::vector<std::string>* params) {
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      rest.insert(rest.end(), args.begin() + i, args.end());
+      break;
+    }
+    if (a == "--param") {
+      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) {
+        return absl::InvalidArgumentError("--param needs a value KEY=VALUE");
+      }
+      params->push_back(args[++i]);
+    } else if (a.rfind("--param=", 0) == 0) {
+      params->push_back(a.substr(8));
+    } else {
+      rest.push_back(a);
+    }
+  }
+  args = std::move(rest);
+  return absl::OkStatus();
+}
+
+// "key=value" texts -> typed values by the governor's declared parameters.
+// Names the governor does not declare are passed as strings; the registry
+// rejects them listing the declared ones.
+absl::StatusOr<std::map<std::string, platform::ParamValue>> TypedParams(
+    const platform::PolicyInfo& info, const std::vector<std::string>& texts) {
+  std::map<std::string, platform::ParamValue> out;
+  for (const std::string& text : texts) {
+    const size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param expects KEY=VALUE, got '", text, "'"));
+    }
+    const std::string key = text.substr(0, eq);
+    const std::string value = text.substr(eq + 1);
+    const platform::ParamSpec* spec = nullptr;
+    for (const platform::ParamSpec& s : info.params) {
+      if (s.name == key) spec = &s;
+    }
+    platform::ParamValue v = value;
+    if (spec != nullptr) {
+      const auto bad = [&](const char* type) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--param ", key, " of governor '", info.name,
+                         "' expects ", type, ", got '", value, "'"));
+      };
+      if (std::holds_alternative<bool>(spec->default_value)) {
+        bool b = false;
+        if (!absl::SimpleAtob(value, &b)) return bad("true or false");
+        v = b;
+      } else if (std::holds_alternative<int64_t>(spec->default_value)) {
+        int64_t i = 0;
+        if (!absl::SimpleAtoi(value, &i)) return bad("an integer");
+        v = i;
+      } else if (std::holds_alternative<double>(spec->default_value)) {
+        double d = 0;
+        if (!absl::SimpleAtod(value, &d)) return bad("a number");
+        v = d;
+      }
+    }
+    out[key] = std::move(v);
+  }
+  return out;
+}
+
+void PrintDomains(const host::LinuxCpufreq& cpufreq, bool apply,
+                  std::ostream& out) {
+  size_t listed = 0;
+  for (const auto& d : cpufreq.domains()) {
+    if (listed++ == kMaxListed) {
+      out << "  ... and " << cpufreq.domains().size() - kMaxListed
+          << " more policies\n";
+      break;
+    }
+    const topology::FrequencySpec& f = d->spec();
+    out << "  policy" << d->id() << ": CPUs " << d->cpus().ToList() << ", "
+        << f.driver << (f.has_hwp ? " (HWP)" : "") << ", " << f.min_khz << "-"
+        << f.max_turbo_khz << " kHz, limits " << d->policy_min_khz() << "-"
+        << d->policy_max_khz() << " kHz, governor " << d->original_governor();
+    if (!f.has_hwp) {
+      out << (d->userspace_available()
+                  ? (apply ? "; targets via scaling_setspeed (switches to "
+                             "userspace on the first one)"
+                           : "; targets via scaling_setspeed")
+                  : "; no userspace governor: targets cannot be set");
+    }
+    out << "\n";
+  }
+  for (const std::string& note : cpufreq.notes()) {
+    out << "  note: " << note << "\n";
+  }
+}
+
+void PrintSaved(const host::SettingsSnapshot& snapshot, std::ostream& out) {
+  out << "Saved " << snapshot.entries().size()
+      << " settings (restored on exit, SIGINT and SIGTERM; after a kill -9 "
+         "put them back by hand):\n";
+  size_t listed = 0;
+  for (const host::SettingsSnapshot::Entry& e : snapshot.entries()) {
+    if (listed++ == kMaxListed) {
+      out << "  ... and " << snapshot.entries().size() - kMaxListed
+          << " more\n";
+      break;
+    }
+    out << "  " << snapshot.Describe(e) << "\n";
+  }
+}
+
+// Restores and reports; false when something could not be restored.
+bool RestoreAndReport(host::SettingsSnapshot& snapshot, std::ostream& out,
+                      std::ostream& err) {
+  host::SettingsSnapshot::RestoreReport report;
+  absl::Status s = snapshot.Restore(&report);
+  out << "Restored the saved settings: " << report.written << " written back, "
+      << report.unchanged << " unchanged\n";
+  for (const std::string& note : report.notes)
+    out << "  note: " << note << "\n";
+  if (!s.ok()) {
+    err << "schedsim govd: restoring the saved settings failed: " << s.message()
+        << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
+                std::ostream& err, const GovdHooks& hooks) {
+  std::vector<std::string> args = args_in;
+  std::vector<std::string> param_texts;
+  absl::Status extracted = ExtractParams(args, &param_texts);
+
+  std::string governor_name;
+  std::string param_help;  // shown in --help; --param is taken out above
+  host::LinuxPaths paths;
+  int64_t period_ms = 10;
+  double duration_s = 0;
+  int64_t half_life_ms = 32;
+  bool apply = false;
+  bool allow_msr_writes = false;
+  bool help = false;
+  FlagSet flags("govd");
+  flags.String("governor", &governor_name,
+               absl::StrCat("the cpufreq governor to run: ", KnownGovernors()));
+  flags.String("param", &param_help,
+               "KEY=VALUE: a governor parameter (repeatable; `schedsim "
+               "policies` lists them)");
+  flags.String("sysfs", &paths.sysfs_root,
+               "the sysfs root holding devices/system/cpu");
+  flags.String("proc", &paths.proc_root, "the procfs root holding stat");
+  flags.String("dev", &paths.dev_root,
+               "the devfs root holding cpu/N/msr and cpu_dma_latency");
+  flags.Int("period-ms", &period_ms,
+            "sampling period in ms: one UpdateUtil per CPU per period "
+            "(intel_pstate samples every 10 ms)");
+  flags.Double("duration-s", &duration_s,
+               "run this many seconds (fractions allowed); 0: until SIGINT "
+               "or SIGTERM");
+  flags.Int("util-half-life-ms", &half_life_ms,
+            "half-life in ms of the utilization estimate's EWMA (PELT's is "
+            "32); 0: the last period only");
+  flags.Bool("apply", &apply,
+             "write the governor's decisions (default: dry run, log only); "
+             "saves and restores the original settings");
+  flags.Bool("allow-msr-writes", &allow_msr_writes,
+             "HWP requests go to IA32_HWP_REQUEST via /dev/cpu/N/msr "
+             "instead of scaling_min/max_freq and EPP");
+  flags.Bool("help", &help, "show this help");
+  std::vector<std::string> positional;
+  absl::Status parsed = flags.Parse(args, &positional);
+  if (help) {
+    out << kUsage
+        << "\nRuns a schedsim frequency governor on this machine's cpufreq "
+           "policies.\nDry run by default; docs/hardware.md explains how to "
+           "run it safely.\nExit codes: 0 ran and restored, 1 failed, 2 "
+           "usage error, 3 dry run with\nnothing to govern (no cpufreq).\n\n"
+        << flags.Usage();
+    return 0;
+  }
+  const auto usage_error = [&](absl::string_view message) {
+    err << "schedsim govd: " << message << "\n" << kUsage;
+    return kUsageError;
+  };
+  if (!extracted.ok()) return usage_error(extracted.message());
+  if (!parsed.ok()) return usage_error(parsed.message());
+  if (!positional.empty()) {
+    return usage_error(
+        absl::StrCat("unexpected argument '", positional[0], "'"));
+  }
+  if (governor_name.empty()) {
+    return usage_error(
+        absl::StrCat("--governor is required; known: ", KnownGovernors()));
+  }
+  if (period_ms < kMinPeriodMs || period_ms > kMaxPeriodMs) {
+    return usage_error(absl::StrCat("--period-ms must be in ", kMinPeriodMs,
+                                    "..", kMaxPeriodMs, ", got ", period_ms));
+  }
+  if (!(duration_s >= 0) || duration_s > 1e7) {
+    return usage_error(absl::StrCat(
+        "--duration-s must be >= 0 (0: until SIGINT/SIGTERM), got ",
+        duration_s));
+  }
+  if (half_life_ms < 0) {
+    return usage_error(
+        absl::StrCat("--util-half-life-ms must be >= 0, got ", half_life_ms));
+  }
+  const platform::PolicyInfo* info = platform::PolicyRegistry::Global().Find(
+      platform::PolicyFamily::kCpufreq, governor_name);
+  if (info == nullptr) {
+    return usage_error(absl::StrCat("unknown cpufreq governor '", governor_name,
+                                    "'; known: ", KnownGovernors()));
+  }
+  absl::StatusOr<std::map<std::string, platform::ParamValue>> params =
+      TypedParams(*info, param_texts);
+  if (!params.ok()) return usage_error(params.status().message());
+  absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> governor =
+      platform::PolicyRegistry::Global().MakeFreq(governor_name, *params);
+  if (!governor.ok()) return usage_error(governor.status().message());
+
+  out << "schedsim govd: governor " << governor_name << " on "
+      << paths.sysfs_root << ", "
+      << (apply ? "APPLY: settings are written and restored on exit"
+                : "dry run: nothing is written")
+      << "\n  period " << period_ms << " ms, "
+      << (duration_s > 0 ? absl::StrFormat("for %g s", duration_s)
+                         : std::string("until SIGINT/SIGTERM"))
+      << ", util EWMA half-life " << half_life_ms << " ms\n";
+  const host::ProbeReport probe = host::Probe(paths);
+  out << "What this machine offers:\n" << probe.Text();
+  if (!probe.Has("cpufreq")) {
+    err << "schedsim govd: nothing to govern: " << probe.Find("cpufreq")->detail
+        << "\n";
+    if (apply) return 1;
+    out << "Dry run ends: without cpufreq policies there is no frequency to "
+           "set (exit code "
+        << kGovdNothingToGovern << ").\n";
+    return kGovdNothingToGovern;
+  }
+  if (!probe.Has("/proc/stat")) {
+    err << "schedsim govd: cannot estimate utilization: "
+        << probe.Find("/proc/stat")->detail << "\n";
+    return 1;
+  }
+
+  // Handlers first: a signal during set-up still leads to a restore.
+  host::ScopedStopSignals signals;
+  host::SettingsSnapshot snapshot(paths, hooks.msr);
+  host::LinuxFreqOptions options;
+  options.paths = paths;
+  options.apply = apply;
+  options.allow_msr_writes = allow_msr_writes;
+  options.msr = hooks.msr;
+  options.util_half_life_ns = half_life_ms * kNsPerMs;
+  options.tick_period_ns = period_ms * kNsPerMs;
+  options.governor_name = governor_name;
+  absl::StatusOr<std::unique_ptr<host::LinuxCpufreq>> cpufreq =
+      host::LinuxCpufreq::Open(options, apply ? &snapshot : nullptr);
+  if (!cpufreq.ok()) {
+    err << "schedsim govd: " << cpufreq.status().message() << "\n";
+    if (apply) RestoreAndReport(snapshot, out, err);
+    return 1;
+  }
+  out << "Governing " << (*cpufreq)->domains().size() << " cpufreq "
+      << ((*cpufreq)->domains().size() == 1 ? "policy" : "policies") << ":\n";
+  PrintDomains(**cpufreq, apply, out);
+  if (apply) PrintSaved(snapshot, out);
+  out << "Decisions:\n";
+  out.flush();
+
+  host::GovernorLoopOptions loop;
+  loop.period_ns = period_ms * kNsPerMs;
+  loop.duration_ns = static_cast<int64_t>(duration_s * 1e9);
+  loop.clock = hooks.clock;
+  loop.log = &out;
+  loop.after_period = hooks.after_period;
+  absl::StatusOr<host::GovernorLoopResult> result =
+      host::RunGovernorLoop(**governor, **cpufreq, loop);
+
+  bool restored = true;
+  if (apply) restored = RestoreAndReport(snapshot, out, err);
+  if (!result.ok()) {
+    err << "schedsim govd: " << result.status().message() << "\n";
+    return 1;
+  }
+  out << "Ran " << result->periods << " periods ("
+      << absl::StrFormat("%.3f", static_cast<double>(result->periods) *
+                                     static_cast<double>(period_ms) / 1e3)
+      << " s), " << result->actions << " decisions"
+      << (result->stop_signal == SIGINT    ? "; stopped by SIGINT"
+          : result->stop_signal == SIGTERM ? "; stopped by SIGTERM"
+                                           : "")
+      << "\n";
+  return restored ? 0 : 1;
+}
+
+}  // namespace schedsim::experiments

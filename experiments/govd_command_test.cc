@@ -1,0 +1,344 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/govd_command.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "platform/linux/fake_tree.h"
+#include "platform/linux/governor_loop.h"
+#include "platform/linux/proc_stat.h"
+#include "platform/linux/settings_snapshot.h"
+#include "topology/testing/pepc_tree.h"
+
+namespace schedsim::experiments {
+namespace {
+
+namespace host = platform::host;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+// Time moves only when the loop sleeps.
+class FakeClock final : public host::LoopClock {
+ public:
+  int64_t NowNs() override { return now_ns; }
+  void SleepUntilNs(int64_t deadline_ns) override {
+    now_ns = std::max(now_ns, deadline_ns);
+  }
+  int64_t now_ns = 5'000'000'000;
+};
+
+host::CpuTimes Times(int cpu, uint64_t busy, uint64_t idle) {
+  host::CpuTimes t;
+  t.cpu = cpu;
+  t.user = busy;
+  t.idle = idle;
+  return t;
+}
+
+class GovdCommandTest : public ::testing::Test {
+ protected:
+  void MakeTree(const host::testing::FakeMachine& m) {
+    absl::StatusOr<std::string> dir =
+        topology::testing::MakeTestTempDir("govd");
+    ASSERT_TRUE(dir.ok());
+    absl::StatusOr<host::LinuxPaths> paths =
+        host::testing::MakeFakeLinuxTree(*dir, m);
+    ASSERT_TRUE(paths.ok()) << paths.status();
+    paths_ = *paths;
+  }
+  void MakeAcpiCpufreqTree() {
+    host::testing::FakeMachine m;
+    m.policies.push_back(host::testing::FakePolicy());
+    MakeTree(m);
+  }
+  std::vector<std::string> RootFlags() const {
+    return {"--sysfs=" + paths_.sysfs_root, "--proc=" + paths_.proc_root,
+            "--dev=" + paths_.dev_root};
+  }
+  Result Run(const std::vector<std::string>& given) {
+    std::vector<std::string> args = RootFlags();
+    args.insert(args.end(), given.begin(), given.end());
+    std::ostringstream out, err;
+    hooks_.clock = &clock_;
+    const int code = GovdCommand(args, out, err, hooks_);
+    return {code, out.str(), err.str()};
+  }
+  std::string Policy0(const std::string& name) const {
+    return paths_.sysfs_root + "/" + host::PolicyDir(0) + "/" + name;
+  }
+  // Plays the kernel: CPU 0 turns fully busy, and scaling_cur_freq
+  // follows scaling_setspeed. Records what scaling_setspeed held.
+  void BusyCpu0(int64_t raise_sigterm_at = -1) {
+    hooks_.after_period = [this, raise_sigterm_at](int64_t periods) {
+      const std::string setspeed =
+          host::testing::ReadTestFile(Policy0("scaling_setspeed"));
+      setspeed_seen_.push_back(setspeed);
+      if (!setspeed.empty() && setspeed[0] != '<') {
+        ASSERT_TRUE(
+            host::testing::WriteTestFile(Policy0("scaling_cur_freq"), setspeed)
+                .ok());
+      }
+      ticks_ += 10;
+      ASSERT_TRUE(
+          host::testing::WriteProcStat(
+              paths_, {Times(0, ticks_, 1000), Times(1, 0, 1000 + ticks_)})
+              .ok());
+      if (periods == raise_sigterm_at) std::raise(SIGTERM);
+    };
+  }
+
+  host::LinuxPaths paths_;
+  FakeClock clock_;
+  GovdHooks hooks_;
+  uint64_t ticks_ = 0;
+  std::vector<std::string> setspeed_seen_;
+};
+
+TEST_F(GovdCommandTest, ApplyRunsSchedutilAndRestoresEverything) {
+  MakeAcpiCpufreqTree();
+  BusyCpu0();
+  const auto before = host::testing::TreeState(paths_.sysfs_root);
+  Result r = Run({"--governor=schedutil", "--apply", "--period-ms=10",
+                  "--duration-s=0.05", "--util-half-life-ms=0"});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  // All idle: the minimum; then CPU 0 busy at 1.5 GHz: util 549, 1.25 x
+  // 2.8 GHz x 548/1024 = 1.87 GHz -> 2.1 GHz; at 2.1 GHz: util 768 ->
+  // 2.63 GHz -> 2.8 GHz.
+  ASSERT_EQ(setspeed_seen_.size(), 5u);
+  EXPECT_EQ(setspeed_seen_[0], "1500000\n");
+  EXPECT_EQ(setspeed_seen_[1], "2100000\n");
+  EXPECT_EQ(setspeed_seen_[2], "2800000\n");
+  EXPECT_THAT(r.out, HasSubstr("APPLY"));
+  EXPECT_THAT(r.out, HasSubstr("Saved 4 settings"));
+  EXPECT_THAT(r.out, HasSubstr(Policy0("scaling_governor") + " = 'schedutil'"));
+  EXPECT_THAT(r.out, HasSubstr("policy0: target 2100000 kHz"));
+  EXPECT_THAT(r.out, HasSubstr("wrote: " + Policy0("scaling_setspeed") +
+                               " <- 2100000"));
+  EXPECT_THAT(r.out, HasSubstr("why: schedutil; cpu0 busy 100.0% util 549"));
+  EXPECT_THAT(r.out, HasSubstr("Restored the saved settings: 2 written back"));
+  EXPECT_THAT(r.out, HasSubstr("Ran 5 periods (0.050 s)"));
+  for (const auto& [path, state] :
+       host::testing::TreeState(paths_.sysfs_root)) {
+    if (path == Policy0("scaling_cur_freq")) continue;  // the "kernel's"
+    EXPECT_EQ(state.content, before.at(path).content) << path;
+  }
+}
+
+TEST_F(GovdCommandTest, DryRunWritesNothing) {
+  MakeAcpiCpufreqTree();
+  hooks_.after_period = [this](int64_t) {
+    ticks_ += 10;
+    ASSERT_TRUE(host::testing::WriteProcStat(
+                    paths_, {Times(0, ticks_, 1000), Times(1, 0, 1000)})
+                    .ok());
+  };
+  const auto before = host::testing::TreeState(paths_.sysfs_root);
+  Result r = Run(
+      {"--governor=schedutil", "--duration-s=0.03", "--param=rate_limit_us=0"});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(host::testing::TreeState(paths_.sysfs_root), before);
+  EXPECT_THAT(r.out, HasSubstr("dry run: nothing is written"));
+  EXPECT_THAT(r.out, HasSubstr("dry run, would write: " +
+                               Policy0("scaling_governor") + " <- userspace"));
+  EXPECT_THAT(r.out, HasSubstr("why: schedutil; cpu0 busy"));
+  EXPECT_THAT(r.out, Not(HasSubstr("Saved")));
+}
+
+TEST_F(GovdCommandTest, SigtermStopsTheRunAndRestores) {
+  MakeAcpiCpufreqTree();
+  BusyCpu0(/*raise_sigterm_at=*/3);
+  const auto before = host::testing::TreeState(paths_.sysfs_root);
+  Result r = Run({"--governor=schedutil", "--apply",
+                  "--util-half-life-ms=0"});  // no duration: until a signal
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(setspeed_seen_.size(), 3u);
+  EXPECT_THAT(r.out, HasSubstr("Ran 3 periods"));
+  EXPECT_THAT(r.out, HasSubstr("stopped by SIGTERM"));
+  EXPECT_EQ(host::testing::ReadTestFile(Policy0("scaling_governor")),
+            "schedutil\n");
+  for (const auto& [path, state] :
+       host::testing::TreeState(paths_.sysfs_root)) {
+    if (path == Policy0("scaling_cur_freq")) continue;
+    EXPECT_EQ(state.content, before.at(path).content) << path;
+  }
+  // The handlers are gone again: SIGTERM's disposition is the default.
+  struct sigaction now;
+  sigaction(SIGTERM, nullptr, &now);
+  EXPECT_EQ(now.sa_handler, SIG_DFL);
+}
+
+TEST_F(GovdCommandTest, WithoutCpufreqItListsWhatIsMissing) {
+  MakeTree(host::testing::FakeMachine());  // no policies
+  Result dry = Run({"--governor=schedutil"});
+  EXPECT_EQ(dry.code, kGovdNothingToGovern);
+  EXPECT_THAT(dry.out, HasSubstr("  MISSING  cpufreq: no cpufreq policies"));
+  EXPECT_THAT(dry.out, HasSubstr("  MISSING  MSR: "));
+  EXPECT_THAT(dry.out, HasSubstr("  present  cpuidle: "));
+  EXPECT_THAT(dry.err, HasSubstr("nothing to govern"));
+  Result apply = Run({"--governor=schedutil", "--apply"});
+  EXPECT_EQ(apply.code, 1);
+  EXPECT_THAT(apply.err, HasSubstr("nothing to govern"));
+}
+
+TEST_F(GovdCommandTest, BadFlagsAreUsageErrors) {
+  MakeAcpiCpufreqTree();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{}, "--governor is required; known: "},
+      {{"--governor=schedutil", "--bogus"}, "unknown flag --bogus"},
+      {{"--governor=schedutil", "--period-ms=0"}, "--period-ms must be in"},
+      {{"--governor=schedutil", "--duration-s=-1"}, "--duration-s must be"},
+      {{"--governor=schedutil", "--period-ms=ten"},
+       "--period-ms expects an integer"},
+      {{"--governor=schedutil", "extra"}, "unexpected argument 'extra'"},
+      {{"--governor=schedutil", "--param=rate_limit_us"},
+       "--param expects KEY=VALUE"},
+      {{"--governor=schedutil", "--param"}, "--param needs a value"},
+      {{"--governor=schedutil", "--param", "rate_limit_us=abc"},
+       "--param rate_limit_us of governor 'schedutil' expects an integer, "
+       "got 'abc'"},
+      {{"--governor=schedutil", "--param=iowait_boost=maybe"},
+       "expects true or false"},
+      {{"--governor=schedutil", "--param=nope=1"},
+       "has no parameter 'nope'; its parameters: "},
+      {{"--governor=schedutil", "--param=rate_limit_us=-5"},
+       "rate_limit_us must be >= 0"},
+  };
+  for (const Case& c : cases) {
+    Result r = Run(c.args);
+    EXPECT_EQ(r.code, 2) << c.message;
+    EXPECT_THAT(r.err, HasSubstr(c.message));
+    EXPECT_THAT(r.err, HasSubstr("Usage: schedsim govd"));
+  }
+}
+
+TEST_F(GovdCommandTest, AnUnknownGovernorListsTheKnownOnes) {
+  MakeAcpiCpufreqTree();
+  Result r = Run({"--governor=turbo"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown cpufreq governor 'turbo'; known: "));
+  for (const char* name : {"schedutil", "ondemand", "performance", "powersave",
+                           "conservative", "userspace"}) {
+    EXPECT_THAT(r.err, HasSubstr(name));
+  }
+}
+
+TEST_F(GovdCommandTest, AFailedWriteNamesTheFileExitsOneAndRestores) {
+  MakeAcpiCpufreqTree();
+  const std::string setspeed = Policy0("scaling_setspeed");
+  BusyCpu0();
+  auto busy = hooks_.after_period;
+  // After the first target, scaling_setspeed stops taking writes.
+  hooks_.after_period = [&](int64_t periods) {
+    busy(periods);
+    if (periods != 1) return;
+    ASSERT_EQ(std::remove(setspeed.c_str()), 0);
+    ASSERT_TRUE(host::testing::WriteTestFile(setspeed + "/x", "").ok());
+  };
+  Result r = Run({"--governor=schedutil", "--apply", "--duration-s=0.05",
+                  "--util-half-life-ms=0"});
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.err, HasSubstr("cannot open " + setspeed + " for writing"));
+  EXPECT_THAT(r.out, HasSubstr("FAILED: "));
+  EXPECT_THAT(r.out, HasSubstr("Restored the saved settings"));
+  EXPECT_EQ(host::testing::ReadTestFile(Policy0("scaling_governor")),
+            "schedutil\n");
+}
+
+TEST_F(GovdCommandTest, AnUnreadableSettingStopsBeforeAnyWrite) {
+  MakeAcpiCpufreqTree();
+  const std::string setspeed = Policy0("scaling_setspeed");
+  ASSERT_EQ(std::remove(setspeed.c_str()), 0);
+  ASSERT_TRUE(host::testing::WriteTestFile(setspeed + "/x", "").ok());
+  const auto before = host::testing::TreeState(paths_.sysfs_root);
+  Result r = Run({"--governor=performance", "--apply", "--duration-s=0.02"});
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.err, HasSubstr("cannot save the original setting: "));
+  EXPECT_THAT(r.err, HasSubstr(setspeed));
+  EXPECT_EQ(host::testing::TreeState(paths_.sysfs_root), before);
+}
+
+TEST_F(GovdCommandTest, ANonWritableFileIsNamed) {
+  if (geteuid() == 0) {
+    GTEST_SKIP() << "running as root: mode 0444 does not stop writes";
+  }
+  MakeAcpiCpufreqTree();
+  ASSERT_EQ(chmod(Policy0("scaling_governor").c_str(), 0444), 0);
+  Result r = Run({"--governor=schedutil", "--apply", "--duration-s=0.02"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("cannot write " + Policy0("scaling_governor")));
+}
+
+// The captures: what govd makes of real machines' sysfs.
+class GovdCaptureTest : public GovdCommandTest {
+ protected:
+  void LayOut(const std::string& machine, int num_cpus) {
+    absl::StatusOr<std::string> dir =
+        topology::testing::MakeTestTempDir(machine);
+    ASSERT_TRUE(dir.ok());
+    paths_.sysfs_root = *dir + "/sys";
+    paths_.proc_root = *dir + "/proc";
+    paths_.dev_root = *dir + "/dev";
+    ASSERT_TRUE(topology::testing::LayOutPepcCapture(
+                    topology::testing::CaptureRunfile("pepc_" + machine +
+                                                      "_sys_inlinefiles.txt"),
+                    paths_.sysfs_root)
+                    .ok());
+    std::vector<host::CpuTimes> idle;
+    for (int cpu = 0; cpu < num_cpus; ++cpu) idle.push_back(Times(cpu, 0, 100));
+    ASSERT_TRUE(host::testing::WriteProcStat(paths_, idle).ok());
+  }
+};
+
+TEST_F(GovdCaptureTest, SkylakeHwpDryRunMapsRequestsOntoSysfs) {
+  LayOut("sklep0", 104);
+  const auto before = host::testing::TreeState(paths_.sysfs_root);
+  Result r = Run({"--governor=schedutil", "--duration-s=0.02"});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(host::testing::TreeState(paths_.sysfs_root), before);
+  EXPECT_THAT(r.out, HasSubstr("Governing 104 cpufreq policies"));
+  EXPECT_THAT(r.out, HasSubstr("policy0: CPUs 0, intel_pstate (HWP)"));
+  EXPECT_THAT(r.out, HasSubstr("  present  EPP: "));
+  EXPECT_THAT(r.out, HasSubstr("  MISSING  userspace governor: "));
+  EXPECT_THAT(r.out, HasSubstr("HWP request CPU 0: min 10 max 37"));
+  EXPECT_THAT(r.out, HasSubstr("has no sysfs equivalent"));
+}
+
+TEST_F(GovdCaptureTest, MilanAcpiCpufreqDryRunSetsTargets) {
+  LayOut("milan0", 128);
+  Result r = Run({"--governor=ondemand", "--duration-s=0.05"});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_THAT(r.out, HasSubstr("policy0: CPUs 0, acpi-cpufreq, "));
+  EXPECT_THAT(r.out, HasSubstr("  present  userspace governor: "));
+  EXPECT_THAT(r.out, HasSubstr("scaling_setspeed <- 1500000"));
+}
+
+TEST(GovdHelpTest, HelpListsTheFlagsAndExitCodes) {
+  std::ostringstream out, err;
+  EXPECT_EQ(GovdCommand({"--help"}, out, err), 0);
+  EXPECT_THAT(out.str(), HasSubstr("Usage: schedsim govd --governor=NAME"));
+  EXPECT_THAT(out.str(), HasSubstr("--allow-msr-writes"));
+  EXPECT_THAT(out.str(), HasSubstr("3 dry run with\nnothing to govern"));
+}
+
+}  // namespace
+}  // namespace schedsim::experiments

@@ -1,0 +1,494 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/json_util.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <utility>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "topology/presets.h"
+
+namespace schedsim::experiments {
+namespace {
+
+using Json = OrderedJson;
+
+constexpr int64_t kMaxNs = 1000000000000;  // 1000 s, config costs
+
+// --- SimConfig fields, by name ----------------------------------------------
+
+using FieldPtr = std::variant<int sim::SimConfig::*, int64_t sim::SimConfig::*,
+                              bool sim::SimConfig::*>;
+
+struct ConfigField {
+  const char* name;
+  FieldPtr field;
+  int64_t min = 0;  // integers only
+  int64_t max = 0;
+};
+
+// Every SimConfig field, in declaration order. Adding a field is one line.
+const std::vector<ConfigField>& ConfigFields() {
+  using C = sim::SimConfig;
+  static const auto* fields = new std::vector<ConfigField>{
+      {"hz", &C::hz, 1, 10000},
+      {"sched_latency_ns", &C::sched_latency_ns, 1, kMaxNs},
+      {"sched_min_granularity_ns", &C::sched_min_granularity_ns, 1, kMaxNs},
+      {"sched_wakeup_granularity_ns", &C::sched_wakeup_granularity_ns, 0,
+       kMaxNs},
+      {"sched_migration_cost_ns", &C::sched_migration_cost_ns, 0, kMaxNs},
+      {"context_switch_ns", &C::context_switch_ns, 0, kMaxNs},
+      {"wakeup_cost_ns", &C::wakeup_cost_ns, 0, kMaxNs},
+      {"probe_cost_ns", &C::probe_cost_ns, 0, kMaxNs},
+      {"ipi_latency_ns", &C::ipi_latency_ns, 0, kMaxNs},
+      {"pipe_op_ns", &C::pipe_op_ns, 0, kMaxNs},
+      {"socket_op_ns", &C::socket_op_ns, 0, kMaxNs},
+      {"llc_migration_penalty_ns", &C::llc_migration_penalty_ns, 0, kMaxNs},
+      {"smt_migration_penalty_ns", &C::smt_migration_penalty_ns, 0, kMaxNs},
+      {"smt_factor_pct", &C::smt_factor_pct, 1, 100},
+      {"pm_qos_latency_ns", &C::pm_qos_latency_ns, -1, kMaxNs},
+      {"turbo", &C::turbo},
+      {"pl1_mw", &C::pl1_mw, 0, 100000000},
+      {"pmu_period_ns", &C::pmu_period_ns, 1000, kMaxNs},
+      {"uclamp", &C::uclamp},
+      {"uclamp_rt_default_min", &C::uclamp_rt_default_min, 0, 1024},
+      {"uclamp_enqueue_cost_ns", &C::uclamp_enqueue_cost_ns, 0, kMaxNs},
+      {"load_balance", &C::load_balance},
+      {"newidle_balance", &C::newidle_balance},
+  };
+  return *fields;
+}
+
+// Compact JSON text of `j`, nested values below `depth` elided, stopping
+// once `out` is longer than `limit` (nlohmann's dump() recurses without
+// bound, and a message needs only a glimpse).
+void Glimpse(const Json& j, int depth, size_t limit, std::string& out) {
+  if (out.size() > limit) return;
+  if (!j.is_structured()) {
+    absl::StrAppend(&out,
+                    j.dump(-1, ' ', false, Json::error_handler_t::replace));
+    return;
+  }
+  const bool object = j.is_object();
+  if (depth == 0 && !j.empty()) {
+    absl::StrAppend(&out, object ? "{...}" : "[...]");
+    return;
+  }
+  absl::StrAppend(&out, object ? "{" : "[");
+  bool first = true;
+  for (const auto& item : j.items()) {
+    if (out.size() > limit) break;
+    if (!first) absl::StrAppend(&out, ",");
+    first = false;
+    if (object) {
+      absl::StrAppend(
+          &out,
+          Json(item.key()).dump(-1, ' ', false, Json::error_handler_t::replace),
+          ":");
+    }
+    Glimpse(item.value(), depth - 1, limit, out);
+  }
+  absl::StrAppend(&out, object ? "}" : "]");
+}
+
+int EditDistance(const std::string& a, const std::string& b) {
+  std::vector<int> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (size_t j = 1; j <= b.size(); ++j) {
+      int above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// Tracks the JSON path while nlohmann parses, to report duplicate keys
+// (which nlohmann would silently collapse into one).
+class DuplicateKeyFinder {
+ public:
+  bool Event(nlohmann::detail::parse_event_t event, const Json& parsed) {
+    using nlohmann::detail::parse_event_t;
+    switch (event) {
+      case parse_event_t::object_start:
+      case parse_event_t::array_start:
+        StartValue();
+        stack_.push_back({event == parse_event_t::array_start, 0, "", {}});
+        break;
+      case parse_event_t::object_end:
+      case parse_event_t::array_end:
+        if (!stack_.empty()) stack_.pop_back();
+        break;
+      case parse_event_t::key:
+        if (!stack_.empty()) {
+          Frame& f = stack_.back();
+          f.key = parsed.get<std::string>();
+          if (!f.keys.insert(f.key).second && !found_) {
+            found_ = true;
+            duplicate_ = f.key;
+            object_path_ = ObjectPath();
+          }
+        }
+        break;
+      case parse_event_t::value:
+        StartValue();
+        break;
+    }
+    return true;
+  }
+
+  bool found() const { return found_; }
+  // The first duplicate key and the path of its object ("" = the root).
+  const std::string& duplicate() const { return duplicate_; }
+  const std::string& object_path() const { return object_path_; }
+
+ private:
+  struct Frame {
+    bool array;
+    size_t next_index;
+    std::string key;  // the current key (objects)
+    std::set<std::string> keys;
+  };
+  void StartValue() {
+    if (!stack_.empty() && stack_.back().array) ++stack_.back().next_index;
+  }
+  // The path of the innermost open object or array.
+  std::string ObjectPath() const {
+    std::string path;
+    for (size_t i = 0; i + 1 < stack_.size(); ++i) {
+      const Frame& f = stack_[i];
+      if (f.array) {
+        absl::StrAppend(&path, "[", f.next_index - 1, "]");
+      } else {
+        path = JsonField(path, f.key);
+      }
+    }
+    return path;
+  }
+
+  std::vector<Frame> stack_;
+  bool found_ = false;
+  std::string duplicate_;
+  std::string object_path_;
+};
+
+}  // namespace
+
+std::string JsonField(const std::string& path, const std::string& key) {
+  return path.empty() ? key : absl::StrCat(path, ".", key);
+}
+
+std::string JsonElement(const std::string& path, size_t index) {
+  return absl::StrCat(path, "[", index, "]");
+}
+
+std::string ShowJson(const OrderedJson& j) {
+  std::string text;
+  Glimpse(j, 3, 40, text);
+  if (text.size() > 40) text = absl::StrCat(text.substr(0, 37), "...");
+  if (j.is_null()) return "null";
+  if (j.is_object()) return absl::StrCat("an object ", text);
+  if (j.is_array()) return absl::StrCat("an array ", text);
+  return absl::StrCat(j.type_name(), " ", text);
+}
+
+std::string QuotedNames(const std::vector<std::string>& names) {
+  std::vector<std::string> q;
+  for (const std::string& n : names) q.push_back(absl::StrCat("'", n, "'"));
+  return absl::StrJoin(q, ", ");
+}
+
+std::string DidYouMean(const std::string& got,
+                       const std::vector<std::string>& known) {
+  int limit = got.size() <= 2 ? 0 : got.size() <= 4 ? 1 : 2;
+  std::string best;
+  int best_distance = limit + 1;
+  for (const std::string& k : known) {
+    int d = EditDistance(got, k);
+    if (d < best_distance) {
+      best = k;
+      best_distance = d;
+    }
+  }
+  if (best.empty()) return "";
+  return absl::StrCat(" (did you mean '", best, "'?)");
+}
+
+absl::StatusOr<std::string> ReadFileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
+  }
+  return text.str();
+}
+
+std::vector<std::string> SimConfigKeys() {
+  std::vector<std::string> names;
+  for (const ConfigField& f : ConfigFields()) names.push_back(f.name);
+  return names;
+}
+
+absl::Status JsonFileReader::Error(const std::string& path,
+                                   const std::string& message) const {
+  return absl::InvalidArgumentError(
+      path.empty() ? absl::StrCat(file_, ": ", message)
+                   : absl::StrCat(file_, ": ", path, ": ", message));
+}
+
+absl::Status JsonFileReader::ParseText(const std::string& text,
+                                       Json* root) const {
+  DuplicateKeyFinder finder;
+  try {
+    *root = Json::parse(
+        text, [&finder](int, nlohmann::detail::parse_event_t event,
+                        Json& parsed) { return finder.Event(event, parsed); });
+  } catch (const Json::parse_error& e) {
+    // e.byte is the 1-based position of the last character read.
+    size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
+    size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+    if (offset == 0 || line_start == std::string::npos) {
+      line_start = 0;
+    } else {
+      line_start += 1;
+    }
+    std::string what = e.what();
+    size_t at = what.find("parse error");
+    size_t colon = at == std::string::npos ? at : what.find(": ", at);
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    return absl::InvalidArgumentError(absl::StrCat(
+        file_, ": line ", line, ", column ", offset - line_start + 1,
+        " (byte offset ", offset, "): invalid JSON: ", what));
+  } catch (const Json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(file_, ": invalid JSON: ", e.what()));
+  }
+  if (finder.found()) {
+    return Error(
+        finder.object_path(),
+        absl::StrCat("key '", finder.duplicate(), "' appears more than once"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status JsonFileReader::ExpectObject(const Json& j,
+                                          const std::string& path,
+                                          const std::string& what) const {
+  if (j.is_object()) return absl::OkStatus();
+  return Error(
+      path, absl::StrCat("expected an object (", what, "), got ", ShowJson(j)));
+}
+
+absl::Status JsonFileReader::ExpectArray(const Json& j, const std::string& path,
+                                         const std::string& what) const {
+  if (j.is_array()) return absl::OkStatus();
+  return Error(
+      path, absl::StrCat("expected an array (", what, "), got ", ShowJson(j)));
+}
+
+absl::Status JsonFileReader::CheckKeys(const Json& object,
+                                       const std::string& path,
+                                       const std::vector<std::string>& known,
+                                       const std::string& what) const {
+  for (const auto& item : object.items()) {
+    if (std::find(known.begin(), known.end(), item.key()) != known.end()) {
+      continue;
+    }
+    return Error(path,
+                 absl::StrCat("unknown key '", item.key(), "'",
+                              DidYouMean(item.key(), known), "; ", what,
+                              " has the keys ", absl::StrJoin(known, ", ")));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> JsonFileReader::Int(const Json& j,
+                                            const std::string& path, int64_t lo,
+                                            int64_t hi) const {
+  std::string range = hi == std::numeric_limits<int64_t>::max()
+                          ? absl::StrCat(" >= ", lo)
+                          : absl::StrCat(" in ", lo, "..", hi);
+  int64_t v = 0;
+  if (j.is_number_unsigned()) {
+    uint64_t u = j.get<uint64_t>();
+    if (u > static_cast<uint64_t>(hi)) {
+      return Error(path,
+                   absl::StrCat("expected an integer", range, ", got ", u));
+    }
+    v = static_cast<int64_t>(u);
+  } else if (j.is_number_integer()) {
+    v = j.get<int64_t>();
+  } else if (j.is_number_float()) {
+    // 1e6 is a float in JSON; accept it when it is a whole number.
+    double d = j.get<double>();
+    if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9e15) {
+      return Error(path, absl::StrCat("expected an integer", range, ", got ",
+                                      ShowJson(j)));
+    }
+    v = static_cast<int64_t>(d);
+  } else {
+    return Error(path, absl::StrCat("expected an integer", range, ", got ",
+                                    ShowJson(j)));
+  }
+  if (v < lo || v > hi) {
+    return Error(path, absl::StrCat("expected an integer", range, ", got ", v));
+  }
+  return v;
+}
+
+absl::StatusOr<double> JsonFileReader::Number(const Json& j,
+                                              const std::string& path,
+                                              double lo, double hi) const {
+  const std::string range = absl::StrCat(" in ", lo, "..", hi);
+  if (!j.is_number()) {
+    return Error(
+        path, absl::StrCat("expected a number", range, ", got ", ShowJson(j)));
+  }
+  double d = j.get<double>();
+  if (!std::isfinite(d) || d < lo || d > hi) {
+    return Error(
+        path, absl::StrCat("expected a number", range, ", got ", ShowJson(j)));
+  }
+  return d;
+}
+
+absl::StatusOr<std::string> JsonFileReader::String(
+    const Json& j, const std::string& path) const {
+  if (!j.is_string()) {
+    return Error(path, absl::StrCat("expected a string, got ", ShowJson(j)));
+  }
+  return j.get<std::string>();
+}
+
+absl::StatusOr<std::string> JsonFileReader::Name(
+    const Json& j, const std::string& path, const std::string& what) const {
+  if (!j.is_string()) {
+    return Error(path, absl::StrCat("expected ", what, " (a string), got ",
+                                    ShowJson(j)));
+  }
+  std::string name = j.get<std::string>();
+  if (name.empty()) {
+    return Error(path, absl::StrCat("expected ", what, ", got \"\""));
+  }
+  return name;
+}
+
+absl::StatusOr<bool> JsonFileReader::Bool(const Json& j,
+                                          const std::string& path) const {
+  if (!j.is_boolean()) {
+    return Error(path,
+                 absl::StrCat("expected true or false, got ", ShowJson(j)));
+  }
+  return j.get<bool>();
+}
+
+absl::StatusOr<uint64_t> JsonFileReader::Seed(const Json& j,
+                                              const std::string& path) const {
+  if (j.is_number_unsigned()) return j.get<uint64_t>();
+  if (j.is_number_float() && j.get<double>() >= 0) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        int64_t v, Int(j, path, 0, std::numeric_limits<int64_t>::max()));
+    return static_cast<uint64_t>(v);
+  }
+  return Error(path, absl::StrCat("expected an integer in 0..",
+                                  std::numeric_limits<uint64_t>::max(),
+                                  ", got ", ShowJson(j)));
+}
+
+absl::StatusOr<MachineSource> JsonFileReader::Machine(const Json& root) const {
+  int given = 0;
+  for (const char* key : {"machine", "sysfs", "hwloc"}) {
+    given += root.contains(key);
+  }
+  const std::string presets = absl::StrJoin(topology::PresetNames(), ", ");
+  if (given != 1) {
+    return Error(
+        "",
+        absl::StrCat(given == 0 ? "no machine" : "more than one machine",
+                     ": give exactly one of \"machine\" (a built-in: ", presets,
+                     "), \"sysfs\" (a sysfs root directory) or \"hwloc\" "
+                     "(an hwloc XML file)"));
+  }
+  // Relative paths are taken from the file's directory.
+  auto resolve = [&](const std::string& p) {
+    size_t slash = file_.rfind('/');
+    if (p.empty() || p[0] == '/' || slash == std::string::npos) return p;
+    return absl::StrCat(file_.substr(0, slash + 1), p);
+  };
+  MachineSource source;
+  if (root.contains("machine")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(source.machine, Name(root["machine"], "machine",
+                                                   "a built-in machine name"));
+    const std::vector<std::string>& names = topology::PresetNames();
+    if (std::find(names.begin(), names.end(), source.machine) == names.end()) {
+      return Error("machine",
+                   absl::StrCat("unknown machine '", source.machine, "'",
+                                DidYouMean(source.machine, names),
+                                "; built-in machines: ", presets));
+    }
+  } else if (root.contains("sysfs")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::string p, Name(root["sysfs"], "sysfs", "a sysfs root directory"));
+    source.sysfs = resolve(p);
+  } else {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::string p, Name(root["hwloc"], "hwloc", "an hwloc XML file"));
+    source.hwloc = resolve(p);
+  }
+  return source;
+}
+
+absl::Status JsonFileReader::ApplySimConfig(const Json& j,
+                                            const std::string& path,
+                                            sim::SimConfig* config) const {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectObject(j, path, "SimConfig fields by name"));
+  for (const auto& item : j.items()) {
+    const std::string at = JsonField(path, item.key());
+    const ConfigField* field = nullptr;
+    for (const ConfigField& f : ConfigFields()) {
+      if (item.key() == f.name) field = &f;
+    }
+    if (field == nullptr) {
+      std::vector<std::string> names = SimConfigKeys();
+      return Error(path, absl::StrCat("unknown key '", item.key(), "'",
+                                      DidYouMean(item.key(), names),
+                                      "; the config keys are ",
+                                      absl::StrJoin(names, ", ")));
+    }
+    if (auto* p = std::get_if<bool sim::SimConfig::*>(&field->field)) {
+      SCHEDSIM_ASSIGN_OR_RETURN(config->*(*p), Bool(item.value(), at));
+    } else if (auto* p = std::get_if<int sim::SimConfig::*>(&field->field)) {
+      SCHEDSIM_ASSIGN_OR_RETURN(int64_t v,
+                                Int(item.value(), at, field->min, field->max));
+      config->*(*p) = static_cast<int>(v);
+    } else {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          config->*std::get<int64_t sim::SimConfig::*>(field->field),
+          Int(item.value(), at, field->min, field->max));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace schedsim::experiments

@@ -1,0 +1,253 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/run_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <system_error>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "experiments/compare.h"
+#include "experiments/experiment.h"
+#include "experiments/flags.h"
+#include "experiments/runner.h"
+
+namespace schedsim::experiments {
+namespace {
+
+constexpr int kUsageError = 2;
+constexpr int kMaxJobs = 4096;
+
+constexpr char kUsage[] =
+    "Usage: schedsim run FILE [--format=table|json|csv] [--out=DIR] "
+    "[--jobs=N]\n"
+    "                         [--trace=perfetto] [--trace-iteration=K]\n"
+    "                         [--iterations=N] [--seed=N]\n";
+
+// A one-line progress bar, redrawn in place.
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::ostream* err)
+      : err_(err), start_(std::chrono::steady_clock::now()) {}
+
+  void Update(int done, int total) {
+    constexpr int kWidth = 30;
+    const int filled = total > 0 ? done * kWidth / total : kWidth;
+    const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(
+                             std::chrono::steady_clock::now() - start_)
+                             .count();
+    *err_ << absl::StrFormat("\r[%s%s] %d/%d runs, %d:%02d elapsed",
+                             std::string(filled, '#'),
+                             std::string(kWidth - filled, '.'), done, total,
+                             elapsed / 60, elapsed % 60)
+          << std::flush;
+  }
+
+  void Clear() { *err_ << "\r\033[K" << std::flush; }
+
+ private:
+  std::ostream* err_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Writes `text` to `path`; an error names the path.
+bool WriteFile(const std::string& path, const std::string& text,
+               std::ostream& err) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (f) f << text;
+  if (f) f.close();
+  if (!f) {
+    err << "schedsim run: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+std::string JoinPath(const std::string& dir, const std::string& file) {
+  if (dir.empty()) return file;
+  return dir.back() == '/' ? absl::StrCat(dir, file)
+                           : absl::StrCat(dir, "/", file);
+}
+
+}  // namespace
+
+int RunCommand(const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err) {
+  std::string format = "table";
+  std::string out_dir;
+  int64_t jobs = 0;
+  std::string trace;
+  int64_t trace_iteration = 0;
+  int64_t iterations = 0;
+  std::string seed;
+  bool help = false;
+  FlagSet flags("run");
+  flags.String("format", &format,
+               "what to print: table (the comparison and the reports), json "
+               "or csv");
+  flags.String("out", &out_dir,
+               "a directory to write result.json, result.csv and result.txt "
+               "(the table) to, and the traces; created if missing");
+  flags.Int("jobs", &jobs,
+            "runs in parallel; 0 = one per hardware thread (the output does "
+            "not depend on it)");
+  flags.String("trace", &trace,
+               "perfetto: write a Chrome JSON trace (ui.perfetto.dev) of one "
+               "iteration of every variant at the first sweep value, to "
+               "trace-VARIANT.json in --out (or the current directory)");
+  flags.Int("trace-iteration", &trace_iteration,
+            "the iteration --trace records, 0..iterations-1");
+  flags.Int("iterations", &iterations,
+            "runs per variant and sweep value, overriding the file's "
+            "\"iterations\"; 0 keeps the file's");
+  flags.String("seed", &seed,
+               "the experiment seed, an integer 0..2^64-1, overriding the "
+               "file's \"seed\"");
+  flags.Bool("help", &help, "show this help");
+  std::vector<std::string> positional;
+  absl::Status parsed = flags.Parse(args, &positional);
+  if (help) {
+    out << kUsage
+        << "\nRuns every variant of the experiment FILE (docs/experiments.md "
+           "describes the\nformat) for every sweep value and iteration, and "
+           "prints an mmtests-style\ncomparison against the first variant, "
+           "then the C-state, frequency, energy\nand placement reports.\n\n"
+        << flags.Usage();
+    return 0;
+  }
+  auto usage_error = [&](const std::string& message) {
+    err << "schedsim run: " << message << "\n" << kUsage;
+    return kUsageError;
+  };
+  if (!parsed.ok()) return usage_error(std::string(parsed.message()));
+  if (positional.size() != 1) {
+    return usage_error(positional.empty()
+                           ? std::string("expected an experiment FILE")
+                           : absl::StrCat("expected one experiment FILE, got ",
+                                          positional.size(), ": ",
+                                          absl::StrJoin(positional, " ")));
+  }
+  if (format != "table" && format != "json" && format != "csv") {
+    return usage_error(absl::StrCat(
+        "--format must be table, json or csv, got '", format, "'"));
+  }
+  if (jobs < 0 || jobs > kMaxJobs) {
+    return usage_error(
+        absl::StrCat("--jobs must be in 0..", kMaxJobs, ", got ", jobs));
+  }
+  if (flags.Given("trace") && trace != "perfetto") {
+    return usage_error(
+        absl::StrCat("--trace must be perfetto, got '", trace, "'"));
+  }
+  if (flags.Given("trace-iteration") && trace.empty()) {
+    return usage_error("--trace-iteration needs --trace=perfetto");
+  }
+  if (iterations < 0 || iterations > kMaxIterations) {
+    return usage_error(absl::StrCat("--iterations must be in 0..",
+                                    kMaxIterations, ", got ", iterations));
+  }
+  uint64_t seed_value = 0;
+  if (flags.Given("seed") && !absl::SimpleAtoi(seed, &seed_value)) {
+    return usage_error(absl::StrCat("--seed expects an integer in 0..",
+                                    UINT64_MAX, ", got '", seed, "'"));
+  }
+
+  absl::StatusOr<Experiment> experiment = LoadExperimentFile(positional[0]);
+  if (!experiment.ok()) {
+    err << "schedsim run: " << experiment.status().message() << "\n";
+    return 1;
+  }
+  Experiment& e = *experiment;
+  if (iterations > 0) e.iterations = static_cast<int>(iterations);
+  if (flags.Given("seed")) e.seed = seed_value;
+  if (trace_iteration < 0 || trace_iteration >= e.iterations) {
+    return usage_error(absl::StrCat("--trace-iteration must be in 0..",
+                                    e.iterations - 1, " (", e.iterations,
+                                    " iterations), got ", trace_iteration));
+  }
+
+  RunnerOptions options;
+  options.jobs = static_cast<int>(jobs);
+  if (!trace.empty()) {
+    options.keep_task_names_iteration = static_cast<int>(trace_iteration);
+  }
+  std::unique_ptr<ProgressBar> bar;
+  if (&err == &std::cerr && isatty(STDERR_FILENO)) {
+    bar = std::make_unique<ProgressBar>(&err);
+    ProgressBar* b = bar.get();
+    options.progress = [b](int done, int total) { b->Update(done, total); };
+  }
+  absl::StatusOr<ExperimentResult> result = RunExperiment(e, options);
+  if (bar) bar->Clear();
+  if (!result.ok()) {
+    err << "schedsim run: " << result.status().message() << "\n";
+    return 1;
+  }
+
+  std::string table;
+  if (format == "table" || !out_dir.empty()) {
+    table =
+        absl::StrCat(ComparisonTable(e, *result), ReportsSection(e, *result));
+  }
+  std::string json;
+  if (format == "json" || !out_dir.empty()) {
+    json = ResultJson(e, *result)
+               .dump(2, ' ', false, OrderedJson::error_handler_t::replace) +
+           "\n";
+  }
+  std::string csv;
+  if (format == "csv" || !out_dir.empty()) csv = ResultCsv(e, *result);
+  out << (format == "json" ? json : format == "csv" ? csv : table);
+
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) {
+      err << "schedsim run: cannot create " << out_dir << ": " << ec.message()
+          << "\n";
+      return 1;
+    }
+    if (!WriteFile(JoinPath(out_dir, "result.json"), json, err) ||
+        !WriteFile(JoinPath(out_dir, "result.csv"), csv, err) ||
+        !WriteFile(JoinPath(out_dir, "result.txt"), table, err)) {
+      return 1;
+    }
+  }
+  if (!trace.empty()) {
+    for (size_t v = 0; v < e.variants.size(); ++v) {
+      const std::string path =
+          JoinPath(out_dir.empty() ? "." : out_dir,
+                   absl::StrCat("trace-", e.variants[v].name, ".json"));
+      std::ofstream f(path, std::ios::binary | std::ios::trunc);
+      if (!f) {
+        err << "schedsim run: cannot write " << path << "\n";
+        return 1;
+      }
+      absl::Status written =
+          WriteTrace(e, *result, /*point=*/0, static_cast<int>(v),
+                     static_cast<int>(trace_iteration), f);
+      f.close();
+      if (!written.ok() || !f) {
+        err << "schedsim run: "
+            << (written.ok() ? absl::StrCat("cannot write ", path)
+                             : std::string(written.message()))
+            << "\n";
+        return 1;
+      }
+      err << "schedsim run: wrote " << path << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace schedsim::experiments

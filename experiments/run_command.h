@@ -1,0 +1,30 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// `schedsim run FILE [--format=table|json|csv] [--out=DIR] [--jobs=N]
+//  [--trace=perfetto] [--trace-iteration=K] [--iterations=N] [--seed=N]`:
+// runs an experiment file (experiment.h) and prints the comparison of its
+// variants (compare.h) and the reports (reports.h). docs/cli.md documents
+// the command and docs/experiments.md the file and the output.
+//
+// The output depends only on the file and the flags that change what runs
+// (--iterations, --seed), never on --jobs. A progress bar goes to stderr
+// when `err` is std::cerr and stderr is a terminal.
+
+#ifndef SCHEDSIM_EXPERIMENTS_RUN_COMMAND_H_
+#define SCHEDSIM_EXPERIMENTS_RUN_COMMAND_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace schedsim::experiments {
+
+// `args` excludes "schedsim" and "run". Returns the exit code: 0 success,
+// 1 the experiment failed (unreadable or invalid file, a failed run, an
+// unwritable output), 2 a usage error.
+int RunCommand(const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err);
+
+}  // namespace schedsim::experiments
+
+#endif  // SCHEDSIM_EXPERIMENTS_RUN_COMMAND_H_

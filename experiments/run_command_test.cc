@@ -1,0 +1,372 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/run_command.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "experiments/test_workload_model.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace schedsim::experiments {
+namespace {
+
+struct Result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Result RunSchedsimRun(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = RunCommand(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string TempDir() {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return dir != nullptr ? dir : "/tmp";
+}
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  std::string path = TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+constexpr char kExperiment[] = R"({
+  "description": "the test model at the highest and the lowest frequency",
+  "machine": "skylake-e3-1240v5",
+  "workload": {"model": "test_compute_sleep",
+               "params": {"cycles": 400000, "sleep_us": 300}},
+  "sweep": {"param": "tasks", "values": [1, 4]},
+  "iterations": 3,
+  "seed": 7,
+  "duration_ms": 20,
+  "variants": [
+    {"name": "baseline", "cpufreq": "performance"},
+    {"name": "powersave", "cpufreq": "powersave"}
+  ]
+})";
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The lines of `text` that start with `prefix`.
+std::vector<std::string> LinesStartingWith(const std::string& text,
+                                           const std::string& prefix) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) == 0) lines.push_back(line);
+  }
+  return lines;
+}
+
+class RunCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override { file_ = WriteTemp("exp.json", kExperiment); }
+  std::string file_;
+};
+
+TEST_F(RunCommandTest, JsonResultHasSamplesSummariesAndTests) {
+  Result r = RunSchedsimRun({file_, "--format=json", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["experiment"], file_);
+  EXPECT_EQ(j["machine"], "skylake-e3-1240v5");
+  EXPECT_EQ(j["num_cpus"], 8);
+  EXPECT_EQ(j["workload"]["model"], kTestModelName);
+  EXPECT_EQ(j["sweep"]["param"], "tasks");
+  EXPECT_EQ(j["sweep"]["values"], nlohmann::json({1, 4}));
+  EXPECT_EQ(j["iterations"], 3);
+  EXPECT_EQ(j["seed"], 7);
+  EXPECT_EQ(j["baseline"], "baseline");
+  ASSERT_EQ(j["variants"].size(), 2u);
+  EXPECT_EQ(j["variants"][1]["cpufreq"]["name"], "powersave");
+  EXPECT_EQ(j["variants"][1]["cpuidle"]["name"], "menu");
+  ASSERT_EQ(j["metrics"].size(), 2u);
+  EXPECT_EQ(j["metrics"][0]["mean"], "hmean");
+
+  ASSERT_EQ(j["points"].size(), 2u);
+  for (const nlohmann::json& point : j["points"]) {
+    EXPECT_TRUE(point["params"].contains("cycles"));
+    for (const char* variant : {"baseline", "powersave"}) {
+      SCOPED_TRACE(variant);
+      const nlohmann::json& v = point["variants"][variant];
+      for (const char* metric : {"ops_per_s", "op_latency_us"}) {
+        SCOPED_TRACE(metric);
+        const nlohmann::json& m = v["metrics"][metric];
+        EXPECT_TRUE(m["unit"].is_string());
+        EXPECT_TRUE(m["higher_is_better"].is_boolean());
+        ASSERT_EQ(m["samples"].size(), 3u);
+        for (const char* key : {"n", "amean", "hmean", "gmean", "stddev",
+                                "coeffvar", "min", "max"}) {
+          EXPECT_TRUE(m["summary"][key].is_number()) << key;
+        }
+        EXPECT_EQ(m["summary"]["n"], 3);
+        EXPECT_TRUE(m["diff_pct"].is_number());
+        for (const char* key : {"p_value", "t", "df", "ci95_pct"}) {
+          // No test of the baseline against itself.
+          EXPECT_EQ(m[key].is_null(), std::string(variant) == "baseline")
+              << key;
+        }
+        EXPECT_TRUE(m["significant"].is_boolean());
+      }
+      EXPECT_EQ(v["metrics"]["ops_per_s"]["unit"], "ops/s");
+      EXPECT_EQ(v["metrics"]["ops_per_s"]["higher_is_better"], true);
+      EXPECT_EQ(v["metrics"]["op_latency_us"]["higher_is_better"], false);
+      // The reports, over the iterations and per run.
+      const nlohmann::json& report = v["report"];
+      int cpus_in_histogram = 0;
+      for (const nlohmann::json& bin : report["c0_histogram"]) {
+        cpus_in_histogram += bin["count"].get<int>();
+      }
+      EXPECT_EQ(cpus_in_histogram, 8 * 3);
+      EXPECT_EQ(report["c0_pct"].size(), 8u);
+      EXPECT_TRUE(report["cstate_avg_pct"].contains("C6"));
+      EXPECT_GT(report["energy_j"].get<double>(), 0);
+      EXPECT_EQ(report["energy_per_op_metric"], "ops_per_s");
+      EXPECT_GT(report["energy_per_op_j"].get<double>(), 0);
+      EXPECT_GT(report["avg_busy_mhz"].get<double>(), 0);
+      EXPECT_TRUE(report["placement"].contains("probes_per_search"));
+      ASSERT_EQ(v["runs"].size(), 3u);
+      const nlohmann::json& run = v["runs"][2];
+      EXPECT_EQ(run["iteration"], 2);
+      EXPECT_TRUE(run["seed"].is_number_unsigned());
+      EXPECT_TRUE(run["metrics"]["ops_per_s"].is_number());
+      EXPECT_EQ(run["report"]["c0_pct"].size(), 8u);
+      EXPECT_TRUE(run["report"]["cstate_pct"].contains("C1"));
+      EXPECT_GT(run["report"]["energy_j"].get<double>(), 0);
+      EXPECT_TRUE(run["report"]["placement"].contains("searches"));
+    }
+    // Paired runs: iteration i has the same seed in every variant.
+    EXPECT_EQ(point["variants"]["baseline"]["runs"][1]["seed"],
+              point["variants"]["powersave"]["runs"][1]["seed"]);
+  }
+  // The lowest frequency loses throughput: negative is worse.
+  EXPECT_LT(j["points"][0]["variants"]["powersave"]["metrics"]["ops_per_s"]
+             ["diff_pct"]
+                 .get<double>(),
+            0);
+}
+
+// docs/experiments.md names every key of the JSON result.
+TEST_F(RunCommandTest, DocsNameEveryJsonKey) {
+  Result r = RunSchedsimRun({file_, "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  std::string docs = ReadFile("docs/experiments.md");
+  ASSERT_FALSE(docs.empty()) << "docs/experiments.md is a data dependency";
+  auto documented = [&](const nlohmann::json& object) {
+    for (const auto& item : object.items()) {
+      EXPECT_THAT(docs, ::testing::HasSubstr("`" + item.key() + "`"))
+          << item.key();
+    }
+  };
+  const nlohmann::json& v = j["points"][0]["variants"]["powersave"];
+  ASSERT_FALSE(v["report"]["busy_pct_at_khz"].empty());
+  ASSERT_FALSE(v["runs"][0]["report"]["busy_ns_at_khz"].empty());
+  documented(j);
+  documented(j["points"][0]);
+  documented(j["variants"][0]);
+  documented(j["metrics"][0]);
+  documented(v);
+  documented(v["metrics"]["ops_per_s"]);
+  documented(v["metrics"]["ops_per_s"]["summary"]);
+  documented(v["report"]);
+  documented(v["report"]["c0_histogram"][0]);
+  documented(v["report"]["busy_pct_at_khz"][0]);
+  documented(v["report"]["placement"]);
+  documented(v["runs"][0]);
+  documented(v["runs"][0]["report"]);
+  documented(v["runs"][0]["report"]["busy_ns_at_khz"][0]);
+  documented(v["runs"][0]["report"]["placement"]);
+}
+
+TEST_F(RunCommandTest, OutputDoesNotDependOnJobs) {
+  for (const char* format :
+       {"--format=table", "--format=json", "--format=csv"}) {
+    Result one = RunSchedsimRun({file_, format, "--jobs=1"});
+    Result two = RunSchedsimRun({file_, format, "--jobs=2"});
+    ASSERT_EQ(one.code, 0) << one.err;
+    ASSERT_EQ(two.code, 0) << two.err;
+    EXPECT_EQ(one.out, two.out) << format;
+  }
+  // And a second run with the same seed prints the same.
+  Result again = RunSchedsimRun({file_, "--jobs=2"});
+  EXPECT_EQ(again.out, RunSchedsimRun({file_, "--jobs=1"}).out);
+}
+
+TEST_F(RunCommandTest, TableHasTheMmtestsLayout) {
+  Result r = RunSchedsimRun({file_});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The header names the variants, baseline first.
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("\n +baseline +powersave\n"));
+  // Per metric and sweep value: Min, Max, the mean, Stddev, CoeffVar, Diff,
+  // each with the baseline's value and (0.00%), then the variant's value
+  // and its difference, * when significant.
+  const std::string value = "[0-9]+\\.[0-9]+";
+  const std::string base = value + " \\(   0\\.00%\\)";
+  const std::string other = value + " [(*] *[-+][0-9]+\\.[0-9]+%[)*]";
+  for (const char* stat : {"Min", "Max", "Hmean", "Stddev", "CoeffVar"}) {
+    std::vector<std::string> rows =
+        LinesStartingWith(r.out, std::string(stat) + " ");
+    ASSERT_EQ(rows.size(), stat == std::string("Hmean") ? 2u : 4u) << stat;
+    EXPECT_THAT(rows[0],
+                ::testing::MatchesRegex(std::string(stat) + " +ops_per_s-1 +" +
+                                        base + " +" + other));
+  }
+  std::vector<std::string> amean = LinesStartingWith(r.out, "Amean ");
+  ASSERT_EQ(amean.size(), 2u);
+  EXPECT_THAT(amean[0], ::testing::MatchesRegex("Amean +op_latency_us-1 +" +
+                                                base + " +" + other));
+  EXPECT_THAT(amean[1], ::testing::MatchesRegex("Amean +op_latency_us-4 +" +
+                                                base + " +" + other));
+  std::vector<std::string> diff = LinesStartingWith(r.out, "Diff ");
+  ASSERT_EQ(diff.size(), 4u);
+  EXPECT_THAT(diff[0], ::testing::MatchesRegex(
+                           "Diff +ops_per_s-1 +- +d=[-+][0-9.]+% ±[0-9.]+% "
+                           "p=[0-9.]+%"));
+  // Rows come grouped by statistic, sweep values in order, as mmtests
+  // prints them.
+  size_t min1 = r.out.find("Min       ops_per_s-1");
+  size_t min4 = r.out.find("Min       ops_per_s-4");
+  size_t max1 = r.out.find("Max       ops_per_s-1");
+  size_t mean1 = r.out.find("Hmean     ops_per_s-1");
+  ASSERT_NE(min1, std::string::npos) << r.out;
+  EXPECT_LT(min1, min4);
+  EXPECT_LT(min4, max1);
+  EXPECT_LT(max1, mean1);
+  // The reports follow the table.
+  for (const char* text :
+       {"Reports, tasks=1 (means over 3 runs per variant)",
+        "%C0 (mean of CPUs)", "Energy per op J (ops_per_s)",
+        "Probes per search", "%C0 histogram, baseline (8 CPUs x 3 runs)",
+        " 0.0000 -  10.0000 [", "90.0000 - 100.0000 [",
+        "Busy time at frequency %", "Reports, tasks=4"}) {
+    EXPECT_THAT(r.out, ::testing::HasSubstr(text)) << text;
+  }
+}
+
+TEST_F(RunCommandTest, CsvHasOneRowPerSampleAndSummaryRows) {
+  Result r = RunSchedsimRun({file_, "--format=csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(LinesStartingWith(r.out, "sweep_param,").size(), 1u);
+  EXPECT_EQ(LinesStartingWith(r.out,
+                              "sweep_param,sweep_value,variant,metric,unit,"
+                              "row,iteration,seed,value")
+                .size(),
+            1u);
+  int samples = 0, summary = 0;
+  std::istringstream in(r.out);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    if (line.find(",sample,") != std::string::npos) {
+      ++samples;
+    } else {
+      ++summary;
+    }
+  }
+  EXPECT_EQ(samples, 2 * 2 * 2 * 3);  // points x variants x metrics x runs
+  EXPECT_EQ(summary, 2 * 2 * 2 * 10);
+  EXPECT_THAT(r.out, ::testing::HasSubstr(
+                         "tasks,4,powersave,op_latency_us,us,sample,2,"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr(
+                         "tasks,1,baseline,ops_per_s,ops/s,diff_pct,,,0\n"));
+}
+
+TEST_F(RunCommandTest, OutDirectoryAndTraces) {
+  const std::string dir = TempDir() + "/run_out";
+  Result r = RunSchedsimRun(
+      {file_, "--out=" + dir, "--trace=perfetto", "--trace-iteration=2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(ReadFile(dir + "/result.txt"), r.out);
+  Result json = RunSchedsimRun({file_, "--format=json"});
+  EXPECT_EQ(ReadFile(dir + "/result.json"), json.out);
+  Result csv = RunSchedsimRun({file_, "--format=csv"});
+  EXPECT_EQ(ReadFile(dir + "/result.csv"), csv.out);
+  for (const char* variant : {"baseline", "powersave"}) {
+    const std::string path = dir + "/trace-" + variant + ".json";
+    EXPECT_THAT(r.err, ::testing::HasSubstr("wrote " + path));
+    nlohmann::json trace = nlohmann::json::parse(ReadFile(path));
+    ASSERT_TRUE(trace.contains("traceEvents")) << path;
+    bool worker = false;
+    for (const nlohmann::json& e : trace["traceEvents"]) {
+      if (e["ph"] == "X" && e["name"] == "worker") worker = true;
+    }
+    EXPECT_TRUE(worker) << path;
+  }
+}
+
+TEST_F(RunCommandTest, SeedAndIterationsFlags) {
+  Result base = RunSchedsimRun({file_, "--format=json"});
+  Result seeded = RunSchedsimRun({file_, "--format=json", "--seed=8"});
+  Result two = RunSchedsimRun({file_, "--format=json", "--iterations=2"});
+  ASSERT_EQ(seeded.code, 0) << seeded.err;
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_NE(base.out, seeded.out);
+  nlohmann::json j = nlohmann::json::parse(two.out);
+  EXPECT_EQ(j["iterations"], 2);
+  EXPECT_EQ(
+      j["points"][0]["variants"]["baseline"]["metrics"]["ops_per_s"]["samples"]
+          .size(),
+      2u);
+}
+
+TEST_F(RunCommandTest, ErrorsAndExitCodes) {
+  Result none = RunSchedsimRun({});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_THAT(none.err, ::testing::HasSubstr("expected an experiment FILE"));
+  EXPECT_EQ(RunSchedsimRun({file_, file_}).code, 2);
+  Result format = RunSchedsimRun({file_, "--format=xml"});
+  EXPECT_EQ(format.code, 2);
+  EXPECT_THAT(format.err,
+              ::testing::HasSubstr("--format must be table, json or csv"));
+  EXPECT_EQ(RunSchedsimRun({file_, "--jobs=-1"}).code, 2);
+  Result trace = RunSchedsimRun({file_, "--trace=chrome"});
+  EXPECT_EQ(trace.code, 2);
+  EXPECT_THAT(trace.err, ::testing::HasSubstr("--trace must be perfetto"));
+  Result iteration =
+      RunSchedsimRun({file_, "--trace=perfetto", "--trace-iteration=3"});
+  EXPECT_EQ(iteration.code, 2);
+  EXPECT_THAT(iteration.err,
+              ::testing::HasSubstr("--trace-iteration must be in 0..2"));
+  EXPECT_EQ(RunSchedsimRun({file_, "--seed=x"}).code, 2);
+  Result flag = RunSchedsimRun({file_, "--itrations=2"});
+  EXPECT_EQ(flag.code, 2);
+  EXPECT_THAT(flag.err, ::testing::HasSubstr("unknown flag --itrations"));
+
+  Result missing = RunSchedsimRun({"/nonexistent/exp.json"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_THAT(missing.err, ::testing::HasSubstr(
+                               "schedsim run: /nonexistent/exp.json: cannot "
+                               "open"));
+  std::string bad =
+      WriteTemp("bad.json",
+                R"({"machine": "skylake-e3-1240v5", "duration_ms": 5,
+          "workload": {"model": "test_compute_sleep"},
+          "variants": [{"name": "a", "cpuidle": "menuu"}]})");
+  Result invalid = RunSchedsimRun({bad});
+  EXPECT_EQ(invalid.code, 1);
+  EXPECT_THAT(invalid.err,
+              ::testing::HasSubstr(bad + ": variants[0].cpuidle: unknown "
+                                         "cpuidle policy 'menuu' (did you "
+                                         "mean 'menu'?)"));
+  Result help = RunSchedsimRun({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_THAT(help.out, ::testing::HasSubstr("--trace-iteration"));
+}
+
+}  // namespace
+}  // namespace schedsim::experiments

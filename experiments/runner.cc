@@ -1,0 +1,296 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "experiments/builtin_registry.h"
+#include "sim/simulator.h"
+#include "sim/time.h"
+#include "traces/chrome_json.h"
+
+namespace schedsim::experiments {
+namespace {
+
+// What every run of one sweep point shares.
+struct Point {
+  platform::Params params;
+  sim::Workload workload;
+};
+
+absl::Status WithContext(const absl::Status& status,
+                         const std::string& context) {
+  return absl::Status(status.code(),
+                      absl::StrCat(context, ": ", status.message()));
+}
+
+// "exp.json: variant 'boost', tasks=2, iteration 1 (seed 123)".
+std::string RunName(const Experiment& e, int point, int variant,
+                    int iteration) {
+  std::string name =
+      absl::StrCat(e.filename, ": variant '", e.variants[variant].name, "'");
+  if (e.sweep) absl::StrAppend(&name, ", ", e.PointName(point));
+  absl::StrAppend(&name, ", iteration ", iteration, " (seed ",
+                  e.IterationSeed(iteration), ")");
+  return name;
+}
+
+// One simulation. `trace` (optional) records the measured interval.
+absl::StatusOr<RunResult> RunOne(const Experiment& e,
+                                 const topology::Topology& machine,
+                                 const Variant& variant, const Point& point,
+                                 int iteration, bool keep_task_names,
+                                 traces::ChromeJsonWriter* trace) {
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      std::unique_ptr<platform::FreqGovernor> freq,
+      MakeFreqGovernor(variant.cpufreq.name, variant.cpufreq.params));
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      std::unique_ptr<platform::IdleGovernor> idle,
+      MakeIdleGovernor(variant.cpuidle.name, variant.cpuidle.params));
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      std::unique_ptr<platform::PlacementPolicy> placement,
+      MakePlacementPolicy(variant.placement.name, variant.placement.params));
+  const sim::Policies policies{freq.get(), idle.get(), placement.get()};
+  RunResult result;
+  result.seed = e.IterationSeed(iteration);
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      std::unique_ptr<sim::Simulator> simulator,
+      sim::Simulator::Create(machine, variant.config, point.workload, policies,
+                             result.seed));
+  if (e.warmup_ms > 0) {
+    SCHEDSIM_RETURN_IF_ERROR(simulator->RunFor(sim::Milliseconds(e.warmup_ms)));
+    simulator->ResetStats();
+  }
+  simulator->set_trace_sink(trace);
+  SCHEDSIM_RETURN_IF_ERROR(simulator->RunFor(sim::Milliseconds(e.duration_ms)));
+  simulator->set_trace_sink(nullptr);
+  if (trace != nullptr) trace->Finish(simulator->now().ns());
+  const sim::SimStats stats = simulator->Stats();
+  std::vector<workloads::MetricValue> values =
+      e.model->evaluate(point.params, stats);
+  const std::vector<workloads::MetricInfo>& declared = e.model->metrics;
+  bool match = values.size() == declared.size();
+  for (size_t m = 0; match && m < values.size(); ++m) {
+    match = values[m].name == declared[m].name;
+  }
+  if (!match) {
+    std::vector<std::string> got, want;
+    for (const workloads::MetricValue& v : values) got.push_back(v.name);
+    for (const workloads::MetricInfo& m : declared) want.push_back(m.name);
+    return absl::InternalError(
+        absl::StrCat("workload model '", e.model->name,
+                     "' evaluated the metrics [", absl::StrJoin(got, ", "),
+                     "] but declares [", absl::StrJoin(want, ", "), "]"));
+  }
+  for (const workloads::MetricValue& v : values) {
+    result.metrics.push_back(v.value);
+  }
+  result.report = MakeRunReport(stats, machine);
+  result.events = stats.events;
+  if (keep_task_names) {
+    for (const sim::TaskStats& t : stats.tasks) {
+      result.task_names.push_back(t.name);
+    }
+  }
+  return result;
+}
+
+// The machine, the resolved variants and each point's workload.
+struct Prepared {
+  std::shared_ptr<const topology::Topology> machine;
+  std::vector<Variant> variants;
+  std::vector<Point> points;
+};
+
+absl::StatusOr<Prepared> Prepare(const Experiment& e) {
+  if (e.model == nullptr || e.variants.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(e.filename,
+                     ": the experiment has no workload model or "
+                     "no variants"));
+  }
+  absl::StatusOr<topology::Topology> machine = LoadMachine(e.machine);
+  if (!machine.ok()) return WithContext(machine.status(), e.filename);
+  Prepared p;
+  p.machine = std::make_shared<const topology::Topology>(*std::move(machine));
+  for (const Variant& v : e.variants) {
+    Variant resolved = v;
+    resolved.cpufreq = ResolvedCpufreq(v.cpufreq, *p.machine);
+    p.variants.push_back(std::move(resolved));
+  }
+  for (int i = 0; i < e.num_points(); ++i) {
+    Point point;
+    SCHEDSIM_ASSIGN_OR_RETURN(point.params, e.PointParams(i));
+    absl::StatusOr<sim::Workload> workload =
+        e.model->build(point.params, *p.machine);
+    if (!workload.ok()) {
+      std::string where =
+          absl::StrCat(e.filename, ": workload '", e.model->name, "'");
+      if (e.sweep) absl::StrAppend(&where, " at ", e.PointName(i));
+      return WithContext(workload.status(), where);
+    }
+    point.workload = *std::move(workload);
+    p.points.push_back(std::move(point));
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<double> ExperimentResult::Samples(int point, int variant,
+                                              int metric) const {
+  std::vector<double> out;
+  for (const RunResult& r : runs[point][variant]) {
+    out.push_back(r.metrics[metric]);
+  }
+  return out;
+}
+
+VariantReport ExperimentResult::Report(int point, int variant) const {
+  std::vector<const RunReport*> reports;
+  for (const RunResult& r : runs[point][variant]) reports.push_back(&r.report);
+  const int throughput = ThroughputMetricIndex(metrics);
+  std::vector<double> ops;
+  std::string name;
+  if (throughput >= 0) {
+    ops = Samples(point, variant, throughput);
+    name = metrics[throughput].name;
+  }
+  return CombineRunReports(reports, cstate_names, ops, name);
+}
+
+absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
+                                               const RunnerOptions& options) {
+  const int points = e.num_points();
+  const int variants = static_cast<int>(e.variants.size());
+  const int iterations = e.iterations;
+  const int64_t runs = int64_t{points} * variants * iterations;
+  if (runs > kMaxRuns) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(e.filename, ": ", points, " sweep values x ", variants,
+                     " variants x ", iterations, " iterations = ", runs,
+                     " runs; at most ", kMaxRuns, " in one experiment"));
+  }
+  const int total = static_cast<int>(runs);
+  SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
+
+  // Job j is (point, variant, iteration) in that nesting order.
+  std::vector<std::optional<RunResult>> results(total);
+  std::vector<absl::Status> errors(total);
+  std::atomic<int> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex progress_mutex;
+  int done = 0;
+  auto worker = [&]() {
+    for (;;) {
+      if (failed.load()) return;
+      const int job = next.fetch_add(1);
+      if (job >= total) return;
+      const int iteration = job % iterations;
+      const int variant = (job / iterations) % variants;
+      const int point = job / (iterations * variants);
+      const bool keep_names =
+          point == 0 && iteration == options.keep_task_names_iteration;
+      absl::StatusOr<RunResult> r =
+          RunOne(e, *prepared.machine, prepared.variants[variant],
+                 prepared.points[point], iteration, keep_names, nullptr);
+      if (r.ok()) {
+        results[job] = *std::move(r);
+      } else {
+        errors[job] =
+            WithContext(r.status(), RunName(e, point, variant, iteration));
+        failed.store(true);
+      }
+      if (options.progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        options.progress(++done, total);
+      }
+    }
+  };
+  int threads = options.jobs > 0
+                    ? options.jobs
+                    : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::clamp(threads, 1, total);
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+  }
+  // Jobs are taken in order, so every job before a failed one ran: the
+  // first error is the same whatever the number of threads.
+  for (const absl::Status& status : errors) {
+    if (!status.ok()) return status;
+  }
+
+  ExperimentResult result;
+  result.machine = prepared.machine;
+  for (const topology::CState& s : prepared.machine->cstates()) {
+    result.cstate_names.push_back(s.name);
+  }
+  result.metrics = e.model->metrics;
+  result.variants = std::move(prepared.variants);
+  for (Point& p : prepared.points) {
+    result.point_params.push_back(std::move(p.params));
+  }
+  result.runs.assign(points, std::vector<std::vector<RunResult>>(variants));
+  for (int job = 0; job < total; ++job) {
+    const int variant = (job / iterations) % variants;
+    const int point = job / (iterations * variants);
+    result.runs[point][variant].push_back(*std::move(results[job]));
+  }
+  return result;
+}
+
+absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
+                        int point, int variant, int iteration,
+                        std::ostream& out) {
+  if (point < 0 || point >= e.num_points() || variant < 0 ||
+      variant >= static_cast<int>(e.variants.size()) || iteration < 0 ||
+      iteration >= e.iterations) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(e.filename, ": no run (point ", point, ", variant ",
+                     variant, ", iteration ", iteration, ") to trace"));
+  }
+  Point p;
+  p.params = result.point_params[point];
+  absl::StatusOr<sim::Workload> workload =
+      e.model->build(p.params, *result.machine);
+  if (!workload.ok()) return WithContext(workload.status(), e.filename);
+  p.workload = *std::move(workload);
+  std::vector<std::string> names;
+  const RunResult& run = result.runs[point][variant][iteration];
+  if (!run.task_names.empty()) {
+    names = run.task_names;
+  } else {
+    // The tasks present at the start (forked ones show as "task N").
+    for (const sim::TaskSpec& t : p.workload.tasks) {
+      for (int i = 0; i < t.count; ++i) names.push_back(t.name);
+    }
+  }
+  traces::ChromeJsonWriter::Options options;
+  options.num_cpus = result.machine->num_cpus();
+  traces::ChromeJsonWriter writer(&out, std::move(names), options);
+  absl::StatusOr<RunResult> r =
+      RunOne(e, *result.machine, result.variants[variant], p, iteration,
+             /*keep_task_names=*/false, &writer);
+  if (!r.ok()) {
+    return WithContext(r.status(), RunName(e, point, variant, iteration));
+  }
+  if (!out) {
+    return absl::InternalError(
+        absl::StrCat(e.filename, ": writing the trace failed"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace schedsim::experiments

@@ -1,0 +1,99 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Runs an experiment: every (sweep point x variant x iteration), each run
+// with its own Simulator and its own policy objects, in parallel on a pool
+// of threads. Iteration i of every variant and sweep point uses the seed
+// DeriveSeed(experiment seed, i), so variants are compared on the same
+// random streams (paired runs). Results are stored by (point, variant,
+// iteration), never by completion order, so they do not depend on the
+// number of threads.
+//
+//   absl::StatusOr<Experiment> e = LoadExperimentFile("exp.json");
+//   RunnerOptions options;
+//   options.jobs = 4;
+//   absl::StatusOr<ExperimentResult> r = RunExperiment(*e, options);
+//   std::vector<double> ops = r->Samples(/*point=*/0, /*variant=*/1,
+//                                        /*metric=*/0);
+//
+// Each run: build the model's workload for the point's parameters, create
+// the variant's policies through the registry, run warmup_ms, reset the
+// statistics, run duration_ms, evaluate the model's metrics and keep a
+// compact report (reports.h).
+
+#ifndef SCHEDSIM_EXPERIMENTS_RUNNER_H_
+#define SCHEDSIM_EXPERIMENTS_RUNNER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "experiments/experiment.h"
+#include "experiments/reports.h"
+#include "platform/registry.h"
+#include "topology/topology.h"
+#include "workloads/model_registry.h"
+
+namespace schedsim::experiments {
+
+// The most runs (sweep values x variants x iterations) one experiment may
+// ask for.
+inline constexpr int64_t kMaxRuns = 10000000;
+
+struct RunnerOptions {
+  // Worker threads; 0 = one per hardware thread. Never more than the runs.
+  int jobs = 0;
+  // Called after each run with (runs done, runs in all); from the worker
+  // threads, one call at a time.
+  std::function<void(int done, int total)> progress;
+  // Keep the task names of this iteration's runs at the first sweep point
+  // (WriteTrace needs them); -1 keeps none.
+  int keep_task_names_iteration = -1;
+};
+
+// One run.
+struct RunResult {
+  uint64_t seed = 0;
+  std::vector<double> metrics;  // the model's metrics, in its order
+  RunReport report;
+  uint64_t events = 0;
+  std::vector<std::string> task_names;  // see keep_task_names_iteration
+};
+
+struct ExperimentResult {
+  std::shared_ptr<const topology::Topology> machine;
+  std::vector<std::string> cstate_names;       // the machine's idle states
+  std::vector<workloads::MetricInfo> metrics;  // the model's
+  // The variants as run: the cpufreq default resolved for the machine.
+  std::vector<Variant> variants;
+  // The model's parameters at each sweep point.
+  std::vector<platform::Params> point_params;
+  // runs[point][variant][iteration].
+  std::vector<std::vector<std::vector<RunResult>>> runs;
+
+  // Metric `metric` of every iteration of (point, variant).
+  std::vector<double> Samples(int point, int variant, int metric) const;
+  // The iterations' reports of (point, variant), combined.
+  VariantReport Report(int point, int variant) const;
+};
+
+// Runs every run of `experiment`. Errors name the file and the run
+// (variant, sweep point, iteration and seed); when several runs fail, the
+// first in (point, variant, iteration) order is reported.
+absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& experiment,
+                                               const RunnerOptions& options);
+
+// Runs (point, variant, iteration) again with a Chrome JSON (Perfetto)
+// trace of its measured interval written to `out`. Task names come from
+// `result` when it kept them for that iteration (RunnerOptions).
+absl::Status WriteTrace(const Experiment& experiment,
+                        const ExperimentResult& result, int point, int variant,
+                        int iteration, std::ostream& out);
+
+}  // namespace schedsim::experiments
+
+#endif  // SCHEDSIM_EXPERIMENTS_RUNNER_H_

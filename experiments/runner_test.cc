@@ -1,0 +1,157 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/runner.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "experiments/experiment.h"
+#include "experiments/test_workload_model.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "sim/rng.h"
+
+namespace schedsim::experiments {
+namespace {
+
+using ::testing::HasSubstr;
+
+// 2 variants x 3 iterations x 2 sweep points of 20 ms on the Skylake
+// preset: the baseline at the highest frequency, the other at the lowest.
+constexpr char kExperiment[] = R"({
+  "machine": "skylake-e3-1240v5",
+  "workload": {"model": "test_compute_sleep",
+               "params": {"cycles": 400000, "sleep_us": 300}},
+  "sweep": {"param": "tasks", "values": [1, 4]},
+  "iterations": 3,
+  "seed": 7,
+  "warmup_ms": 2,
+  "duration_ms": 20,
+  "policies": {"cpuidle": "menu", "placement": "sis_util"},
+  "variants": [
+    {"name": "fast", "cpufreq": "performance"},
+    {"name": "slow", "cpufreq": "powersave"}
+  ]
+})";
+
+Experiment Load(const std::string& text = kExperiment) {
+  absl::StatusOr<Experiment> e = ParseExperiment(text, "exp.json");
+  EXPECT_TRUE(e.ok()) << e.status();
+  return *std::move(e);
+}
+
+TEST(RunnerTest, RunsEveryPointVariantAndIteration) {
+  Experiment e = Load();
+  int calls = 0, last_done = 0, last_total = 0;
+  RunnerOptions options;
+  options.jobs = 2;
+  options.progress = [&](int done, int total) {
+    ++calls;
+    EXPECT_EQ(done, last_done + 1);
+    last_done = done;
+    last_total = total;
+  };
+  absl::StatusOr<ExperimentResult> r = RunExperiment(e, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(calls, 12);
+  EXPECT_EQ(last_total, 12);
+  ASSERT_EQ(r->runs.size(), 2u);
+  ASSERT_EQ(r->runs[0].size(), 2u);
+  ASSERT_EQ(r->runs[0][0].size(), 3u);
+  EXPECT_EQ(r->variants[1].cpufreq.name, "powersave");
+  EXPECT_EQ(r->point_params[1].GetInt("tasks"), 4);
+  for (int p = 0; p < 2; ++p) {
+    for (int v = 0; v < 2; ++v) {
+      for (int i = 0; i < 3; ++i) {
+        const RunResult& run = r->runs[p][v][i];
+        // Paired: the same seed for every variant and point.
+        EXPECT_EQ(run.seed, sim::DeriveSeed(7, i));
+        ASSERT_EQ(run.metrics.size(), 2u);
+        EXPECT_GT(run.metrics[0], 0);
+        EXPECT_NEAR(run.report.duration_s, 0.020, 1e-9);
+        EXPECT_GT(run.report.energy_j, 0);
+      }
+    }
+  }
+  // More tasks, more ops; the lowest frequency costs ops.
+  EXPECT_GT(r->Samples(1, 0, 0)[0], 2 * r->Samples(0, 0, 0)[0]);
+  EXPECT_LT(r->Samples(0, 1, 0)[0], r->Samples(0, 0, 0)[0]);
+  // The seeds differ between iterations, and so do the samples.
+  std::vector<double> ops = r->Samples(0, 0, 0);
+  EXPECT_FALSE(ops[0] == ops[1] && ops[1] == ops[2]);
+
+  VariantReport report = r->Report(0, 0);
+  EXPECT_EQ(report.runs, 3);
+  EXPECT_EQ(report.energy_per_op_metric, "ops_per_s");
+  EXPECT_GT(report.energy_per_op_j, 0);
+  int histogram = 0;
+  for (int n : report.c0_histogram) histogram += n;
+  EXPECT_EQ(histogram, 8 * 3);  // 8 CPUs x 3 runs
+}
+
+TEST(RunnerTest, ResultsDoNotDependOnTheNumberOfThreads) {
+  Experiment e = Load();
+  RunnerOptions one;
+  one.jobs = 1;
+  RunnerOptions three;
+  three.jobs = 3;
+  absl::StatusOr<ExperimentResult> a = RunExperiment(e, one);
+  absl::StatusOr<ExperimentResult> b = RunExperiment(e, three);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  for (int p = 0; p < 2; ++p) {
+    for (int v = 0; v < 2; ++v) {
+      for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(a->runs[p][v][i].metrics, b->runs[p][v][i].metrics);
+        EXPECT_EQ(a->runs[p][v][i].events, b->runs[p][v][i].events);
+        EXPECT_EQ(a->runs[p][v][i].report.energy_j,
+                  b->runs[p][v][i].report.energy_j);
+      }
+    }
+  }
+}
+
+TEST(RunnerTest, ErrorsNameTheFileAndTheRun) {
+  // tasks = 100 is more than the test model builds.
+  Experiment e = Load(R"({
+    "machine": "skylake-e3-1240v5",
+    "workload": {"model": "test_compute_sleep"},
+    "sweep": {"param": "tasks", "values": [1, 100]},
+    "duration_ms": 1, "variants": [{"name": "a"}]})");
+  absl::StatusOr<ExperimentResult> r = RunExperiment(e, RunnerOptions());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()),
+              HasSubstr("exp.json: workload 'test_compute_sleep' at "
+                        "tasks=100: tasks must be in 1..64, got 100"));
+}
+
+TEST(RunnerTest, TraceOfOneIterationLoadsAsJson) {
+  Experiment e = Load();
+  e.sweep->values.resize(1);
+  e.iterations = 2;
+  e.duration_ms = 5;
+  RunnerOptions options;
+  options.keep_task_names_iteration = 1;
+  absl::StatusOr<ExperimentResult> r = RunExperiment(e, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->runs[0][0][1].task_names, std::vector<std::string>{"worker"});
+  EXPECT_TRUE(r->runs[0][0][0].task_names.empty());
+  std::ostringstream trace;
+  absl::Status s = WriteTrace(e, *r, 0, 1, 1, trace);
+  ASSERT_TRUE(s.ok()) << s;
+  nlohmann::json j = nlohmann::json::parse(trace.str());
+  ASSERT_TRUE(j.contains("traceEvents"));
+  bool slice = false, counter = false;
+  for (const auto& event : j["traceEvents"]) {
+    if (event["ph"] == "X" && event["name"] == "worker") slice = true;
+    if (event["ph"] == "C" && event["name"] == "cpufreq") counter = true;
+  }
+  EXPECT_TRUE(slice);
+  EXPECT_TRUE(counter);
+  EXPECT_FALSE(WriteTrace(e, *r, 0, 2, 0, trace).ok());  // no variant 2
+}
+
+}  // namespace
+}  // namespace schedsim::experiments

@@ -1,0 +1,573 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/shadow_command.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+#include <variant>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "experiments/flags.h"
+#include "experiments/machine_source.h"
+#include "nlohmann/json.hpp"
+#include "platform/registry.h"
+#include "topology/presets.h"
+#include "traces/shadow.h"
+
+namespace schedsim::experiments {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int kUsageError = 2;
+constexpr int64_t kNsPerUs = 1000;
+
+constexpr char kUsage[] =
+    "Usage: schedsim shadow --trace=FILE (--cpuidle=NAME | --placement=NAME)\n"
+    "                       [--param=KEY=VALUE ...] [--machine=NAME | "
+    "--sysfs=DIR]\n"
+    "                       [--format=text|json] [--hz=N] "
+    "[--assume-timer-us=N]\n"
+    "                       [--latency-limit-us=N] "
+    "[--wake-target=sync|prev|waker]\n"
+    "                       [--sync-window-us=N] [--include-wakeup-new]\n";
+
+std::string KnownPolicies(platform::PolicyFamily family) {
+  std::vector<std::string> names;
+  for (const platform::PolicyInfo* info :
+       platform::PolicyRegistry::Global().List(family)) {
+    names.push_back(info->name);
+  }
+  return names.empty() ? "(none linked)" : absl::StrJoin(names, ", ");
+}
+
+// Takes every --param=K=V / --param K=V out of `args`.
+absl::Status ExtractParams(std::vector<std::string>& args,
+                           std::vector<std::string>* params) {
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      rest.insert(rest.end(), args.begin() + i, args.end());
+      break;
+    }
+    if (a == "--param") {
+      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) {
+        return absl::InvalidArgumentError("--param needs a value KEY=VALUE");
+      }
+      params->push_back(args[++i]);
+    } else if (a.rfind("--param=", 0) == 0) {
+      params->push_back(a.substr(8));
+    } else {
+      rest.push_back(a);
+    }
+  }
+  args = std::move(rest);
+  return absl::OkStatus();
+}
+
+// "key=value" texts -> values typed by the policy's declared parameters.
+// Undeclared names pass as strings; the registry rejects them listing the
+// declared ones.
+absl::StatusOr<std::map<std::string, platform::ParamValue>> TypedParams(
+    const platform::PolicyInfo& info, const std::vector<std::string>& texts) {
+  std::map<std::string, platform::ParamValue> out;
+  for (const std::string& text : texts) {
+    const size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--param expects KEY=VALUE, got '", text, "'"));
+    }
+    const std::string key = text.substr(0, eq);
+    const std::string value = text.substr(eq + 1);
+    const platform::ParamSpec* spec = nullptr;
+    for (const platform::ParamSpec& s : info.params) {
+      if (s.name == key) spec = &s;
+    }
+    platform::ParamValue v = value;
+    if (spec != nullptr) {
+      const auto bad = [&](const char* type) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--param ", key, " of ", info.name, " expects ", type,
+                         ", got '", value, "'"));
+      };
+      if (std::holds_alternative<bool>(spec->default_value)) {
+        bool b = false;
+        if (!absl::SimpleAtob(value, &b)) return bad("true or false");
+        v = b;
+      } else if (std::holds_alternative<int64_t>(spec->default_value)) {
+        int64_t i = 0;
+        if (!absl::SimpleAtoi(value, &i)) return bad("an integer");
+        v = i;
+      } else if (std::holds_alternative<double>(spec->default_value)) {
+        double d = 0;
+        if (!absl::SimpleAtod(value, &d)) return bad("a number");
+        v = d;
+      }
+    }
+    out[key] = std::move(v);
+  }
+  return out;
+}
+
+Json ParamsJson(const std::map<std::string, platform::ParamValue>& params) {
+  Json j = Json::object();
+  for (const auto& [k, v] : params) {
+    std::visit([&j, &k = k](const auto& x) { j[k] = x; }, v);
+  }
+  return j;
+}
+
+std::string Pct(int64_t n, int64_t d) {
+  return d == 0 ? std::string("-") : absl::StrFormat("%.1f%%", 100.0 * n / d);
+}
+
+std::string Us(int64_t ns) { return absl::StrFormat("%.1f", ns / 1000.0); }
+
+// --- Idle report ------------------------------------------------------------
+
+Json CostJson(const traces::IdleCost& c) {
+  Json j;
+  j["too_deep"] = c.too_deep;
+  j["too_shallow"] = c.too_shallow;
+  j["exit_latency_ns"] = c.exit_latency_ns;
+  j["oracle"] = c.oracle;
+  return j;
+}
+
+Json IdleCpuJson(const traces::IdleShadowCpu& c) {
+  Json j;
+  if (c.cpu >= 0) j["cpu"] = c.cpu;
+  j["periods"] = c.periods;
+  j["idle_ns"] = c.idle_ns;
+  j["agreements"] = c.agreements;
+  j["agreement_pct"] = c.agreement_pct();
+  j["confusion"] = c.confusion;
+  j["governor"] = CostJson(c.governor);
+  j["kernel"] = CostJson(c.kernel);
+  return j;
+}
+
+std::string SleepLengthText(const traces::IdleShadowOptions& o) {
+  return o.assume_timer_in_ns > 0
+             ? absl::StrCat("a timer assumed ", Us(o.assume_timer_in_ns),
+                            " us after each entry (tick: HZ=", o.hz, ")")
+             : absl::StrCat("the time to the next tick boundary (HZ=", o.hz,
+                            ")");
+}
+
+Json IdleJson(const traces::IdleShadowReport& r, const std::string& trace,
+              const std::map<std::string, platform::ParamValue>& params) {
+  Json j;
+  j["command"] = "shadow";
+  j["family"] = "cpuidle";
+  j["policy"] = r.governor;
+  j["params"] = ParamsJson(params);
+  j["trace"] = trace;
+  j["machine"] = r.machine;
+  Json states = Json::array();
+  for (size_t i = 0; i < r.states.size(); ++i) {
+    const topology::CState& s = r.states[i];
+    Json sj;
+    sj["index"] = i;
+    sj["name"] = s.name;
+    sj["exit_latency_ns"] = s.exit_latency_ns;
+    sj["target_residency_ns"] = s.target_residency_ns;
+    sj["disabled"] = s.disabled;
+    states.push_back(sj);
+  }
+  j["states"] = states;
+  Json o;
+  o["hz"] = r.options.hz;
+  o["sleep_length"] =
+      r.options.assume_timer_in_ns > 0 ? "assumed_timer" : "next_tick";
+  o["assume_timer_in_ns"] = r.options.assume_timer_in_ns;
+  if (r.options.latency_limit_ns >= 0) {
+    o["latency_limit_ns"] = r.options.latency_limit_ns;
+  } else {
+    o["latency_limit_ns"] = nullptr;
+  }
+  j["options"] = o;
+  j["first_ns"] = r.first_ns;
+  j["last_ns"] = r.last_ns;
+  j["unmatched_exits"] = r.unmatched_exits;
+  j["open_at_end"] = r.open_at_end;
+  j["total"] = IdleCpuJson(r.total);
+  Json cpus = Json::array();
+  for (const traces::IdleShadowCpu& c : r.cpus) cpus.push_back(IdleCpuJson(c));
+  j["cpus"] = cpus;
+  return j;
+}
+
+void IdleCpuRow(const std::string& label, const traces::IdleShadowCpu& c,
+                std::ostream& out) {
+  out << absl::StrFormat(
+      "  %-5s %8d %7d %7s | %6d %8d %11s %6d | %6d %8d %11s %6d\n", label,
+      c.periods, c.agreements, Pct(c.agreements, c.periods),
+      c.governor.too_deep, c.governor.too_shallow,
+      Us(c.governor.exit_latency_ns), c.governor.oracle, c.kernel.too_deep,
+      c.kernel.too_shallow, Us(c.kernel.exit_latency_ns), c.kernel.oracle);
+}
+
+void IdleText(const traces::IdleShadowReport& r, const std::string& trace,
+              std::ostream& out) {
+  out << "Shadow evaluation of cpuidle governor " << r.governor << " on "
+      << trace << "\n";
+  out << "Machine " << r.machine << ", idle states:";
+  for (size_t i = 0; i < r.states.size(); ++i) {
+    const topology::CState& s = r.states[i];
+    out << (i == 0 ? " " : ", ") << i << " " << s.name << " ("
+        << Us(s.exit_latency_ns) << "/" << Us(s.target_residency_ns) << " us"
+        << (s.disabled ? ", disabled" : "") << ")";
+  }
+  out << "\n  (exit latency / target residency; the trace's state indices "
+         "map onto this table)\n";
+  out << "Sleep length shown: " << SleepLengthText(r.options)
+      << "; PM QoS limit: "
+      << (r.options.latency_limit_ns < 0
+              ? std::string("none")
+              : absl::StrCat(Us(r.options.latency_limit_ns), " us"))
+      << "\n";
+  out << "Idle periods: " << r.total.periods << " over "
+      << Us(r.last_ns - r.first_ns) << " us of trace; " << r.unmatched_exits
+      << " exits without an entry ignored, " << r.open_at_end
+      << " periods cut at the end\n\n";
+  out << "                                 | governor's choices           "
+         "      | kernel's recorded states\n";
+  out << absl::StrFormat(
+      "  %-5s %8s %7s %7s | %6s %8s %11s %6s | %6s %8s %11s %6s\n", "CPU",
+      "periods", "agree", "agree%", "deep", "shallow", "exit-lat-us", "oracle",
+      "deep", "shallow", "exit-lat-us", "oracle");
+  for (const traces::IdleShadowCpu& c : r.cpus) {
+    IdleCpuRow(absl::StrCat(c.cpu), c, out);
+  }
+  IdleCpuRow("all", r.total, out);
+  out << "\n  deep: residency < the state's target residency; shallow: "
+         "residency >= the\n  next deeper enabled state's; exit-lat-us: sum "
+         "of advertised exit latencies;\n  oracle: choices equal to the "
+         "deepest state the residency justified.\n\n";
+  out << "Confusion matrix, all CPUs (rows: recorded state, columns: "
+         "governor's choice):\n";
+  out << absl::StrFormat("  %-12s", "recorded");
+  for (const topology::CState& s : r.states) {
+    out << absl::StrFormat(" %7s", s.name);
+  }
+  out << "\n";
+  for (size_t i = 0; i < r.states.size(); ++i) {
+    out << absl::StrFormat("  %-12s", absl::StrCat(i, " ", r.states[i].name));
+    for (int64_t n : r.total.confusion[i]) out << absl::StrFormat(" %7d", n);
+    out << "\n";
+  }
+}
+
+// --- Placement report -------------------------------------------------------
+
+Json PlacementJson(const traces::PlacementShadowReport& r,
+                   const std::string& trace,
+                   const std::map<std::string, platform::ParamValue>& params) {
+  Json j;
+  j["command"] = "shadow";
+  j["family"] = "placement";
+  j["policy"] = r.policy;
+  j["params"] = ParamsJson(params);
+  j["trace"] = trace;
+  j["machine"] = r.machine;
+  j["trace_cpus"] = r.trace_cpus;
+  Json o;
+  o["wake_target"] = traces::WakeTargetName(r.options.target);
+  o["sync_window_ns"] = r.options.sync_window_ns;
+  o["probe_cost_ns"] = r.options.probe_cost_ns;
+  o["hz"] = r.options.hz;
+  o["include_wakeup_new"] = r.options.include_wakeup_new;
+  j["options"] = o;
+  j["wakeup_events"] = r.wakeup_events;
+  j["waking_events"] = r.waking_events;
+  j["evaluated"] = r.evaluated;
+  j["skipped"] = {{"wakeup_new", r.skipped_wakeup_new},
+                  {"rt", r.skipped_rt},
+                  {"pinned", r.skipped_pinned},
+                  {"no_prev", r.skipped_no_prev},
+                  {"unmatched_waking", r.skipped_unmatched_waking}};
+  j["agreements"] = r.agreements;
+  j["agreement_pct"] = r.agreement_pct();
+  j["sync_wakeups"] = r.sync_wakeups;
+  j["waker_targets"] = r.waker_targets;
+  j["idle"] = {{"policy", r.policy_idle},
+               {"kernel", r.kernel_idle},
+               {"both", r.both_idle},
+               {"policy_only", r.policy_idle_kernel_busy},
+               {"kernel_only", r.kernel_idle_policy_busy},
+               {"neither", r.both_busy}};
+  j["policy_chose"] = {{"target", r.policy_chose_target},
+                       {"prev", r.policy_chose_prev},
+                       {"this_cpu", r.policy_chose_this},
+                       {"other", r.policy_chose_other}};
+  j["kernel_chose"] = {{"target", r.kernel_chose_target},
+                       {"prev", r.kernel_chose_prev},
+                       {"this_cpu", r.kernel_chose_this},
+                       {"other", r.kernel_chose_other}};
+  j["probes"] = r.probes;
+  j["confusion"] = r.confusion;
+  return j;
+}
+
+void PlacementText(const traces::PlacementShadowReport& r,
+                   const std::string& trace, std::ostream& out) {
+  out << "Shadow evaluation of placement policy " << r.policy << " on " << trace
+      << "\n";
+  out << "Machine " << r.machine << "; trace CPUs 0-" << r.trace_cpus - 1
+      << "; target: ";
+  switch (r.options.target) {
+    case traces::WakeTarget::kSyncWaker:
+      out << "prev, or the waking CPU when the waker sleeps within "
+          << Us(r.options.sync_window_ns) << " us (sync)";
+      break;
+    case traces::WakeTarget::kPrev:
+      out << "prev";
+      break;
+    case traces::WakeTarget::kWaker:
+      out << "the waking CPU";
+      break;
+  }
+  out << "\n";
+  out << "Wake-up events: " << r.wakeup_events << " sched_wakeup(_new), "
+      << r.waking_events << " sched_waking\n";
+  out << "Evaluated: " << r.evaluated << "; not evaluated: " << r.skipped_rt
+      << " RT, " << r.skipped_pinned << " per-CPU kthreads, "
+      << r.skipped_no_prev << " unknown prev, " << r.skipped_wakeup_new
+      << " sched_wakeup_new, " << r.skipped_unmatched_waking
+      << " unmatched sched_waking\n";
+  out << "Sync-looking: " << r.sync_wakeups
+      << "; with target = waking CPU: " << r.waker_targets << "\n\n";
+  out << "Agreement with the kernel's target_cpu: " << r.agreements << " / "
+      << r.evaluated << " (" << Pct(r.agreements, r.evaluated) << ")\n";
+  out << "Idle at the decision: policy's CPU " << r.policy_idle
+      << ", kernel's CPU " << r.kernel_idle << " (both " << r.both_idle
+      << ", only the policy's " << r.policy_idle_kernel_busy
+      << ", only the kernel's " << r.kernel_idle_policy_busy << ", neither "
+      << r.both_busy << ")\n";
+  out << absl::StrFormat("  %-8s %8s %8s %8s %8s\n", "chose", "target", "prev",
+                         "this_cpu", "other");
+  out << absl::StrFormat("  %-8s %8d %8d %8d %8d\n", "policy",
+                         r.policy_chose_target, r.policy_chose_prev,
+                         r.policy_chose_this, r.policy_chose_other);
+  out << absl::StrFormat("  %-8s %8d %8d %8d %8d\n", "kernel",
+                         r.kernel_chose_target, r.kernel_chose_prev,
+                         r.kernel_chose_this, r.kernel_chose_other);
+  out << "Runqueues probed: " << r.probes << " ("
+      << (r.evaluated == 0
+              ? std::string("-")
+              : absl::StrFormat("%.2f", 1.0 * r.probes / r.evaluated))
+      << " per decision)\n\n";
+  out << "Kernel's CPU (rows) vs the policy's choice (columns):\n";
+  out << absl::StrFormat("  %-6s", "kernel");
+  for (int c = 0; c < r.trace_cpus; ++c) out << absl::StrFormat(" %5d", c);
+  out << "\n";
+  for (int k = 0; k < r.trace_cpus; ++k) {
+    out << absl::StrFormat("  %-6d", k);
+    for (int64_t n : r.confusion[k]) out << absl::StrFormat(" %5d", n);
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
+                  std::ostream& err) {
+  std::vector<std::string> args = args_in;
+  std::vector<std::string> param_texts;
+  absl::Status extracted = ExtractParams(args, &param_texts);
+
+  std::string trace;
+  std::string cpuidle;
+  std::string placement;
+  std::string param_help;  // shown in --help; --param is taken out above
+  MachineSource source;
+  std::string format = "text";
+  int64_t hz = 250;
+  int64_t assume_timer_us = 0;
+  int64_t latency_limit_us = -1;
+  std::string wake_target = "sync";
+  int64_t sync_window_us = 50;
+  bool include_wakeup_new = false;
+  bool help = false;
+  FlagSet flags("shadow");
+  flags.String("trace", &trace,
+               "the ftrace text trace (trace-cmd report, tracefs `trace`, "
+               "systrace)");
+  flags.String("cpuidle", &cpuidle,
+               absl::StrCat("the cpuidle governor to evaluate: ",
+                            KnownPolicies(platform::PolicyFamily::kCpuidle)));
+  flags.String("placement", &placement,
+               absl::StrCat("the placement policy to evaluate: ",
+                            KnownPolicies(platform::PolicyFamily::kPlacement)));
+  flags.String("param", &param_help,
+               "KEY=VALUE: a policy parameter (repeatable; `schedsim "
+               "policies` lists them)");
+  flags.String(
+      "machine", &source.machine,
+      absl::StrCat("a built-in machine (default ", kShadowDefaultMachine,
+                   "): ", absl::StrJoin(topology::PresetNames(), ", ")));
+  flags.String("sysfs", &source.sysfs,
+               "a sysfs root holding devices/system/cpu (the traced "
+               "machine's, for its idle state table)");
+  flags.String("format", &format, "text or json");
+  flags.Int("hz", &hz,
+            "CONFIG_HZ of the traced kernel: tick boundaries every 1/HZ s");
+  flags.Int("assume-timer-us", &assume_timer_us,
+            "cpuidle: show the governor a timer this many us after each "
+            "entry instead of the next tick boundary; 0: the tick");
+  flags.Int("latency-limit-us", &latency_limit_us,
+            "cpuidle: the PM QoS latency limit shown; -1: none");
+  flags.String("wake-target", &wake_target,
+               "placement: wake_affine's target: sync (the waking CPU for "
+               "sync-looking wake-ups, else prev), prev or waker");
+  flags.Int("sync-window-us", &sync_window_us,
+            "placement: a wake-up is sync-looking when the waker sleeps "
+            "within this time");
+  flags.Bool("include-wakeup-new", &include_wakeup_new,
+             "placement: also evaluate sched_wakeup_new");
+  flags.Bool("help", &help, "show this help");
+  std::vector<std::string> positional;
+  absl::Status parsed = flags.Parse(args, &positional);
+  if (help) {
+    out << kUsage
+        << "\nShows a cpuidle governor or a placement policy each decision "
+           "the kernel made\nin a recorded ftrace text trace and compares "
+           "its answers with the kernel's\n(docs/traces.md). Exit codes: 0 "
+           "done, 1 failed (bad trace, machine), 2 usage.\n\n"
+        << flags.Usage();
+    return 0;
+  }
+  const auto usage_error = [&](absl::string_view message) {
+    err << "schedsim shadow: " << message << "\n" << kUsage;
+    return kUsageError;
+  };
+  if (!extracted.ok()) return usage_error(extracted.message());
+  if (!parsed.ok()) return usage_error(parsed.message());
+  if (!positional.empty()) {
+    return usage_error(
+        absl::StrCat("unexpected argument '", positional[0], "'"));
+  }
+  if (trace.empty()) return usage_error("--trace=FILE is required");
+  if (cpuidle.empty() == placement.empty()) {
+    return usage_error(cpuidle.empty()
+                           ? "name the policy to evaluate: --cpuidle=NAME or "
+                             "--placement=NAME"
+                           : "give only one of --cpuidle and --placement");
+  }
+  if (format != "text" && format != "json") {
+    return usage_error(
+        absl::StrCat("--format must be text or json, got '", format, "'"));
+  }
+  if (hz < 1 || hz > 10000) {
+    return usage_error(absl::StrCat("--hz must be in 1..10000, got ", hz));
+  }
+  if (assume_timer_us < 0 || assume_timer_us > int64_t{1} << 40) {
+    return usage_error(absl::StrCat(
+        "--assume-timer-us must be >= 0 (0: the tick), got ", assume_timer_us));
+  }
+  if (latency_limit_us < -1 || latency_limit_us > int64_t{1} << 40) {
+    return usage_error(
+        absl::StrCat("--latency-limit-us must be >= 0 or -1 (none), got ",
+                     latency_limit_us));
+  }
+  if (sync_window_us < 0 || sync_window_us > int64_t{1} << 40) {
+    return usage_error(
+        absl::StrCat("--sync-window-us must be >= 0, got ", sync_window_us));
+  }
+  traces::WakeTarget target = traces::WakeTarget::kSyncWaker;
+  if (wake_target == "prev") {
+    target = traces::WakeTarget::kPrev;
+  } else if (wake_target == "waker") {
+    target = traces::WakeTarget::kWaker;
+  } else if (wake_target != "sync") {
+    return usage_error(absl::StrCat(
+        "--wake-target must be sync, prev or waker, got '", wake_target, "'"));
+  }
+  if (!source.machine.empty() && !source.sysfs.empty()) {
+    return usage_error("give only one of --machine and --sysfs");
+  }
+  if (source.machine.empty() && source.sysfs.empty()) {
+    source.machine = kShadowDefaultMachine;
+  }
+
+  const bool idle = !cpuidle.empty();
+  const platform::PolicyFamily family =
+      idle ? platform::PolicyFamily::kCpuidle
+           : platform::PolicyFamily::kPlacement;
+  const std::string& name = idle ? cpuidle : placement;
+  const platform::PolicyInfo* info =
+      platform::PolicyRegistry::Global().Find(family, name);
+  if (info == nullptr) {
+    return usage_error(absl::StrCat("unknown ", platform::FamilyName(family),
+                                    " policy '", name,
+                                    "'; known: ", KnownPolicies(family)));
+  }
+  absl::StatusOr<std::map<std::string, platform::ParamValue>> params =
+      TypedParams(*info, param_texts);
+  if (!params.ok()) return usage_error(params.status().message());
+
+  absl::StatusOr<topology::Topology> machine = LoadMachine(source);
+  if (!machine.ok()) {
+    err << "schedsim shadow: " << machine.status().message() << "\n";
+    return 1;
+  }
+
+  if (idle) {
+    absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> governor =
+        platform::PolicyRegistry::Global().MakeIdle(name, *params);
+    if (!governor.ok()) return usage_error(governor.status().message());
+    traces::IdleShadowOptions options;
+    options.hz = static_cast<int>(hz);
+    options.assume_timer_in_ns = assume_timer_us * kNsPerUs;
+    options.latency_limit_ns =
+        latency_limit_us < 0 ? -1 : latency_limit_us * kNsPerUs;
+    absl::StatusOr<traces::IdleShadowReport> report =
+        traces::ShadowIdle(trace, *machine, **governor, options);
+    if (!report.ok()) {
+      err << "schedsim shadow: " << report.status().message() << "\n";
+      return 1;
+    }
+    if (format == "json") {
+      out << IdleJson(*report, trace, *params)
+                 .dump(2, ' ', false, Json::error_handler_t::replace)
+          << "\n";
+    } else {
+      IdleText(*report, trace, out);
+    }
+    return 0;
+  }
+
+  absl::StatusOr<std::unique_ptr<platform::PlacementPolicy>> policy =
+      platform::PolicyRegistry::Global().MakePlacement(name, *params);
+  if (!policy.ok()) return usage_error(policy.status().message());
+  traces::PlacementShadowOptions options;
+  options.target = target;
+  options.sync_window_ns = sync_window_us * kNsPerUs;
+  options.hz = static_cast<int>(hz);
+  options.include_wakeup_new = include_wakeup_new;
+  absl::StatusOr<traces::PlacementShadowReport> report =
+      traces::ShadowPlacement(trace, *machine, **policy, options);
+  if (!report.ok()) {
+    err << "schedsim shadow: " << report.status().message() << "\n";
+    return 1;
+  }
+  if (format == "json") {
+    out << PlacementJson(*report, trace, *params)
+               .dump(2, ' ', false, Json::error_handler_t::replace)
+        << "\n";
+  } else {
+    PlacementText(*report, trace, out);
+  }
+  return 0;
+}
+
+}  // namespace schedsim::experiments
