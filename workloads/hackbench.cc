@@ -102,6 +102,7 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
   // (a sender).
   sim::ProgramBuilder receiver("receiver");
   if (params.start_gate) receiver.Barrier(kStartGateBarrier);
+  if (params.stamp_start) receiver.Stamp();
   receiver.Loop(params.loops * fds).Recv(0).Mark(kHackbenchMessagesMetric);
   if (compute) receiver.Compute(work);
   receiver.EndLoop().Exit();

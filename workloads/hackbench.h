@@ -32,10 +32,9 @@
 //                                                send(0); ...
 //                                                compute(message_cycles);
 //                                                send(fds-1) } exit
-//   receiver (base g*fds+r): [gate] loop(fds * loops) { recv(0);
-//                                                       mark(messages);
-//                                                       compute(message_cycles)
-//                                                       }
+//   receiver (base g*fds+r): [gate] [stamp]
+//                            loop(fds * loops) { recv(0); mark(messages);
+//                                                compute(message_cycles) }
 //                            exit
 //
 // loops = 0 makes both loops endless (the machine stays loaded until the
@@ -93,6 +92,10 @@ struct HackbenchParams {
   bool threads = false;  // thread mode instead of process mode
   int64_t message_cycles = kDefaultHackbenchMessageCycles;  // per side
   bool start_gate = true;  // all tasks wait until every task has started
+  // Receivers take a stamp once started (after the gate), so each message's
+  // latency in the "messages" metric is the time since the start and the
+  // largest is when the run's last message arrived (hackbench's "Time").
+  bool stamp_start = false;
   // Messages per channel before a sender blocks; 0 = kHackbenchPipeCapacity
   // or kHackbenchSocketCapacity by channel kind.
   int channel_capacity = 0;

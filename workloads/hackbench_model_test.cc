@@ -1,0 +1,116 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The registered "hackbench" and "perf_bench_pipe" models.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "sim/config.h"
+#include "workloads/model_test_util.h"
+
+namespace schedsim::workloads {
+namespace {
+
+using ::testing::DoubleNear;
+using ::testing::StartsWith;
+
+double Hackbench(int64_t groups, int64_t fds) {
+  RunOptions o;
+  o.warmup_ms = 50;  // past the start-up transient of many tasks
+  o.duration_ms = 50;
+  absl::StatusOr<ModelRun> r =
+      RunModel("hackbench", {{"groups", groups}, {"fds", fds}}, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? r->metrics.at("messages_per_s") : 0.0;
+}
+
+// 8 CPUs: one group of 2 senders and 2 receivers leaves half the machine
+// idle, two fill it; past that, more groups only queue.
+TEST(HackbenchModelTest, ThroughputGrowsWithGroupsUntilTheCpusSaturate) {
+  const double g1 = Hackbench(1, 2);
+  const double g2 = Hackbench(2, 2);
+  const double g8 = Hackbench(8, 2);
+  const double g16 = Hackbench(16, 2);
+  EXPECT_GT(g2, 1.3 * g1);
+  EXPECT_LT(g16, 1.3 * g8);
+  EXPECT_GT(g16, 0.5 * g8);
+}
+
+TEST(HackbenchModelTest, FiniteRunReportsItsCompletionTime) {
+  RunOptions o;
+  o.warmup_ms = 0;
+  o.duration_ms = 200;
+  absl::StatusOr<ModelRun> r = RunModel(
+      "hackbench",
+      {{"groups", int64_t{1}}, {"fds", int64_t{4}}, {"loops", int64_t{20}}}, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (const sim::TaskStats& t : r->stats.tasks) {
+    EXPECT_TRUE(t.exited) << t.name;
+    EXPECT_THAT(t.name, StartsWith("hackbench-process/"));
+  }
+  EXPECT_EQ(r->stats.metrics[0].count, 4u * 4u * 20u);
+  const double time_s = r->metrics.at("time_s");
+  EXPECT_GT(time_s, 0);
+  EXPECT_LT(time_s, 0.2);
+  EXPECT_THAT(r->metrics.at("messages_per_s") * time_s,
+              DoubleNear(4 * 4 * 20, 1e-6));
+}
+
+TEST(HackbenchModelTest, EndlessRunExtrapolatesTheTime) {
+  RunOptions o;
+  o.duration_ms = 20;
+  absl::StatusOr<ModelRun> r = RunModel("hackbench",
+                                        {{"groups", int64_t{2}},
+                                         {"fds", int64_t{4}},
+                                         {"pipe", true},
+                                         {"threads", true},
+                                         {"time_loops", int64_t{1000}}},
+                                        o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (const sim::TaskStats& t : r->stats.tasks) {
+    EXPECT_FALSE(t.exited) << t.name;
+    EXPECT_THAT(t.name, StartsWith("hackbench-thread/"));
+  }
+  const double rate = r->metrics.at("messages_per_s");
+  EXPECT_GT(rate, 1000);
+  EXPECT_THAT(rate * r->metrics.at("time_s"),
+              DoubleNear(2 * 4 * 4 * 1000, 1e-6));
+}
+
+// perf bench sched pipe: with POLL only (cpu_dma_latency = 0) a round trip
+// is the sum of the modelled costs of two half trips (see
+// tests/pipe_pingpong_analytic_test.cc), at most a few microseconds.
+TEST(PerfBenchPipeModelTest, RoundTripOfTwoWakeUps) {
+  RunOptions o;
+  o.config.pm_qos_latency_ns = 0;
+  o.duration_ms = 20;
+  absl::StatusOr<ModelRun> r = RunModel("perf_bench_pipe", {}, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const sim::SimConfig c;
+  const double half_ns = static_cast<double>(
+      c.context_switch_ns + 2 * c.pipe_op_ns + c.wakeup_cost_ns);
+  const double usecs = r->metrics.at("usecs_per_op");
+  EXPECT_GE(usecs, 2 * half_ns / 1000);
+  EXPECT_LT(usecs, 3 * 2 * half_ns / 1000);
+  EXPECT_THAT(r->metrics.at("ops_per_s") * usecs, DoubleNear(1e6, 1e-3));
+}
+
+TEST(PerfBenchPipeModelTest, FiniteLoopsAndThreadNames) {
+  RunOptions o;
+  o.warmup_ms = 0;
+  o.duration_ms = 50;
+  absl::StatusOr<ModelRun> r = RunModel(
+      "perf_bench_pipe", {{"loops", int64_t{100}}, {"threads", true}}, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->stats.metrics[0].count, 100u);
+  ASSERT_EQ(r->stats.tasks.size(), 2u);
+  EXPECT_EQ(r->stats.tasks[0].name, "perf-bench-pipe-thread/ping");
+  EXPECT_TRUE(r->stats.tasks[0].exited);
+  EXPECT_GT(r->metrics.at("usecs_per_op"), 0);
+}
+
+}  // namespace
+}  // namespace schedsim::workloads

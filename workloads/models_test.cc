@@ -1,0 +1,135 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Every registered model: declared, documented, buildable with its
+// defaults on both machine families, runnable, and evaluating the metrics
+// it declares.
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "sim/simulator.h"
+#include "workloads/model_registry.h"
+#include "workloads/model_test_util.h"
+
+namespace schedsim::workloads {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsSupersetOf;
+
+const char kRtAppExample[] = R"({
+  "tasks": { "periodic": { "run": 1000, "timer": {"ref": "t", "period": 4000} } }
+})";
+
+// Parameters that make a model's defaults small enough for a unit test.
+std::map<std::string, platform::ParamValue> SmallParams(
+    const std::string& model) {
+  if (model == "hackbench") {
+    return {{"groups", int64_t{1}}, {"fds", int64_t{4}}};
+  }
+  if (model == "schbench") {
+    return {{"cycles_per_operation", int64_t{200000}}};
+  }
+  if (model == "nas") return {{"work_ms", 4.0}};
+  if (model == "rtapp") return {{"json", std::string(kRtAppExample)}};
+  return {};
+}
+
+TEST(ModelsTest, AllRegistered) {
+  std::vector<std::string> names;
+  for (const WorkloadModel* m : WorkloadRegistry::Global().List()) {
+    names.push_back(m->name);
+  }
+  EXPECT_THAT(names, IsSupersetOf({"hackbench", "perf_bench_pipe", "schbench",
+                                   "netperf", "tbench", "dbench4", "pgbench",
+                                   "sqlite_insert", "fs_mark", "nas",
+                                   "unixbench", "gitsource", "rtapp"}));
+}
+
+TEST(ModelsTest, Documented) {
+  for (const WorkloadModel* m : WorkloadRegistry::Global().List()) {
+    EXPECT_GT(m->description.size(), 100u) << m->name;
+    EXPECT_FALSE(m->metrics.empty()) << m->name;
+    std::set<std::string> seen;
+    for (const platform::ParamSpec& p : m->params) {
+      EXPECT_FALSE(p.doc.empty()) << m->name << "." << p.name;
+      EXPECT_TRUE(seen.insert(p.name).second) << m->name << "." << p.name;
+    }
+    for (const MetricInfo& metric : m->metrics) {
+      EXPECT_FALSE(metric.unit.empty()) << m->name << "." << metric.name;
+      EXPECT_FALSE(metric.doc.empty()) << m->name << "." << metric.name;
+      // Rates are averaged harmonically, times and latencies arithmetically.
+      EXPECT_EQ(metric.higher_is_better, metric.mean == MeanKind::kHarmonic)
+          << m->name << "." << metric.name;
+    }
+  }
+}
+
+TEST(ModelsTest, DefaultsBuildOnEveryMachineFamily) {
+  for (const WorkloadModel* m : WorkloadRegistry::Global().List()) {
+    if (m->name == "rtapp") continue;  // needs a file or inline JSON
+    absl::StatusOr<platform::Params> p =
+        WorkloadRegistry::Global().ResolveParams(*m, {});
+    ASSERT_TRUE(p.ok()) << p.status();
+    for (const char* machine : {"skylake-e3-1240v5", "zen3-2s-nps4"}) {
+      const topology::Topology topo = Machine(machine);
+      absl::StatusOr<sim::Workload> w = m->build(*p, topo);
+      ASSERT_TRUE(w.ok()) << m->name << " on " << machine << ": " << w.status();
+      EXPECT_FALSE(w->tasks.empty()) << m->name;
+      EXPECT_FALSE(w->metrics.empty()) << m->name;
+    }
+  }
+}
+
+TEST(ModelsTest, EveryModelRunsAndEvaluates) {
+  for (const WorkloadModel* m : WorkloadRegistry::Global().List()) {
+    if (m->name.rfind("test_", 0) == 0) continue;
+    RunOptions o;
+    o.freq = "schedutil";
+    o.duration_ms = 20;
+    absl::StatusOr<ModelRun> r = RunModel(m->name, SmallParams(m->name), o);
+    ASSERT_TRUE(r.ok()) << m->name << ": " << r.status();
+    EXPECT_GT(r->stats.events, 0u) << m->name;
+    ASSERT_FALSE(r->stats.metrics.empty()) << m->name;
+    EXPECT_GT(r->stats.metrics[0].count, 0u) << m->name;
+    for (const auto& [name, value] : r->metrics) {
+      EXPECT_GE(value, 0.0) << m->name << "." << name;
+    }
+  }
+}
+
+TEST(ModelsTest, BadParametersNameTheModel) {
+  const WorkloadRegistry& registry = WorkloadRegistry::Global();
+  absl::StatusOr<const WorkloadModel*> netperf = registry.Lookup("netperf");
+  ASSERT_TRUE(netperf.ok());
+  absl::StatusOr<platform::Params> p =
+      registry.ResolveParams(**netperf, {{"test", std::string("SCTP_RR")}});
+  ASSERT_TRUE(p.ok());
+  absl::StatusOr<sim::Workload> w =
+      (*netperf)->build(*p, Machine("skylake-e3-1240v5"));
+  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(w.status().message(), HasSubstr("netperf"));
+  EXPECT_THAT(w.status().message(), HasSubstr("SCTP_RR"));
+
+  absl::StatusOr<const WorkloadModel*> pg = registry.Lookup("pgbench");
+  ASSERT_TRUE(pg.ok());
+  p = registry.ResolveParams(**pg, {{"clients", int64_t{0}}});
+  ASSERT_TRUE(p.ok());
+  w = (*pg)->build(*p, Machine("skylake-e3-1240v5"));
+  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(w.status().message(), HasSubstr("pgbench: clients"));
+
+  p = registry.ResolveParams(**pg, {{"fsync_sigma", -1.0}});
+  ASSERT_TRUE(p.ok());
+  w = (*pg)->build(*p, Machine("skylake-e3-1240v5"));
+  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(w.status().message(), HasSubstr("fsync_sigma"));
+}
+
+}  // namespace
+}  // namespace schedsim::workloads

@@ -1,0 +1,496 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "workloads/rtapp.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
+#include "sim/program.h"
+#include "workloads/model_util.h"
+
+namespace schedsim::workloads {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int64_t kMaxUs = int64_t{1} << 40;  // ~12.7 days
+
+enum class EventKind {
+  kRun,
+  kRuntime,
+  kSleep,
+  kTimer,
+  kYield,
+  kBarrier,
+  kUnsupported,
+  kUnknown,
+};
+
+// rt-app matches event keys by prefix ("run0", "sleep1"); "runtime" must be
+// tested before "run".
+EventKind ClassifyEvent(const std::string& key) {
+  static const std::pair<const char*, EventKind> kPrefixes[] = {
+      {"runtime", EventKind::kRuntime}, {"run", EventKind::kRun},
+      {"sleep", EventKind::kSleep},     {"timer", EventKind::kTimer},
+      {"yield", EventKind::kYield},     {"barrier", EventKind::kBarrier},
+  };
+  for (const auto& [prefix, kind] : kPrefixes) {
+    if (absl::StartsWith(key, prefix)) return kind;
+  }
+  static const char* const kUnsupportedPrefixes[] = {
+      "lock",    "unlock", "wait", "signal", "broad", "sync",
+      "suspend", "resume", "mem",  "iorun",  "fork"};
+  for (const char* prefix : kUnsupportedPrefixes) {
+    if (absl::StartsWith(key, prefix)) return EventKind::kUnsupported;
+  }
+  return EventKind::kUnknown;
+}
+
+const std::set<std::string>& IgnoredGlobalKeys() {
+  static const std::set<std::string>* const kKeys = new std::set<std::string>{
+      "calibration", "logdir",          "log_basename",     "log_size",
+      "lock_pages",  "ftrace",          "gnuplot",          "pi_enabled",
+      "io_device",   "mem_buffer_size", "cumulative_slack", "frag"};
+  return *kKeys;
+}
+
+class Parser {
+ public:
+  Parser(absl::string_view source, const topology::Topology& topology)
+      : source_(source), topology_(topology) {}
+
+  absl::StatusOr<RtAppWorkload> Parse(absl::string_view text) {
+    Json root;
+    try {
+      root = Json::parse(text.begin(), text.end(), /*cb=*/nullptr,
+                         /*allow_exceptions=*/true, /*ignore_comments=*/true);
+    } catch (const Json::parse_error& e) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source_, ": invalid JSON: ", e.what()));
+    }
+    if (!root.is_object()) return Error("", "expected a JSON object");
+    for (const auto& [key, value] : root.items()) {
+      if (key != "tasks" && key != "global" && key != "resources") {
+        Warn(key, "unknown top-level key ignored");
+      }
+    }
+    if (root.contains("resources")) {
+      Warn("resources", "ignored (resources are declared by their use)");
+    }
+    if (root.contains("global")) {
+      if (absl::Status s = ParseGlobal(root["global"]); !s.ok()) return s;
+    }
+    if (!root.contains("tasks")) {
+      return Error("", "missing \"tasks\" (an object of task descriptions)");
+    }
+    const Json& tasks = root["tasks"];
+    if (!tasks.is_object() || tasks.empty()) {
+      return Error("tasks", "expected a non-empty object of tasks");
+    }
+    out_.workload.metrics = {"loop"};
+    for (const auto& [name, task] : tasks.items()) {
+      if (absl::Status s = ParseTask(name, task); !s.ok()) return s;
+    }
+    for (size_t b = 0; b < out_.workload.barriers.size(); ++b) {
+      out_.workload.barriers[b].parties = barrier_parties_[b];
+    }
+    return std::move(out_);
+  }
+
+ private:
+  absl::Status Error(const std::string& path, absl::string_view message) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source_, ": ", path.empty() ? "(top level)" : path, ": ", message));
+  }
+  void Warn(const std::string& path, absl::string_view message) {
+    out_.warnings.push_back(absl::StrCat(source_, ": ", path, ": ", message));
+  }
+
+  absl::StatusOr<int64_t> Int(const Json& v, const std::string& path,
+                              int64_t lo, int64_t hi, absl::string_view what) {
+    if (!v.is_number_integer()) {
+      return Error(path, absl::StrCat("expected an integer (", what, "), got ",
+                                      v.dump()));
+    }
+    const int64_t x = v.is_number_unsigned()
+                          ? static_cast<int64_t>(std::min<uint64_t>(
+                                v.get<uint64_t>(), uint64_t{1} << 62))
+                          : v.get<int64_t>();
+    if (x < lo || x > hi) {
+      return Error(
+          path, absl::StrCat(what, " must be in ", lo, "..", hi, ", got ", x));
+    }
+    return x;
+  }
+
+  absl::StatusOr<std::string> String(const Json& v, const std::string& path,
+                                     absl::string_view what) {
+    if (!v.is_string()) {
+      return Error(
+          path, absl::StrCat("expected a string (", what, "), got ", v.dump()));
+    }
+    return v.get<std::string>();
+  }
+
+  absl::Status ParseGlobal(const Json& global) {
+    if (!global.is_object()) return Error("global", "expected an object");
+    for (const auto& [key, value] : global.items()) {
+      const std::string path = absl::StrCat("global.", key);
+      if (key == "default_policy") {
+        absl::StatusOr<std::string> p = String(value, path, "a policy name");
+        if (!p.ok()) return p.status();
+        default_policy_ = *p;
+        default_policy_path_ = path;
+      } else if (key == "duration") {
+        Warn(path, "ignored: the experiment's duration applies");
+      } else if (IgnoredGlobalKeys().count(key) == 0) {
+        Warn(path, "unknown global key ignored");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Applies `policy` to `spec`; `priority` is the task's "priority" if set.
+  absl::Status ApplyPolicy(const std::string& policy, const std::string& path,
+                           const Json* priority, const std::string& prio_path,
+                           sim::TaskSpec& spec) {
+    if (policy == "SCHED_OTHER" || policy == "SCHED_IDLE") {
+      spec.policy = policy == "SCHED_OTHER" ? sim::SchedPolicy::kNormal
+                                            : sim::SchedPolicy::kIdle;
+      if (priority != nullptr) {
+        absl::StatusOr<int64_t> nice =
+            Int(*priority, prio_path, -20, 19, "a nice value");
+        if (!nice.ok()) return nice.status();
+        spec.nice = static_cast<int>(*nice);
+      }
+      return absl::OkStatus();
+    }
+    if (policy == "SCHED_FIFO" || policy == "SCHED_RR") {
+      if (policy == "SCHED_RR") {
+        Warn(path, "SCHED_RR runs as SCHED_FIFO (no RR time slice)");
+      }
+      spec.policy = sim::SchedPolicy::kFifo;
+      spec.rt_priority = kRtAppDefaultRtPriority;
+      if (priority != nullptr) {
+        absl::StatusOr<int64_t> prio =
+            Int(*priority, prio_path, 1, 99, "an RT priority");
+        if (!prio.ok()) return prio.status();
+        spec.rt_priority = static_cast<int>(*prio);
+      }
+      return absl::OkStatus();
+    }
+    if (policy == "SCHED_DEADLINE") {
+      return Error(path, "SCHED_DEADLINE is not supported by the simulator");
+    }
+    return Error(path, absl::StrCat("unknown policy \"", policy,
+                                    "\"; known: SCHED_OTHER, SCHED_IDLE, "
+                                    "SCHED_FIFO, SCHED_RR"));
+  }
+
+  absl::Status ParseCpus(const Json& v, const std::string& path,
+                         sim::TaskSpec& spec) {
+    if (!v.is_array() || v.empty()) {
+      return Error(path, "expected a non-empty array of CPU numbers");
+    }
+    std::vector<std::string> cpus;
+    for (size_t i = 0; i < v.size(); ++i) {
+      absl::StatusOr<int64_t> cpu = Int(
+          v[i], absl::StrCat(path, "[", i, "]"), 0, topology_.num_cpus() - 1,
+          absl::StrCat("a CPU of ", topology_.name()));
+      if (!cpu.ok()) return cpu.status();
+      cpus.push_back(absl::StrCat(*cpu));
+    }
+    spec.affinity = absl::StrJoin(cpus, ",");
+    return absl::OkStatus();
+  }
+
+  // Appends the events of `body` (a task or a phase) to `b`. Adds the
+  // time-taking part to *timed_us.
+  absl::Status ParseEvents(const Json& body, const std::string& path,
+                           bool in_phase, int task_index, int instances,
+                           sim::ProgramBuilder& b, int64_t* timed_us) {
+    int64_t since_timer_us = 0;
+    for (const auto& [key, value] : body.items()) {
+      const std::string epath = absl::StrCat(path, ".", key);
+      if (IsTaskProperty(key)) {
+        if (in_phase && key != "loop") {
+          return Error(epath, "per-phase task properties are not supported");
+        }
+        continue;  // handled by ParseTask
+      }
+      switch (ClassifyEvent(key)) {
+        case EventKind::kRun: {
+          absl::StatusOr<int64_t> us =
+              Int(value, epath, 0, kMaxUs, "us of work at maximum capacity");
+          if (!us.ok()) return us.status();
+          const int64_t cycles =
+              UsAtMaxToCycles(static_cast<double>(*us), topology_);
+          if (cycles > 0) b.Compute(sim::Dist::Constant(cycles));
+          since_timer_us += *us;
+          *timed_us += *us;
+          break;
+        }
+        case EventKind::kRuntime: {
+          absl::StatusOr<int64_t> us =
+              Int(value, epath, 0, kMaxUs, "us of wall-clock work");
+          if (!us.ok()) return us.status();
+          if (*us > 0) {
+            b.Compute(sim::Dist::Constant(0), sim::Dist::Constant(*us * 1000));
+          }
+          since_timer_us += *us;
+          *timed_us += *us;
+          break;
+        }
+        case EventKind::kSleep: {
+          absl::StatusOr<int64_t> us = Int(value, epath, 0, kMaxUs, "us");
+          if (!us.ok()) return us.status();
+          if (*us > 0) b.Sleep(sim::Dist::Constant(*us * 1000));
+          *timed_us += *us;
+          break;
+        }
+        case EventKind::kTimer: {
+          if (!value.is_object() || !value.contains("period")) {
+            return Error(epath,
+                         "expected {\"ref\": name, \"period\": us, ...}");
+          }
+          for (const auto& [tkey, tvalue] : value.items()) {
+            if (tkey != "ref" && tkey != "period" && tkey != "mode") {
+              Warn(absl::StrCat(epath, ".", tkey), "unknown timer key ignored");
+            }
+          }
+          absl::StatusOr<int64_t> period =
+              Int(value["period"], absl::StrCat(epath, ".period"), 1, kMaxUs,
+                  "the timer period in us");
+          if (!period.ok()) return period.status();
+          const int64_t sleep_us =
+              *period > since_timer_us ? *period - since_timer_us : 0;
+          if (sleep_us > 0) b.Sleep(sim::Dist::Constant(sleep_us * 1000));
+          *timed_us += *period;
+          since_timer_us = 0;
+          break;
+        }
+        case EventKind::kYield:
+          b.Yield();
+          break;
+        case EventKind::kBarrier: {
+          absl::StatusOr<std::string> name =
+              String(value, epath, "a barrier name");
+          if (!name.ok()) return name.status();
+          auto [it, added] = barrier_index_.emplace(
+              *name, static_cast<int>(out_.workload.barriers.size()));
+          if (added) {
+            sim::BarrierSpec spec;
+            spec.name = *name;
+            out_.workload.barriers.push_back(spec);
+            barrier_parties_.push_back(0);
+            barrier_users_.emplace_back();
+          }
+          if (barrier_users_[it->second].insert(task_index).second) {
+            barrier_parties_[it->second] += instances;
+          }
+          b.Barrier(it->second);
+          break;
+        }
+        case EventKind::kUnsupported:
+          return Error(epath, absl::StrCat("rt-app event \"", key,
+                                           "\" is not supported (it needs a "
+                                           "simulator feature)"));
+        case EventKind::kUnknown:
+          return Error(epath, absl::StrCat("unknown key \"", key, "\""));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  static bool IsTaskProperty(const std::string& key) {
+    static const std::set<std::string>* const kKeys = new std::set<std::string>{
+        "instance",      "loop",       "priority",  "policy",     "cpus",
+        "util_min",      "util_max",   "delay",     "taskgroup",  "phases",
+        "nodes_membind", "dl-runtime", "dl-period", "dl-deadline"};
+    return kKeys->count(key) > 0;
+  }
+
+  absl::StatusOr<int64_t> Loop(const Json& parent, const std::string& path,
+                               int64_t fallback) {
+    if (!parent.contains("loop")) return fallback;
+    const std::string lpath = absl::StrCat(path, ".loop");
+    absl::StatusOr<int64_t> loop =
+        Int(parent["loop"], lpath, -1, 2147483647, "-1 (forever) or >= 1");
+    if (!loop.ok()) return loop.status();
+    if (*loop == 0) return Error(lpath, "loop must be -1 (forever) or >= 1");
+    return *loop;
+  }
+
+  absl::Status ParseTask(const std::string& name, const Json& task) {
+    const std::string path = absl::StrCat("tasks.", name);
+    if (!task.is_object()) return Error(path, "expected an object");
+    const int task_index = static_cast<int>(out_.workload.tasks.size());
+    sim::TaskSpec spec;
+    spec.name = name;
+    spec.program = static_cast<int>(out_.workload.programs.size());
+    int64_t instances = 1;
+    if (task.contains("instance")) {
+      absl::StatusOr<int64_t> n =
+          Int(task["instance"], absl::StrCat(path, ".instance"), 1, 100000,
+              "an instance count");
+      if (!n.ok()) return n.status();
+      instances = *n;
+    }
+    spec.count = static_cast<int>(instances);
+    absl::StatusOr<int64_t> loop = Loop(task, path, -1);
+    if (!loop.ok()) return loop.status();
+
+    std::string policy =
+        default_policy_.empty() ? "SCHED_OTHER" : default_policy_;
+    std::string policy_path =
+        default_policy_.empty() ? path : default_policy_path_;
+    if (task.contains("policy")) {
+      policy_path = absl::StrCat(path, ".policy");
+      absl::StatusOr<std::string> p =
+          String(task["policy"], policy_path, "a policy name");
+      if (!p.ok()) return p.status();
+      policy = *p;
+    }
+    const Json* priority =
+        task.contains("priority") ? &task["priority"] : nullptr;
+    if (absl::Status s = ApplyPolicy(policy, policy_path, priority,
+                                     absl::StrCat(path, ".priority"), spec);
+        !s.ok()) {
+      return s;
+    }
+    if (task.contains("cpus")) {
+      if (absl::Status s =
+              ParseCpus(task["cpus"], absl::StrCat(path, ".cpus"), spec);
+          !s.ok()) {
+        return s;
+      }
+    }
+    for (const char* key : {"util_min", "util_max"}) {
+      if (!task.contains(key)) continue;
+      absl::StatusOr<int64_t> u = Int(task[key], absl::StrCat(path, ".", key),
+                                      0, 1024, "a utilization clamp");
+      if (!u.ok()) return u.status();
+      (std::string(key) == "util_min" ? spec.uclamp_min : spec.uclamp_max) =
+          static_cast<int>(*u);
+    }
+    if (task.contains("taskgroup")) {
+      Warn(absl::StrCat(path, ".taskgroup"),
+           "ignored: the simulator has no task groups (cgroups)");
+    }
+    if (task.contains("nodes_membind")) {
+      Warn(absl::StrCat(path, ".nodes_membind"), "ignored");
+    }
+    for (const char* key : {"dl-runtime", "dl-period", "dl-deadline"}) {
+      if (task.contains(key)) {
+        return Error(absl::StrCat(path, ".", key),
+                     "SCHED_DEADLINE is not supported by the simulator");
+      }
+    }
+
+    sim::ProgramBuilder b(absl::StrCat("rtapp/", name));
+    if (task.contains("delay")) {
+      absl::StatusOr<int64_t> delay =
+          Int(task["delay"], absl::StrCat(path, ".delay"), 0, kMaxUs, "us");
+      if (!delay.ok()) return delay.status();
+      if (*delay > 0) b.Sleep(sim::Dist::Constant(*delay * 1000));
+    }
+    b.Loop(*loop < 0 ? 0 : *loop).Stamp();
+    int64_t timed_us = 0;
+    if (task.contains("phases")) {
+      const Json& phases = task["phases"];
+      const std::string ppath = absl::StrCat(path, ".phases");
+      if (!phases.is_object() || phases.empty()) {
+        return Error(ppath, "expected a non-empty object of phases");
+      }
+      for (const auto& [key, value] : task.items()) {
+        if (!IsTaskProperty(key)) {
+          return Error(absl::StrCat(path, ".", key),
+                       "events go inside the phases when a task has phases");
+        }
+      }
+      for (const auto& [phase_name, phase] : phases.items()) {
+        const std::string phpath = absl::StrCat(ppath, ".", phase_name);
+        if (!phase.is_object()) return Error(phpath, "expected an object");
+        absl::StatusOr<int64_t> ploop = Loop(phase, phpath, 1);
+        if (!ploop.ok()) return ploop.status();
+        const bool looped = *ploop != 1;
+        if (looped) b.Loop(*ploop < 0 ? 0 : *ploop);
+        int64_t phase_us = 0;
+        if (absl::Status s = ParseEvents(phase, phpath, /*in_phase=*/true,
+                                         task_index, spec.count, b, &phase_us);
+            !s.ok()) {
+          return s;
+        }
+        if (looped && phase_us == 0) {
+          return Error(phpath,
+                       "a looping phase must run, sleep or wait for a timer");
+        }
+        timed_us += phase_us;
+        if (looped) b.EndLoop();
+      }
+    } else {
+      if (absl::Status s = ParseEvents(task, path, /*in_phase=*/false,
+                                       task_index, spec.count, b, &timed_us);
+          !s.ok()) {
+        return s;
+      }
+    }
+    if (timed_us == 0) {
+      return Error(path,
+                   "the task neither runs nor sleeps (a loop that takes no "
+                   "time)");
+    }
+    b.Mark(kRtAppLoopMetric).EndLoop().Exit();
+    absl::StatusOr<sim::Program> program = b.Build();
+    if (!program.ok()) {
+      return Error(path, program.status().message());
+    }
+    out_.workload.programs.push_back(*std::move(program));
+    out_.workload.tasks.push_back(std::move(spec));
+    return absl::OkStatus();
+  }
+
+  std::string source_;
+  const topology::Topology& topology_;
+  RtAppWorkload out_;
+  std::string default_policy_;
+  std::string default_policy_path_;
+  std::map<std::string, int> barrier_index_;
+  std::vector<int> barrier_parties_;
+  std::vector<std::set<int>> barrier_users_;
+};
+
+}  // namespace
+
+absl::StatusOr<RtAppWorkload> ParseRtApp(absl::string_view json,
+                                         absl::string_view source,
+                                         const topology::Topology& topology) {
+  Parser parser(source, topology);
+  return parser.Parse(json);
+}
+
+absl::StatusOr<RtAppWorkload> LoadRtAppFile(
+    const std::string& path, const topology::Topology& topology) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot read the rt-app file"));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseRtApp(text.str(), path, topology);
+}
+
+}  // namespace schedsim::workloads

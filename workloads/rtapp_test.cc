@@ -1,0 +1,220 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "workloads/rtapp.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "sim/program.h"
+#include "workloads/model_test_util.h"
+
+namespace schedsim::workloads {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+std::vector<sim::OpCode> Codes(const sim::Program& p) {
+  std::vector<sim::OpCode> codes;
+  for (const sim::Op& op : p.ops) codes.push_back(op.code);
+  return codes;
+}
+
+const topology::Topology& Skylake() {
+  static const topology::Topology* const t =
+      new topology::Topology(Machine("skylake-e3-1240v5"));
+  return *t;
+}
+
+// Two tasks in rt-app's format: a periodic SCHED_FIFO task pinned to two
+// CPUs, and a phased SCHED_OTHER task (comments allowed, as json-c allows).
+constexpr char kExample[] = R"({
+  /* rt-app example */
+  "tasks": {
+    "video": {
+      "instance": 2, "loop": -1, "policy": "SCHED_FIFO", "priority": 50,
+      "cpus": [1, 3], "util_min": 512,
+      "run0": 2000, "runtime": 500,
+      "timer": { "ref": "tick", "period": 10000 }
+    },
+    "phased": {
+      "priority": -5, "loop": 3, "delay": 100, "taskgroup": "/tg1",
+      "phases": {
+        "light": { "loop": 10, "sleep": 900, "run": 100 },
+        "heavy": { "run": 5000, "yield": 0, "barrier": "sync" }
+      }
+    }
+  },
+  "global": { "duration": 10, "calibration": "CPU0",
+              "default_policy": "SCHED_OTHER" }
+})";
+
+TEST(RtAppParseTest, Example) {
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(kExample, "ex.json", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const sim::Workload& w = r->workload;
+  EXPECT_THAT(w.metrics, ElementsAre("loop"));
+  ASSERT_EQ(w.tasks.size(), 2u);
+  ASSERT_EQ(w.programs.size(), 2u);
+
+  const sim::TaskSpec& video = w.tasks[0];
+  EXPECT_EQ(video.name, "video");
+  EXPECT_EQ(video.count, 2);
+  EXPECT_EQ(video.policy, sim::SchedPolicy::kFifo);
+  EXPECT_EQ(video.rt_priority, 50);
+  EXPECT_EQ(video.affinity, "1,3");
+  EXPECT_EQ(video.uclamp_min, 512);
+  EXPECT_EQ(video.uclamp_max, -1);
+  using C = sim::OpCode;
+  const sim::Program& vp = w.programs[video.program];
+  EXPECT_THAT(Codes(vp),
+              ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kCompute,
+                          C::kSleep, C::kMark, C::kEndLoop, C::kExit));
+  EXPECT_EQ(vp.ops[0].arg, 0);  // loop -1: forever
+  // run: 2000 us at the highest frequency (3.9 GHz) in cycles.
+  EXPECT_EQ(vp.ops[2].d1.a, 7800000);
+  EXPECT_EQ(vp.ops[2].d2.a, 0);
+  // runtime: 500 us of frequency-independent time.
+  EXPECT_EQ(vp.ops[3].d1.a, 0);
+  EXPECT_EQ(vp.ops[3].d2.a, 500000);
+  // timer: the period less the work since the last timer.
+  EXPECT_EQ(vp.ops[4].d1.a, (10000 - 2500) * 1000);
+
+  const sim::TaskSpec& phased = w.tasks[1];
+  EXPECT_EQ(phased.policy, sim::SchedPolicy::kNormal);
+  EXPECT_EQ(phased.nice, -5);
+  EXPECT_EQ(phased.count, 1);
+  const sim::Program& pp = w.programs[phased.program];
+  EXPECT_THAT(Codes(pp),
+              ElementsAre(C::kSleep, C::kLoop, C::kStamp, C::kLoop, C::kSleep,
+                          C::kCompute, C::kEndLoop, C::kCompute, C::kYield,
+                          C::kBarrier, C::kMark, C::kEndLoop, C::kExit));
+  EXPECT_EQ(pp.ops[0].d1.a, 100000);  // delay
+  EXPECT_EQ(pp.ops[1].arg, 3);
+  EXPECT_EQ(pp.ops[3].arg, 10);
+  ASSERT_EQ(w.barriers.size(), 1u);
+  EXPECT_EQ(w.barriers[0].name, "sync");
+  EXPECT_EQ(w.barriers[0].parties, 1);
+
+  EXPECT_THAT(r->warnings,
+              ElementsAre(HasSubstr("ex.json: global.duration: ignored"),
+                          HasSubstr("ex.json: tasks.phased.taskgroup")));
+}
+
+TEST(RtAppParseTest, KeyOrderIsEventOrderAndDefaults) {
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(
+      R"({"tasks": {"t": {"sleep": 10, "run": 20, "sleep1": 30}},
+          "global": {"default_policy": "SCHED_IDLE"}})",
+      "x", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  using C = sim::OpCode;
+  EXPECT_THAT(Codes(r->workload.programs[0]),
+              ElementsAre(C::kLoop, C::kStamp, C::kSleep, C::kCompute,
+                          C::kSleep, C::kMark, C::kEndLoop, C::kExit));
+  EXPECT_EQ(r->workload.tasks[0].policy, sim::SchedPolicy::kIdle);
+  EXPECT_EQ(r->workload.tasks[0].count, 1);
+  EXPECT_THAT(r->warnings, IsEmpty());
+}
+
+std::string ErrorOf(const std::string& json) {
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(json, "bad.json", Skylake());
+  EXPECT_FALSE(r.ok()) << json;
+  return r.ok() ? "" : std::string(r.status().message());
+}
+
+TEST(RtAppParseTest, ErrorsNameTheFileAndTheJsonPath) {
+  EXPECT_THAT(ErrorOf("{\"tasks\": "), HasSubstr("bad.json: invalid JSON"));
+  EXPECT_THAT(ErrorOf("[]"), HasSubstr("bad.json: (top level)"));
+  EXPECT_THAT(ErrorOf("{}"), HasSubstr("missing \"tasks\""));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": "long"}}})"),
+              HasSubstr("bad.json: tasks.t.run: expected an integer"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": -5}}})"),
+              HasSubstr("tasks.t.run: "));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "lock": "m"}}})"),
+              HasSubstr("tasks.t.lock: rt-app event \"lock\" is not "
+                        "supported"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "bogus": 1}}})"),
+              HasSubstr("tasks.t.bogus: unknown key"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "cpus": [0, 8]}}})"),
+              HasSubstr("tasks.t.cpus[1]: "));
+  EXPECT_THAT(
+      ErrorOf(R"({"tasks": {"t": {"run": 10, "policy": "SCHED_DEADLINE"}}})"),
+      HasSubstr("tasks.t.policy: SCHED_DEADLINE is not supported"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "loop": 0}}})"),
+              HasSubstr("tasks.t.loop: "));
+  EXPECT_THAT(
+      ErrorOf(R"({"tasks": {"t": {"phases": {"p1": {"sleep": "x"}}}}})"),
+      HasSubstr("tasks.t.phases.p1.sleep: expected an integer"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"yield": 0}}})"),
+              HasSubstr("tasks.t: the task neither runs nor sleeps"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 1, "timer": {"ref": "a"}}}})"),
+              HasSubstr("tasks.t.timer: expected"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"policy": "SCHED_FIFO", "priority": 0,
+                                  "run": 1}}})"),
+              HasSubstr("tasks.t.priority: an RT priority must be in 1..99"));
+}
+
+TEST(RtAppParseTest, LoadsFilesAndNamesThem) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(dir ? dir : "/tmp") + "/rtapp_test.json";
+  {
+    std::ofstream out(path);
+    out << R"({"tasks": {"t": {"run": 10, "sleep": "x"}}})";
+  }
+  absl::StatusOr<RtAppWorkload> r = LoadRtAppFile(path, Skylake());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr(path + ": tasks.t.sleep"));
+  {
+    std::ofstream out(path);
+    out << R"({"tasks": {"t": {"run": 10, "sleep": 90}}})";
+  }
+  EXPECT_TRUE(LoadRtAppFile(path, Skylake()).ok());
+  absl::StatusOr<RtAppWorkload> missing =
+      LoadRtAppFile(path + ".missing", Skylake());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+}
+
+double LoopUs(const std::string& json, const std::string& freq) {
+  RunOptions o;
+  o.freq = freq;
+  o.warmup_ms = 20;
+  o.duration_ms = 100;
+  absl::StatusOr<ModelRun> r = RunModel("rtapp", {{"json", json}}, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? r->metrics.at("loop_us_mean") : 0.0;
+}
+
+// `run` is work at maximum capacity: it lasts longer at a low frequency;
+// `runtime` does not.
+TEST(RtAppModelTest, RunScalesWithFrequencyRuntimeDoesNot) {
+  const std::string run =
+      R"({"tasks": {"t": {"run": 1000, "timer": {"ref": "a", "period": 4000}}}})";
+  const std::string runtime =
+      R"({"tasks": {"t": {"runtime": 1000, "sleep": 3000}}})";
+  const double run_fast = LoopUs(run, "performance");
+  const double run_slow = LoopUs(run, "powersave");
+  EXPECT_NEAR(run_fast, 4000, 100);
+  // Between 0.8 and 1.0 GHz (powersave on HWP: the hardware picks near the
+  // lowest level).
+  EXPECT_GT(run_slow, 3000 + 1000 * 3.9 / 1.0);
+  EXPECT_LT(run_slow, 3000 + 1000 * 3.9 / 0.8 + 100);
+  EXPECT_NEAR(LoopUs(runtime, "performance"), 4000, 100);
+  EXPECT_NEAR(LoopUs(runtime, "powersave"), 4000, 100);
+}
+
+TEST(RtAppModelTest, NeedsExactlyOneSource) {
+  RunOptions o;
+  absl::StatusOr<ModelRun> r = RunModel("rtapp", {}, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("exactly one of"));
+}
+
+}  // namespace
+}  // namespace schedsim::workloads

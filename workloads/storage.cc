@@ -1,0 +1,332 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "workloads/storage.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "sim/program.h"
+
+namespace schedsim::workloads {
+namespace {
+
+constexpr int64_t kMaxCycles = 1000000000000;  // 10^12
+
+absl::StatusOr<sim::Workload> OneProgram(absl::string_view model,
+                                         sim::ProgramBuilder& b,
+                                         const std::string& task_name,
+                                         int count, const char* metric) {
+  absl::StatusOr<sim::Program> p = BuildProgram(model, b);
+  if (!p.ok()) return p.status();
+  sim::Workload w;
+  w.metrics = {metric};
+  w.programs.push_back(*std::move(p));
+  sim::TaskSpec t;
+  t.name = task_name;
+  t.program = 0;
+  t.count = count;
+  w.tasks.push_back(std::move(t));
+  return w;
+}
+
+// Parameters that every storage model reads the same way.
+absl::Status CheckCount(absl::string_view model, const char* name,
+                        int64_t value, int64_t lo = 1) {
+  return CheckIntParam(model, name, value, lo, 100000);
+}
+
+}  // namespace
+
+absl::StatusOr<sim::Workload> Dbench4Workload(const Dbench4Params& params) {
+  constexpr char kModel[] = "dbench4";
+  if (absl::Status s = CheckCount(kModel, "clients", params.clients); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckIntParam(kModel, "ops_per_flush",
+                                     params.ops_per_flush, 0, 1000000000);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckIntParam(kModel, "op_cycles", params.op_cycles, 0, kMaxCycles);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckIntParam(kModel, "bytes_per_op",
+                                     params.bytes_per_op, 0, int64_t{1} << 40);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ValidateIoDevice(kModel, params.device); !s.ok()) {
+    return s;
+  }
+  const sim::Dist op = sim::Dist::Constant(params.op_cycles);
+  sim::ProgramBuilder b("dbench4");
+  b.Loop(0);
+  if (params.ops_per_flush > 0) {
+    b.Loop(params.ops_per_flush)
+        .Stamp()
+        .Compute(op)
+        .Mark(kDbenchOpMetric)
+        .EndLoop();
+  }
+  b.Stamp()
+      .Compute(op)
+      .IoWait(params.device.Fsync())
+      .Mark(kDbenchOpMetric)
+      .EndLoop();
+  return OneProgram(kModel, b, "dbench4", params.clients, "op");
+}
+
+absl::StatusOr<sim::Workload> SqliteInsertWorkload(
+    const SqliteInsertParams& params) {
+  constexpr char kModel[] = "sqlite_insert";
+  if (absl::Status s = CheckIntParam(kModel, "fsyncs_per_insert",
+                                     params.fsyncs_per_insert, 0, 64);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckIntParam(kModel, "insert_cycles",
+                                     params.insert_cycles, 0, kMaxCycles);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ValidateIoDevice(kModel, params.device); !s.ok()) {
+    return s;
+  }
+  if (params.fsyncs_per_insert == 0 && params.insert_cycles == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        kModel, ": an insert with no cycles and no fsync takes no time"));
+  }
+  sim::ProgramBuilder b("sqlite");
+  b.Loop(0).Stamp();
+  if (params.insert_cycles > 0) {
+    b.Compute(sim::Dist::Constant(params.insert_cycles));
+  }
+  for (int64_t i = 0; i < params.fsyncs_per_insert; ++i) {
+    b.IoWait(params.device.Fsync());
+  }
+  b.Mark(kSqliteInsertMetric).EndLoop();
+  return OneProgram(kModel, b, "sqlite", 1, "insert");
+}
+
+absl::StatusOr<sim::Workload> FsMarkWorkload(const FsMarkParams& params) {
+  constexpr char kModel[] = "fs_mark";
+  if (absl::Status s = CheckCount(kModel, "threads", params.threads); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckIntParam(kModel, "file_size", params.file_size, 0,
+                                     int64_t{1} << 40);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckIntParam(kModel, "sync_method", params.sync_method, 0, 1);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckIntParam(kModel, "create_cycles",
+                                     params.create_cycles, 0, kMaxCycles);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckDoubleParam(kModel, "cycles_per_byte",
+                                        params.cycles_per_byte, 0, 1000);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ValidateIoDevice(kModel, params.device); !s.ok()) {
+    return s;
+  }
+  const int64_t cycles =
+      params.create_cycles +
+      static_cast<int64_t>(std::llround(static_cast<double>(params.file_size) *
+                                        params.cycles_per_byte));
+  if (cycles == 0 && params.sync_method == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        kModel, ": a file with no cycles and no sync takes no time"));
+  }
+  sim::ProgramBuilder b("fs_mark");
+  b.Loop(0);
+  if (cycles > 0) b.Compute(sim::Dist::Constant(cycles));
+  if (params.sync_method == 1) {
+    b.IoWait(params.device.Fsync(params.file_size / kDeviceWriteBytesPerUs));
+  }
+  b.Mark(kFsMarkFileMetric).EndLoop();
+  return OneProgram(kModel, b, "fs_mark", params.threads, "file");
+}
+
+WorkloadModel Dbench4Model() {
+  WorkloadModel m;
+  m.name = "dbench4";
+  m.description =
+      "dbench4 (asynchronous IO, as mmtests runs it): `clients` tasks doing "
+      "file operations on cached files (compute) with a Flush (fsync, an "
+      "io_wait on the device) every ops_per_flush operations. Exercises "
+      "iowait wake-ups (schedutil iowait boost, intel_pstate HWP dynamic "
+      "boost), idle exits after IO waits, the frequency ramp of short "
+      "bursts and, with many clients, wake-up placement. Assumes ~9 us per "
+      "cached op, a Flush every 50 ops, 4 KiB per op and an SSD-like device "
+      "without queueing (all assumed).";
+  m.params = {
+      {"clients", int64_t{1}, "client processes (dbench's nprocs)"},
+      {"ops_per_flush", int64_t{50},
+       "model only: cached operations between two Flush ops (assumed)"},
+      {"op_cycles", int64_t{30000},
+       "model only: cycles per cached file operation (assumed)"},
+      {"bytes_per_op", int64_t{4096},
+       "model only: payload bytes counted per operation (assumed)"},
+  };
+  for (platform::ParamSpec& p : IoDeviceParamSpecs()) {
+    m.params.push_back(std::move(p));
+  }
+  m.metrics = {
+      {"throughput_mb_s", "MB/s", true, MeanKind::kHarmonic,
+       "payload bytes per second / 10^6 (dbench's Throughput MB/sec)"},
+      {"latency_ms", "ms", false, MeanKind::kArithmetic,
+       "mean operation latency"},
+      {"max_latency_ms", "ms", false, MeanKind::kArithmetic,
+       "largest operation latency (dbench's max_latency, what mmtests "
+       "reports for dbench4)"},
+  };
+  m.build = [](const platform::Params& p,
+               const topology::Topology&) -> absl::StatusOr<sim::Workload> {
+    Dbench4Params d;
+    const int64_t clients = p.GetInt("clients");
+    if (absl::Status s = CheckCount("dbench4", "clients", clients); !s.ok()) {
+      return s;
+    }
+    d.clients = static_cast<int>(clients);
+    d.ops_per_flush = p.GetInt("ops_per_flush");
+    d.op_cycles = p.GetInt("op_cycles");
+    d.bytes_per_op = p.GetInt("bytes_per_op");
+    absl::StatusOr<IoDevice> dev = IoDeviceFromParams("dbench4", p);
+    if (!dev.ok()) return dev.status();
+    d.device = *dev;
+    return Dbench4Workload(d);
+  };
+  m.evaluate = [](const platform::Params& p, const sim::SimStats& stats) {
+    const double ops = PerSecond(
+        static_cast<double>(MetricCount(stats, kDbenchOpMetric)), stats);
+    const sim::LatencyHistogram& h = MetricLatency(stats, kDbenchOpMetric);
+    return std::vector<MetricValue>{
+        {"throughput_mb_s",
+         ops * static_cast<double>(p.GetInt("bytes_per_op")) / 1e6},
+        {"latency_ms", h.mean() / 1e6},
+        {"max_latency_ms", static_cast<double>(h.max()) / 1e6},
+    };
+  };
+  return m;
+}
+
+WorkloadModel SqliteInsertModel() {
+  WorkloadModel m;
+  m.name = "sqlite_insert";
+  m.description =
+      "SQLite inserts, one transaction each (mmtests db-sqlite-insert): one "
+      "task computes the insert and waits for fsyncs_per_insert device "
+      "flushes. Exercises iowait wake-ups of a single task (schedutil "
+      "iowait boost, HWP dynamic boost: two IO wake-ups within two ticks), "
+      "the frequency ramp after each IO wait, and idle exits of the CPU it "
+      "sleeps on. Assumes ~57 us of CPU per insert and 3 fsyncs per "
+      "transaction (rollback journal, synchronous=FULL) on an SSD-like "
+      "device (assumed).";
+  m.params = {
+      {"fsyncs_per_insert", int64_t{3},
+       "model only: device flushes per insert transaction (assumed)"},
+      {"insert_cycles", int64_t{200000},
+       "model only: CPU cycles per insert (assumed)"},
+  };
+  for (platform::ParamSpec& p : IoDeviceParamSpecs()) {
+    m.params.push_back(std::move(p));
+  }
+  m.metrics = {
+      {"inserts_per_s", "inserts/s", true, MeanKind::kHarmonic,
+       "insert transactions per second"},
+      {"insert_latency_us", "us", false, MeanKind::kArithmetic,
+       "mean time per insert"},
+  };
+  m.build = [](const platform::Params& p,
+               const topology::Topology&) -> absl::StatusOr<sim::Workload> {
+    SqliteInsertParams s;
+    s.fsyncs_per_insert = p.GetInt("fsyncs_per_insert");
+    s.insert_cycles = p.GetInt("insert_cycles");
+    absl::StatusOr<IoDevice> dev = IoDeviceFromParams("sqlite_insert", p);
+    if (!dev.ok()) return dev.status();
+    s.device = *dev;
+    return SqliteInsertWorkload(s);
+  };
+  m.evaluate = [](const platform::Params&, const sim::SimStats& stats) {
+    return std::vector<MetricValue>{
+        {"inserts_per_s",
+         PerSecond(static_cast<double>(MetricCount(stats, kSqliteInsertMetric)),
+                   stats)},
+        {"insert_latency_us",
+         MeanUs(MetricLatency(stats, kSqliteInsertMetric))},
+    };
+  };
+  return m;
+}
+
+WorkloadModel FsMarkModel() {
+  WorkloadModel m;
+  m.name = "fs_mark";
+  m.description =
+      "fs_mark: `threads` tasks each creating files of file_size bytes, "
+      "with an fsync before close (sync_method 1). Exercises iowait "
+      "wake-ups (iowait boost, HWP dynamic boost), idle exits after IO and "
+      "the frequency ramp of short bursts. Assumes 60000 cycles per create "
+      "+ close, 1 cycle per byte written to the page cache, and the fsync "
+      "taking the device latency plus file_size at 500 MB/s (assumed).";
+  m.params = {
+      {"threads", int64_t{1}, "writer threads (-t)"},
+      {"file_size", int64_t{4096}, "bytes per file (-s)"},
+      {"sync_method", int64_t{1},
+       "-S: 0 = no sync, 1 = fsync before close; fs_mark's other methods "
+       "are not modelled"},
+      {"create_cycles", int64_t{60000},
+       "model only: cycles per file create + close (assumed)"},
+  };
+  for (platform::ParamSpec& p : IoDeviceParamSpecs()) {
+    m.params.push_back(std::move(p));
+  }
+  m.metrics = {
+      {"files_per_s", "files/s", true, MeanKind::kHarmonic,
+       "files created per second (fs_mark's Files/sec)"},
+  };
+  m.build = [](const platform::Params& p,
+               const topology::Topology&) -> absl::StatusOr<sim::Workload> {
+    FsMarkParams f;
+    const int64_t threads = p.GetInt("threads");
+    if (absl::Status s = CheckCount("fs_mark", "threads", threads); !s.ok()) {
+      return s;
+    }
+    f.threads = static_cast<int>(threads);
+    f.file_size = p.GetInt("file_size");
+    f.sync_method = p.GetInt("sync_method");
+    f.create_cycles = p.GetInt("create_cycles");
+    absl::StatusOr<IoDevice> dev = IoDeviceFromParams("fs_mark", p);
+    if (!dev.ok()) return dev.status();
+    f.device = *dev;
+    return FsMarkWorkload(f);
+  };
+  m.evaluate = [](const platform::Params&, const sim::SimStats& stats) {
+    return std::vector<MetricValue>{
+        {"files_per_s",
+         PerSecond(static_cast<double>(MetricCount(stats, kFsMarkFileMetric)),
+                   stats)},
+    };
+  };
+  return m;
+}
+
+SCHEDSIM_REGISTER_WORKLOAD(Dbench4Model());
+SCHEDSIM_REGISTER_WORKLOAD(SqliteInsertModel());
+SCHEDSIM_REGISTER_WORKLOAD(FsMarkModel());
+
+}  // namespace schedsim::workloads

@@ -1,0 +1,161 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "workloads/unixbench.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "sim/program.h"
+#include "workloads/model_test_util.h"
+
+namespace schedsim::workloads {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::vector<sim::OpCode> Codes(const sim::Program& p) {
+  std::vector<sim::OpCode> codes;
+  for (const sim::Op& op : p.ops) codes.push_back(op.code);
+  return codes;
+}
+
+TEST(UnixbenchWorkloadTest, SpawnShape) {
+  UnixbenchParams p;
+  p.copies = 3;
+  absl::StatusOr<sim::Workload> w = UnixbenchWorkload(p);
+  ASSERT_TRUE(w.ok()) << w.status();
+  ASSERT_EQ(w->tasks.size(), 3u);
+  ASSERT_EQ(w->channels.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(w->tasks[i].channel_base, i);  // children inherit it
+    EXPECT_EQ(w->tasks[i].program, 0);
+  }
+  using C = sim::OpCode;
+  EXPECT_THAT(Codes(w->programs[0]),
+              ElementsAre(C::kLoop, C::kCompute, C::kFork, C::kRecv, C::kMark,
+                          C::kEndLoop, C::kExit));
+  EXPECT_EQ(w->programs[0].ops[2].arg, 1);  // forks the child program
+  EXPECT_THAT(Codes(w->programs[1]),
+              ElementsAre(C::kCompute, C::kSend, C::kExit));
+}
+
+TEST(UnixbenchWorkloadTest, LoopTestsShape) {
+  UnixbenchParams p;
+  p.copies = 5;
+  for (UnixbenchTest t : {UnixbenchTest::kSyscall, UnixbenchTest::kPipe}) {
+    p.test = t;
+    absl::StatusOr<sim::Workload> w = UnixbenchWorkload(p);
+    ASSERT_TRUE(w.ok()) << w.status();
+    ASSERT_EQ(w->tasks.size(), 1u);
+    EXPECT_EQ(w->tasks[0].count, 5);
+    EXPECT_TRUE(w->channels.empty());
+    using C = sim::OpCode;
+    EXPECT_THAT(
+        Codes(w->programs[0]),
+        ElementsAre(C::kLoop, C::kCompute, C::kMark, C::kEndLoop, C::kExit));
+  }
+  p.test = UnixbenchTest::kSyscall;
+  EXPECT_EQ(UnixbenchWorkload(p)->programs[0].ops[1].d1.a,
+            1100 * kUnixbenchBatch);
+  // execl: each image forks its successor (the same program) and exits.
+  p.test = UnixbenchTest::kExecl;
+  absl::StatusOr<sim::Workload> execl = UnixbenchWorkload(p);
+  ASSERT_TRUE(execl.ok()) << execl.status();
+  ASSERT_EQ(execl->programs.size(), 1u);
+  EXPECT_EQ(execl->tasks[0].count, 5);
+  using C = sim::OpCode;
+  EXPECT_THAT(Codes(execl->programs[0]),
+              ElementsAre(C::kCompute, C::kMark, C::kFork, C::kExit));
+  EXPECT_EQ(execl->programs[0].ops[2].arg, 0);
+  absl::StatusOr<UnixbenchTest> bad = ParseUnixbenchTest("dhry2reg");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("spawn, execl"));
+}
+
+ModelRun RunUb(const std::string& model,
+               const std::map<std::string, platform::ParamValue>& params) {
+  RunOptions o;
+  o.idle = "teo";
+  o.warmup_ms = 10;
+  o.duration_ms = 100;
+  absl::StatusOr<ModelRun> r = RunModel(model, params, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : ModelRun();
+}
+
+double MaxGhz() {
+  return static_cast<double>(
+             Machine("skylake-e3-1240v5").frequency().max_turbo_khz) /
+         1e6;
+}
+
+TEST(UnixbenchModelTest, SpawnForksAChildPerLoop) {
+  const ModelRun r = RunUb("unixbench", {{"test", std::string("spawn")}});
+  const double lps = r.metrics.at("loops_per_s");
+  // fork + exit: 350000 cycles at <= 3.9 GHz per loop, plus kernel costs.
+  const double bound = MaxGhz() * 1e9 / 350000;
+  EXPECT_LE(lps, bound);
+  EXPECT_GT(lps, bound / 3);
+  // Every loop forked a child, which exited; all stay in the task table.
+  const uint64_t loops = r.stats.metrics[0].count;
+  EXPECT_GE(r.stats.placement.forks, loops);
+  EXPECT_LE(r.stats.placement.forks, loops + 1);
+  int exited = 0;
+  for (const sim::TaskStats& t : r.stats.tasks) exited += t.exited;
+  EXPECT_GE(exited, static_cast<int>(loops));
+  EXPECT_FALSE(r.stats.tasks[0].exited);  // the parent loops on
+}
+
+TEST(UnixbenchModelTest, SyscallAndPipeRunAtTheCpuFrequency) {
+  for (const char* test : {"syscall", "pipe"}) {
+    const double cycles = std::string(test) == "syscall" ? 1100 : 1200;
+    const double one = RunUb("unixbench", {{"test", std::string(test)}})
+                           .metrics.at("loops_per_s");
+    const double bound = MaxGhz() * 1e9 / cycles;
+    EXPECT_LE(one, bound) << test;
+    EXPECT_GT(one, 0.7 * bound) << test;
+    const double four = RunUb("unixbench", {{"test", std::string(test)},
+                                            {"copies", int64_t{4}}})
+                            .metrics.at("loops_per_s");
+    EXPECT_GT(four, 3 * one) << test;
+    EXPECT_LE(four, 4 * one) << test;
+  }
+}
+
+TEST(UnixbenchModelTest, ExeclChainsImages) {
+  const ModelRun r = RunUb("unixbench", {{"test", std::string("execl")}});
+  const double execl = r.metrics.at("loops_per_s");
+  EXPECT_LE(execl, MaxGhz() * 1e9 / 600000);
+  EXPECT_GT(execl, 0.5 * MaxGhz() * 1e9 / 600000);
+  // One image runs at a time; every finished one forked its successor.
+  int alive = 0;
+  for (const sim::TaskStats& t : r.stats.tasks) alive += !t.exited;
+  EXPECT_EQ(alive, 1);
+  EXPECT_GE(r.stats.placement.forks + 1, r.stats.metrics[0].count);
+}
+
+TEST(GitsourceModelTest, CommandsRunOneAfterAnother) {
+  const ModelRun r = RunUb("gitsource", {{"command_sigma", 0.0}});
+  // shell + fork/exec + 1 ms at the highest frequency per command.
+  const double per_command_s = (50000.0 + 400000.0) / (MaxGhz() * 1e9) + 1e-3;
+  const double rate = r.metrics.at("commands_per_s");
+  EXPECT_LE(rate, 1 / per_command_s);
+  EXPECT_GT(rate, 0.5 / per_command_s);
+  EXPECT_NEAR(r.metrics.at("time_s") * rate, 100000, 1e-6);
+  const uint64_t commands = r.stats.metrics[0].count;
+  EXPECT_GE(r.stats.placement.forks, commands);
+  EXPECT_LE(r.stats.placement.forks, commands + 1);
+
+  const double two =
+      RunUb("gitsource", {{"command_sigma", 0.0}, {"jobs", int64_t{2}}})
+          .metrics.at("commands_per_s");
+  EXPECT_GT(two, 1.6 * rate);
+}
+
+}  // namespace
+}  // namespace schedsim::workloads
