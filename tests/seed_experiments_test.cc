@@ -18,10 +18,10 @@ namespace {
 
 nlohmann::json RunExperiment(const std::string& file) {
   std::ostringstream out, err;
-  int code = experiments::RunCli(
-      {"run", "experiments/examples/" + file, "--format=json",
-       "--iterations=1", "--jobs=2"},
-      out, err);
+  int code =
+      experiments::RunCli({"run", "experiments/examples/" + file,
+                           "--format=json", "--iterations=1", "--jobs=2"},
+                          out, err);
   EXPECT_EQ(code, 0) << err.str();
   return code == 0 ? nlohmann::json::parse(out.str()) : nlohmann::json();
 }
