@@ -5,9 +5,9 @@
 //
 //   BM_Engine_PipePingPong/poll_only:{0,1}
 //       `perf bench sched pipe` (workloads/pipe_pingpong.h), endless, on
-//       skylake-e3-1240v5; 1 simulated second per iteration after a 10 ms
-//       warm-up. poll_only:1 sets PM QoS to 0 so that idle CPUs only poll
-//       (menu otherwise picks C1 for the ~10 us idle periods).
+//       skylake-e3-1240v5; one iteration of 1 simulated second after a
+//       10 ms warm-up. poll_only:1 sets PM QoS to 0 so that idle CPUs only
+//       poll (menu otherwise picks C1 for the ~10 us idle periods).
 //   BM_Engine_Hackbench256
 //       hackbench (workloads/hackbench.h), 40 groups of 20 senders + 20
 //       receivers (1600 tasks), unix sockets, endless, on zen3-2s-nps1
@@ -18,9 +18,11 @@
 //       and the first wake-ups); ENGINE_BENCH_HACKBENCH_MS overrides the
 //       1000 (e.g. a short run under callgrind).
 //
-// Each run is deterministic (seed 1). Set-up, warm-up and SimStats copies
-// are outside the timed region; the reported time is the wall time of the
-// Simulator::RunFor calls only (manual timing). Counters:
+// Each run is deterministic (seed 1; one iteration, so the counts do not
+// depend on how many iterations the library would pick). Set-up, warm-up
+// and SimStats copies are outside the timed region; the reported time is
+// the wall time of the Simulator::RunFor calls only (manual timing).
+// Counters:
 //   events_per_second            SimStats::events (queue pops that ran a
 //                                handler) per wall second.
 //   sim_seconds_per_wall_second  simulated seconds of the whole machine per
@@ -39,9 +41,10 @@
 //                                workload and its per-CPU state.
 //   bytes_per_task_workload      heap of the caller's Workload / tasks (not
 //                                in bytes_per_task).
-//   bytes_per_task_stats         sizeof(sim::TaskStats): the per-task stats
-//                                record, a static lower bound of
-//                                bytes_per_task's task-proportional part.
+//   bytes_per_task_stats         sizeof(sim::TaskStats): one task's record
+//                                in SimStats, which Stats() builds (the
+//                                simulator keeps a smaller form, without the
+//                                name; it is part of bytes_per_task).
 //   allocs_per_event             operator new calls inside the timed region
 //                                per event (0 = the event path does not
 //                                allocate in steady state).
@@ -50,6 +53,14 @@
 //   anomalies                    CPUs with negative busy or idle time, or
 //                                busy + idle above the duration (want 0).
 //   messages_per_sim_second, round_trip_us: what the workload achieved.
+//   warmup_events                events of the warm-up (not timed); with
+//                                `events`, the denominator of instructions
+//                                per event under callgrind, which counts
+//                                both.
+//   stats_fingerprint            a 48-bit hash of the timed window's
+//                                SimStats (every counter but `events`):
+//                                the determinism check. A change that
+//                                only makes the engine faster keeps it.
 //
 //   bazel run --config=opt //benchmarks:engine_bench -- --benchmark_format=json
 //       > /tmp/engine.json   (one command line)
@@ -191,6 +202,94 @@ int64_t MsFromEnv(const char* name, int64_t fallback) {
   return (end != nullptr && *end == '\0' && ms > 0) ? ms : fallback;
 }
 
+// FNV-1a over the bytes of the values added.
+class Fingerprint {
+ public:
+  template <typename T>
+  void Add(const T& v) {
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(&v);
+    for (std::size_t i = 0; i < sizeof(T); ++i) {
+      hash_ = (hash_ ^ p[i]) * 1099511628211ull;
+    }
+  }
+  // 48 bits: exact in a double counter.
+  double value() const { return static_cast<double>(hash_ >> 16); }
+
+ private:
+  uint64_t hash_ = 14695981039346656037ull;
+};
+
+// Every counter of `s` except the event count, in a fixed order.
+double StatsFingerprint(const sim::SimStats& s) {
+  Fingerprint f;
+  f.Add(s.start_ns);
+  f.Add(s.end_ns);
+  for (const sim::CpuStats& c : s.cpus) {
+    f.Add(c.busy_ns);
+    f.Add(c.idle_ns);
+    for (const auto& st : c.states) {
+      f.Add(st.usage);
+      f.Add(st.time_ns);
+      f.Add(st.above);
+      f.Add(st.below);
+      f.Add(st.rejected);
+    }
+    f.Add(c.context_switches);
+    f.Add(c.migrations_in);
+    f.Add(c.ipis_received);
+    f.Add(c.poll_wakeups);
+    f.Add(c.ticks);
+    for (const auto& [khz, ns] : c.busy_ns_at_khz) {
+      f.Add(khz);
+      f.Add(ns);
+    }
+    f.Add(c.khz_ns_busy);
+  }
+  for (const sim::TaskStats& t : s.tasks) {
+    for (char ch : t.name) f.Add(ch);
+    f.Add(t.wakeup_latency_ns.count());
+    f.Add(t.wakeup_latency_ns.sum());
+    f.Add(t.wakeup_latency_ns.min());
+    f.Add(t.wakeup_latency_ns.max());
+    f.Add(t.wakeup_latency_ns.Percentile(50));
+    f.Add(t.wakeup_latency_ns.Percentile(99));
+    f.Add(t.run_ns);
+    f.Add(t.iowait_ns);
+    f.Add(t.migrations);
+    f.Add(t.wakeups);
+    f.Add(t.voluntary_switches);
+    f.Add(t.involuntary_switches);
+    f.Add(t.exited);
+  }
+  for (const sim::MetricStats& m : s.metrics) {
+    f.Add(m.count);
+    f.Add(m.latency_ns.count());
+    f.Add(m.latency_ns.sum());
+    f.Add(m.latency_ns.Percentile(50));
+    f.Add(m.latency_ns.Percentile(99));
+  }
+  for (const sim::PackageStats& p : s.packages) {
+    f.Add(p.energy_uj);
+    f.Add(p.pl1_capped_ns);
+  }
+  const sim::PlacementStats& pl = s.placement;
+  for (uint64_t v :
+       {pl.wakeups, pl.affine_this, pl.affine_prev, pl.wake_wide, pl.searches,
+        pl.probes, pl.chosen_idle, pl.chose_target, pl.chose_prev,
+        pl.chose_other, pl.remote_wakeups, pl.wake_list, pl.ipis, pl.forks}) {
+    f.Add(v);
+  }
+  for (uint64_t v : pl.probes_histogram) f.Add(v);
+  f.Add(s.wakeup_latency_ns.count());
+  f.Add(s.wakeup_latency_ns.sum());
+  f.Add(s.wakeup_latency_ns.Percentile(50));
+  f.Add(s.wakeup_latency_ns.Percentile(99.9));
+  f.Add(s.migrations);
+  f.Add(s.context_switches);
+  f.Add(s.load_balance_migrations);
+  return f.value();
+}
+
 struct EngineRun {
   const char* machine;
   sim::SimConfig config;
@@ -236,6 +335,7 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
     state.SkipWithError(std::string(s.message()).c_str());
     return {};
   }
+  const uint64_t warmup_events = simulator.Stats().events;
   simulator.ResetStats();
 
   double wall_s = 0;
@@ -272,6 +372,8 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
   if (wall_s <= 0) wall_s = 1e-9;
   auto& k = state.counters;
   k["events"] = static_cast<double>(stats.events);
+  k["warmup_events"] = static_cast<double>(warmup_events);
+  k["stats_fingerprint"] = StatsFingerprint(stats);
   k["events_per_second"] = static_cast<double>(stats.events) / wall_s;
   k["sim_seconds_per_wall_second"] = sim_s * cpus / wall_s;
   k["sim_time_ratio"] = sim_s / wall_s;
@@ -312,6 +414,7 @@ BENCHMARK(BM_Engine_PipePingPong)
     ->ArgName("poll_only")
     ->Arg(0)
     ->Arg(1)
+    ->Iterations(1)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -91,7 +91,7 @@ class FreqGovernor {
   virtual absl::string_view name() const = 0;
 
   // Once per domain before the first update.
-  virtual void Start(FreqDomain& domain) {}
+  virtual void Start(FreqDomain& /*domain*/) {}
 
   // cpufreq_update_util(): called by the scheduler whenever `cpu`'s
   // utilization changes (enqueue, dequeue, tick), with kUtilIowait when a

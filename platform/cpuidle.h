@@ -77,7 +77,7 @@ class IdleGovernor {
   virtual absl::string_view name() const = 0;
 
   // cpuidle_governor::enable: once per CPU before its first Select.
-  virtual void Enable(IdleDevice& dev) {}
+  virtual void Enable(IdleDevice& /*dev*/) {}
 
   // cpuidle_governor::select: called each time `dev` is about to go idle.
   // Returns the index of an enabled state; sets *stop_tick to false to keep
@@ -88,7 +88,7 @@ class IdleGovernor {
 
   // cpuidle_governor::reflect: called on wake-up with the state that was
   // entered; dev.last_residency_ns() is the measured residency.
-  virtual void Reflect(IdleDevice& dev, int index) {}
+  virtual void Reflect(IdleDevice& /*dev*/, int /*index*/) {}
 };
 
 }  // namespace schedsim::platform

@@ -95,8 +95,8 @@ class PlacementPolicy {
   virtual absl::string_view name() const = 0;
 
   // Once, before the first wake-up.
-  virtual void Attach(const topology::Topology& topology,
-                      const topology::SchedDomains& domains) {}
+  virtual void Attach(const topology::Topology& /*topology*/,
+                      const topology::SchedDomains& /*domains*/) {}
 
   // select_idle_sibling(p, prev, target): returns the CPU to enqueue on.
   // The caller checks it is a CPU of `request.allowed`.

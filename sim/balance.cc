@@ -51,17 +51,24 @@ int SimulatorImpl::FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
 }
 
 int SimulatorImpl::FindOverloadedCpu(int domain_id, int this_cpu) const {
-  const topology::CpuSet& span = domains_.domains()[domain_id].span;
+  const std::vector<uint64_t>& span =
+      domains_.domains()[domain_id].span.words();
   int busiest = -1;
   int best_nr = 1;
   for (int l : domain_llcs_[domain_id]) {
     if (llcs_[l].nr_overloaded == 0) continue;
-    const topology::CpuSet& llc = topo_.llcs()[l];
-    for (int cpu = llc.First(); cpu >= 0; cpu = llc.Next(cpu)) {
-      if (cpu == this_cpu || !span.Test(cpu)) continue;
-      if (cpus_[cpu].nr_running > best_nr) {
-        best_nr = cpus_[cpu].nr_running;
-        busiest = cpu;
+    // Only overloaded CPUs (nr_running >= 2) can beat best_nr: visit those
+    // of the LLC in the span, in increasing order.
+    const std::vector<uint64_t>& llc = topo_.llcs()[l].words();
+    for (size_t w = 0; w < overloaded_.size(); ++w) {
+      for (uint64_t bits = overloaded_[w] & llc[w] & span[w]; bits != 0;
+           bits &= bits - 1) {
+        const int cpu = static_cast<int>(w * 64) + __builtin_ctzll(bits);
+        if (cpu == this_cpu) continue;
+        if (cpus_[cpu].nr_running > best_nr) {
+          best_nr = cpus_[cpu].nr_running;
+          busiest = cpu;
+        }
       }
     }
   }

@@ -57,7 +57,7 @@ Event QuaternaryHeapQueue::Pop() {
   floor_ns_ = top.time_ns;
   const Entry last = heap_.back();
   heap_.pop_back();
-  if (!heap_.empty()) SiftDown(0, last);
+  if (!heap_.empty()) SiftHoleDown(0, last);
   return ToEvent(top);
 }
 
@@ -113,11 +113,7 @@ void QuaternaryHeapQueue::SiftDown(size_t i, const Entry& e) {
     size_t best = first;
     if (first + 4 <= n) {
       // All four children exist: a fixed-shape tournament.
-      const size_t a =
-          EntryLess(heap_[first + 1], heap_[first]) ? first + 1 : first;
-      const size_t b =
-          EntryLess(heap_[first + 3], heap_[first + 2]) ? first + 3 : first + 2;
-      best = EntryLess(heap_[b], heap_[a]) ? b : a;
+      best = MinOfFour(first);
     } else {
       for (size_t c = first + 1; c < n; ++c) {
         if (EntryLess(heap_[c], heap_[best])) best = c;
@@ -128,6 +124,26 @@ void QuaternaryHeapQueue::SiftDown(size_t i, const Entry& e) {
     i = best;
   }
   Place(i, e);
+}
+
+void QuaternaryHeapQueue::SiftHoleDown(size_t i, const Entry& e) {
+  const size_t n = heap_.size();
+  while (true) {
+    const size_t first = 4 * i + 1;
+    if (first >= n) break;
+    size_t best = first;
+    if (first + 4 <= n) {
+      // All four children exist: a fixed-shape tournament.
+      best = MinOfFour(first);
+    } else {
+      for (size_t c = first + 1; c < n; ++c) {
+        if (EntryLess(heap_[c], heap_[best])) best = c;
+      }
+    }
+    Place(i, heap_[best]);
+    i = best;
+  }
+  SiftUp(i, e);
 }
 
 void QuaternaryHeapQueue::RemoveAt(size_t i) {

@@ -101,6 +101,29 @@ struct EventHandle {
   friend bool operator!=(EventHandle a, EventHandle b) { return !(a == b); }
 };
 
+// An event's key as stored: (time_ns, band_seq) with band_seq = band << 56
+// | seq. REQUIRES: seq < 2^56.
+constexpr uint64_t PackBandSeq(uint8_t band, uint64_t seq) {
+  return (uint64_t{band} << 56) | seq;
+}
+
+// True if (time_a, band_seq_a) orders before (time_b, band_seq_b). Branch
+// free with 128-bit integers.
+inline bool KeyBefore(int64_t time_a, uint64_t band_seq_a, int64_t time_b,
+                      uint64_t band_seq_b) {
+#ifdef __SIZEOF_INT128__
+  constexpr uint64_t kSign = uint64_t{1} << 63;
+  using U128 = unsigned __int128;
+  const U128 a =
+      (U128{static_cast<uint64_t>(time_a) ^ kSign} << 64) | band_seq_a;
+  const U128 b =
+      (U128{static_cast<uint64_t>(time_b) ^ kSign} << 64) | band_seq_b;
+  return a < b;
+#else
+  return time_a < time_b || (time_a == time_b && band_seq_a < band_seq_b);
+#endif
+}
+
 namespace event_queue_internal {
 
 // Bits of Entry::band_seq below the band.
@@ -121,22 +144,10 @@ struct Entry {
 };
 static_assert(sizeof(Entry) == 32, "Entry must be 32 bytes");
 
-// (time, band_seq) lexicographic. With 128-bit integers this is one
-// branch-free compare (cmp + sbb), which keeps heap sifts free of
-// unpredictable branches.
+// (time, band_seq) lexicographic: one branch-free 128-bit compare (cmp +
+// sbb), which keeps heap sifts free of unpredictable branches.
 inline bool EntryLess(const Entry& a, const Entry& b) {
-#ifdef __SIZEOF_INT128__
-  constexpr uint64_t kSign = uint64_t{1} << 63;
-  using U128 = unsigned __int128;
-  const U128 ka =
-      (U128{static_cast<uint64_t>(a.time_ns) ^ kSign} << 64) | a.band_seq;
-  const U128 kb =
-      (U128{static_cast<uint64_t>(b.time_ns) ^ kSign} << 64) | b.band_seq;
-  return ka < kb;
-#else
-  return a.time_ns < b.time_ns ||
-         (a.time_ns == b.time_ns && a.band_seq < b.band_seq);
-#endif
+  return KeyBefore(a.time_ns, a.band_seq, b.time_ns, b.band_seq);
 }
 
 inline Event ToEvent(const Entry& e) {
@@ -226,6 +237,15 @@ class QuaternaryHeapQueue {
   // The next event to pop. REQUIRES: !empty().
   Event Top() const { return event_queue_internal::ToEvent(heap_[0]); }
   SimTime TopTime() const { return SimTime::FromNanoseconds(heap_[0].time_ns); }
+  // Top()'s band and seq packed as PackBandSeq does: with TopTime(), its
+  // key, for KeyBefore.
+  // REQUIRES: !empty().
+  uint64_t TopBandSeq() const { return heap_[0].band_seq; }
+
+  // Takes the next sequence number, as a Push or Reschedule would, for an
+  // event kept outside the queue (an EventWinnerTree) that must order with
+  // the queue's own: (time, band, seq) stays one total order over both.
+  uint64_t NextSeq() { return next_seq_++; }
 
   // Removes and returns the next event; its handle goes stale and floor()
   // becomes its time. REQUIRES: !empty().
@@ -271,6 +291,23 @@ class QuaternaryHeapQueue {
   // Places `e` at the hole `i`, moving it up / down as needed.
   void SiftUp(size_t i, const Entry& e);
   void SiftDown(size_t i, const Entry& e);
+  // Pop's variant of SiftDown (Floyd's): moves the hole at `i` down to a
+  // leaf, always taking the smallest child, then sifts `e` (the former last
+  // entry, usually among the largest) up from there. The descent does not
+  // branch on `e`, so it has no unpredictable exit.
+  void SiftHoleDown(size_t i, const Entry& e);
+  // The index of the smallest of the four entries from `first`, computed
+  // with arithmetic on the compare results (no branches: the winner is
+  // unpredictable).
+  size_t MinOfFour(size_t first) const {
+    const size_t a =
+        first + static_cast<size_t>(EntryLess(heap_[first + 1], heap_[first]));
+    const size_t b =
+        first + 2 +
+        static_cast<size_t>(EntryLess(heap_[first + 3], heap_[first + 2]));
+    const size_t take_b = static_cast<size_t>(EntryLess(heap_[b], heap_[a]));
+    return a ^ ((a ^ b) & (0 - take_b));
+  }
   void Place(size_t i, const Entry& e) {
     heap_[i] = e;
     slots_.pos(e.slot).index = static_cast<uint32_t>(i);
@@ -324,6 +361,9 @@ class RadixHeapQueue {
   // the floor time, else it scans the lowest non-empty bucket.
   Event Top() const { return event_queue_internal::ToEvent(TopEntry()); }
   SimTime TopTime() const;
+  // As QuaternaryHeapQueue's; TopBandSeq() costs what Top() does.
+  uint64_t TopBandSeq() const { return TopEntry().band_seq; }
+  uint64_t NextSeq() { return next_seq_++; }
 
   // The rest as in QuaternaryHeapQueue, with the same contracts.
   // REQUIRES: !empty().

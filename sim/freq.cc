@@ -87,8 +87,10 @@ void SimulatorImpl::InitFrequency() {
     fd.hwp_req.assign(fd.cpus.Count(), req);
     fd.hwp.Reset(f.has_hwp ? KhzToPerf(f, base) : 0);
     for (int cpu = fd.cpus.First(); cpu >= 0; cpu = fd.cpus.Next(cpu)) {
+      fd.cpu_list.push_back(cpu);
       cpus_[cpu].domain = d;
       cpus_[cpu].khz = base;
+      cpus_[cpu].freq_scale = ComputeFreqScale(base);
     }
     fd.view = MakeSimFreqDomain(this, d);
   }
@@ -98,6 +100,9 @@ void SimulatorImpl::InitFrequency() {
   for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
     idle_devices_.push_back(MakeSimIdleDevice(this, static_cast<int>(cpu)));
     policies_.idle->Enable(*idle_devices_.back());
+  }
+  for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
+    UpdateRate(static_cast<int>(cpu));
   }
   for (FreqDomainState& fd : fdoms_) policies_.freq->Start(*fd.view);
 }
@@ -176,7 +181,7 @@ int64_t SimulatorImpl::EffectiveKhz(const FreqDomainState& d,
 void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
   FreqDomainState& d = fdoms_[domain];
   if (khz == d.cur_khz) return;
-  for (int cpu = d.cpus.First(); cpu >= 0; cpu = d.cpus.Next(cpu)) {
+  for (int cpu : d.cpu_list) {
     Cpu& c = cpus_[cpu];
     if (c.mode == CpuMode::kBusy) {
       AccountBusyEnd(cpu);
@@ -188,7 +193,12 @@ void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
   }
   d.cur_khz = khz;
   d.active_power_mw = ActivePowerMw(topo_.power(), topo_.frequency(), khz);
-  for (int cpu = d.cpus.First(); cpu >= 0; cpu = d.cpus.Next(cpu)) {
+  const uint32_t scale = ComputeFreqScale(khz);
+  for (int cpu : d.cpu_list) {
+    cpus_[cpu].freq_scale = scale;
+    UpdateRate(cpu);
+  }
+  for (int cpu : d.cpu_list) {
     Cpu& c = cpus_[cpu];
     if (c.mode == CpuMode::kBusy) {
       AccountBusyStart(cpu);
@@ -278,6 +288,9 @@ void SimulatorImpl::PackageBusyChanged(int cpu, bool busy) {
     if (--threads == 0) --p.active_cores;
     --p.busy_cpus;
   }
+  // The rates of the core's threads depend on how many of them are busy.
+  UpdateRate(cpu);
+  for (int32_t s : cpus_[cpu].siblings) UpdateRate(s);
 }
 
 absl::Status SimulatorImpl::OnPmu(int package) {

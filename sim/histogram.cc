@@ -58,4 +58,22 @@ int64_t SmallLatencyHistogram::Percentile(double p) const {
   return max_;
 }
 
+void CompactLatencyHistogram::Widen(int b) {
+  wide_ = std::make_unique<uint32_t[]>(kBuckets);
+  for (int i = 0; i < kBuckets; ++i) wide_[i] = narrow_[i];
+  wide_[b] = uint32_t{1} << 16;  // the count that wrapped
+}
+
+SmallLatencyHistogram CompactLatencyHistogram::ToSmall() const {
+  SmallLatencyHistogram h;
+  for (int i = 0; i < kBuckets; ++i) {
+    h.counts_[i] = wide_ != nullptr ? wide_[i] : narrow_[i];
+  }
+  h.count_ = count_;
+  h.sum_ = sum_;
+  h.max_ = max_;
+  h.min_ = min_;
+  return h;
+}
+
 }  // namespace schedsim::sim

@@ -56,5 +56,37 @@ TEST(SmallLatencyHistogramTest, ExactSummaryAndCoarsePercentiles) {
   EXPECT_EQ(one.Percentile(50), 3);
 }
 
+// The compact form gives exactly the small histogram, also past 65535
+// records in one bucket (where it widens its counters).
+TEST(CompactLatencyHistogramTest, SameAsSmallHistogram) {
+  SmallLatencyHistogram small;
+  CompactLatencyHistogram compact;
+  auto same = [&]() {
+    const SmallLatencyHistogram got = compact.ToSmall();
+    EXPECT_EQ(got.count(), small.count());
+    EXPECT_EQ(got.sum(), small.sum());
+    EXPECT_EQ(got.min(), small.min());
+    EXPECT_EQ(got.max(), small.max());
+    for (double p : {1.0, 10.0, 50.0, 90.0, 99.0, 99.99, 100.0}) {
+      EXPECT_EQ(got.Percentile(p), small.Percentile(p)) << p;
+    }
+  };
+  same();  // empty
+  uint64_t x = 12345;
+  for (int i = 0; i < 200000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    // Mostly one bucket (to overflow 16 bits), some spread, a few negative.
+    int64_t v = (i % 3 == 0) ? static_cast<int64_t>(x >> 40) - 100
+                             : 1000 + static_cast<int64_t>(x >> 62);
+    small.Record(v);
+    compact.Record(v);
+    if (i == 65534 || i == 70000) same();
+  }
+  same();
+  EXPECT_LE(sizeof(CompactLatencyHistogram), 200u);
+  CompactLatencyHistogram moved = std::move(compact);
+  EXPECT_EQ(moved.ToSmall().count(), small.count());
+}
+
 }  // namespace
 }  // namespace schedsim::sim

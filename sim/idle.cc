@@ -112,7 +112,7 @@ absl::Status SimulatorImpl::SelectAndEnterIdle(int cpu) {
   }
   if (stop_tick) {
     if (c.tick_running) {
-      queue_.Cancel(c.tick);
+      ticks_.Clear(cpu);
       c.tick_running = false;
     }
   } else {
@@ -251,7 +251,6 @@ absl::Status SimulatorImpl::OnIdleTick(int cpu) {
   Cpu& c = cpus_[cpu];
   ++c.stats.ticks;
   c.tick_running = false;
-  c.tick = EventHandle();
   if (c.mode != CpuMode::kIdle) {
     // Awake without a task (exiting): the tick is handled, nothing else.
     return absl::OkStatus();

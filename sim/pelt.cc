@@ -97,7 +97,10 @@ uint64_t DecayLoad(uint64_t val, uint64_t n_periods) {
   return MulShift32(val, kDecayTable[n_periods % kPeltHalfLifePeriods]);
 }
 
-bool PeltUpdate(PeltSignal& s, int64_t now_ns, bool running, uint32_t scale) {
+namespace pelt_internal {
+
+bool PeltUpdateSlow(PeltSignal& s, int64_t now_ns, bool running,
+                    uint32_t scale) {
   assert(scale <= kSchedCapacityScale);
   if (now_ns < s.last_update_ns) {
     s.last_update_ns = now_ns;
@@ -129,6 +132,8 @@ bool PeltUpdate(PeltSignal& s, int64_t now_ns, bool running, uint32_t scale) {
   s.util_avg = static_cast<uint32_t>(s.util_sum / PeltDivider(s));
   return true;
 }
+
+}  // namespace pelt_internal
 
 void PeltAttach(PeltSignal& rq, PeltSignal& se) {
   se.last_update_ns = rq.last_update_ns;

@@ -150,7 +150,19 @@ uint64_t DecayLoad(uint64_t val, uint64_t n_periods);
 // Returns true if a period boundary was crossed, in which case util_avg was
 // recomputed (this is when the kernel clears util_est's UTIL_AVG_UNCHANGED,
 // see UtilEstNoteUtilAvgChange). REQUIRES: scale <= 1024.
-bool PeltUpdate(PeltSignal& s, int64_t now_ns, bool running, uint32_t scale);
+//
+// Inline: most calls come less than a unit (1024 ns) after the last one and
+// change nothing; the rest is out of line.
+namespace pelt_internal {
+bool PeltUpdateSlow(PeltSignal& s, int64_t now_ns, bool running,
+                    uint32_t scale);
+}  // namespace pelt_internal
+inline bool PeltUpdate(PeltSignal& s, int64_t now_ns, bool running,
+                       uint32_t scale) {
+  const int64_t delta = now_ns - s.last_update_ns;
+  if (delta >= 0 && delta < (int64_t{1} << kPeltTimeShift)) return false;
+  return pelt_internal::PeltUpdateSlow(s, now_ns, running, scale);
+}
 
 // Adds a task's signal `se` to a runqueue's aggregate `rq`, as the kernel
 // does when a task is attached to a runqueue (attach_entity_load_avg): `se`

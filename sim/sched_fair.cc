@@ -4,6 +4,7 @@
 // scheduler tick and the context switch.
 
 #include <algorithm>
+#include <cassert>
 
 #include "absl/strings/str_cat.h"
 #include "sim/simulator_impl.h"
@@ -67,8 +68,7 @@ void SimulatorImpl::HeapRemove(Cpu& c, int task) {
 
 // --- Accounting ------------------------------------------------------------
 
-uint32_t SimulatorImpl::FreqScale(int cpu) const {
-  int64_t khz = fdoms_[cpus_[cpu].domain].cur_khz;
+uint32_t SimulatorImpl::ComputeFreqScale(int64_t khz) const {
   if (max_khz_ <= 0) return 1024;
   return static_cast<uint32_t>(std::min<int64_t>(1024, khz * 1024 / max_khz_));
 }
@@ -97,9 +97,10 @@ void SimulatorImpl::UpdateCurr(int cpu) {
   if (delta <= 0) return;
   t.exec_start_ns = now_ns_;
   t.slice_exec_ns += delta;
-  task_stats_[c.curr].run_ns += delta;
+  t.run_ns += delta;
   if (t.policy == SchedPolicy::kFifo) return;
-  t.vruntime += delta * 1024 / t.weight;
+  // delta * 1024 / weight; nice-0 tasks (weight 1024) skip the division.
+  t.vruntime += t.weight == 1024 ? delta : delta * 1024 / t.weight;
   int64_t v = t.vruntime;
   int top = HeapTop(c);
   if (top >= 0) v = std::min(v, tasks_[top].vruntime);
@@ -111,7 +112,10 @@ void SimulatorImpl::NoteNrRunning(int cpu, int delta) {
   bool was = c.nr_running >= 2;
   c.nr_running += delta;
   bool is = c.nr_running >= 2;
-  if (was != is) llcs_[c.llc].nr_overloaded += is ? 1 : -1;
+  if (was != is) {
+    llcs_[c.llc].nr_overloaded += is ? 1 : -1;
+    overloaded_[cpu >> 6] ^= uint64_t{1} << (cpu & 63);
+  }
 }
 
 void SimulatorImpl::GovernorUpdate(int cpu, uint32_t flags) {
@@ -236,8 +240,7 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
     }
     return RunTask(cpu);
   }
-  queue_.Cancel(c.phase_end);
-  c.phase_end = EventHandle();
+  phase_ends_.Clear(cpu);
   if (prev >= 0 && tasks_[prev].state == TaskState::kRunnable) {
     ++task_stats_[prev].involuntary_switches;
   }
@@ -314,7 +317,8 @@ void SimulatorImpl::CheckPreemptWakeup(int cpu, int task) {
   } else if (curr.policy != SchedPolicy::kFifo) {
     UpdateCurr(cpu);
     // wakeup_gran(): the granularity in the wakee's virtual time.
-    int64_t gran = wakeup_granularity_ns_ * 1024 / w.weight;
+    int64_t gran = w.weight == 1024 ? wakeup_granularity_ns_
+                                    : wakeup_granularity_ns_ * 1024 / w.weight;
     preempt = curr.vruntime - w.vruntime > gran;
   }
   if (preempt) c.need_resched = true;
@@ -325,15 +329,14 @@ void SimulatorImpl::StartTick(int cpu) {
   if (c.tick_running) return;
   c.tick_running = true;
   int64_t next = (now_ns_ / tick_ns_ + 1) * tick_ns_;
-  c.tick =
-      queue_.Push(SimTime::FromNanoseconds(next), kBandTimer, kEvTick, cpu, -1);
+  assert(!ticks_.pending(cpu));
+  SetTick(cpu, next);
 }
 
 absl::Status SimulatorImpl::OnTick(int cpu) {
   Cpu& c = cpus_[cpu];
   ++c.stats.ticks;
-  c.tick = queue_.Push(SimTime::FromNanoseconds(now_ns_ + tick_ns_), kBandTimer,
-                       kEvTick, cpu, -1);
+  SetTick(cpu, now_ns_ + tick_ns_);
   if (c.curr < 0) return absl::OkStatus();
   UpdateCurr(cpu);
   UpdatePelt(cpu);

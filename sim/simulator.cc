@@ -6,6 +6,7 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <functional>
 #include <utility>
@@ -32,19 +33,17 @@ constexpr int kMaxInlineOps = 1 << 20;
 }  // namespace
 
 SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
-                             const SimConfig& config, const Workload& workload,
-                             const Policies& policies, uint64_t seed)
-    : topo_(topology),
-      config_(config),
-      workload_(workload),
-      policies_(policies),
-      rng_(seed) {}
+                             const SimConfig& config, const Policies& policies,
+                             uint64_t seed)
+    : topo_(topology), config_(config), policies_(policies), rng_(seed) {}
 
 absl::Status SimulatorImpl::Fail(std::string message) {
   if (error_.empty()) error_ = std::move(message);
   return absl::FailedPreconditionError(error_);
 }
 
+// What `cpu` executes per ns now: its domain's frequency, times the SMT
+// factor while another thread of its core is busy. Cached in Cpu::rate.
 double SimulatorImpl::RateOf(int cpu) const {
   const Cpu& c = cpus_[cpu];
   double rate = static_cast<double>(fdoms_[c.domain].cur_khz) * 1e-6;
@@ -53,6 +52,8 @@ double SimulatorImpl::RateOf(int cpu) const {
   if (busy > 0) rate = rate * config_.smt_factor_pct / 100.0;
   return rate;
 }
+
+void SimulatorImpl::UpdateRate(int cpu) { cpus_[cpu].rate = RateOf(cpu); }
 
 // Accounts the progress of `cpu`'s current phase since seg_start_ns at
 // seg_rate: cycles and stall shrink in proportion to the time elapsed.
@@ -79,16 +80,21 @@ void SimulatorImpl::SettlePhase(int cpu) {
 void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[c.curr];
-  c.seg_rate = RateOf(cpu);
-  double cycles_ns =
-      c.seg_rate > 0 ? static_cast<double>(t.rem_cycles) / c.seg_rate : 0;
-  int64_t end =
-      now_ns_ + static_cast<int64_t>(std::ceil(cycles_ns)) + t.rem_stall_ns;
-  SimTime when = SimTime::FromNanoseconds(end);
-  if (!queue_.Reschedule(c.phase_end, when)) {
-    c.phase_end = queue_.Push(when, kBandSched, kEvPhaseEnd, cpu, c.curr);
+  assert(c.rate == RateOf(cpu) && "Cpu::rate is stale");
+  c.seg_rate = c.rate;
+  int64_t end = now_ns_ + t.rem_stall_ns;
+  // Pure stalls (kernel work only) need no division.
+  if (t.rem_cycles != 0 && c.seg_rate > 0) {
+    end += static_cast<int64_t>(
+        std::ceil(static_cast<double>(t.rem_cycles) / c.seg_rate));
   }
-  c.phase_rearmed = true;
+  phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
+  phase_task_[cpu] = c.curr;
+  // The next phase end is most likely the next event: start loading the
+  // lines it reads (its CPU's and its task's first) while this event ends.
+  const int next = phase_ends_.top_slot();
+  __builtin_prefetch(cpus_.data() + next);
+  __builtin_prefetch(tasks_.data() + phase_task_[next]);
 }
 
 void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
@@ -108,8 +114,8 @@ void SimulatorImpl::SiblingChanged(int cpu) {
     Cpu& sc = cpus_[s];
     if (sc.mode != CpuMode::kBusy || sc.curr < 0 || !tasks_[sc.curr].in_phase)
       continue;
-    double rate = RateOf(s);
-    if (rate == sc.seg_rate) continue;
+    assert(sc.rate == RateOf(s) && "Cpu::rate is stale");
+    if (sc.rate == sc.seg_rate) continue;
     SettlePhase(s);
     ReschedulePhaseEnd(s);
   }
@@ -131,22 +137,18 @@ void SimulatorImpl::ChargeCpu(int cpu, int64_t cost_ns) {
 }
 
 int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
-  const TaskSpec& spec = workload_.tasks[spec_index];
+  const SpecInfo& spec = specs_[spec_index];
   int id = static_cast<int>(tasks_.size());
   Task t;
-  t.program = &workload_.programs[spec.program];
+  t.program = spec.program;
   t.spec = spec_index;
   t.channel_base = spec.channel_base;
   t.policy = spec.policy;
-  t.rt_priority = static_cast<uint8_t>(spec.rt_priority);
-  t.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
-  t.affinity = affinities_.empty() || spec.affinity.empty() ? -1 : spec_index;
-  int64_t default_min =
-      spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;
-  t.uclamp_min = static_cast<int16_t>(std::clamp<int64_t>(
-      spec.uclamp_min < 0 ? default_min : spec.uclamp_min, 0, 1024));
-  t.uclamp_max = static_cast<int16_t>(
-      std::clamp(spec.uclamp_max < 0 ? 1024 : spec.uclamp_max, 0, 1024));
+  t.rt_priority = spec.rt_priority;
+  t.weight = spec.weight;
+  t.uclamp_min = spec.uclamp_min;
+  t.uclamp_max = spec.uclamp_max;
+  t.has_affinity = spec.affinity >= 0;
   t.cpu = parent_cpu;
   t.pelt.last_update_ns = now_ns_;
   // A new task starts with half the capacity of its CPU as its utilization
@@ -154,13 +156,11 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   t.pelt.util_avg = 512;
   t.pelt.util_sum = uint64_t{512} * kPeltMinDivider;
   tasks_.push_back(t);
-  TaskStats ts;
-  ts.name = spec.name;
-  task_stats_.push_back(std::move(ts));
+  task_stats_.emplace_back();
   return id;
 }
 
-absl::Status SimulatorImpl::Init() {
+absl::Status SimulatorImpl::Init(const Workload& workload) {
   const int n = topo_.num_cpus();
   absl::StatusOr<topology::SchedDomains> domains =
       topology::BuildSchedDomains(topo_);
@@ -189,14 +189,27 @@ absl::Status SimulatorImpl::Init() {
     }
   }
 
-  // Affinity masks, one per task spec that has one.
-  affinities_.assign(workload_.tasks.size(), topology::CpuSet(n));
-  for (size_t i = 0; i < workload_.tasks.size(); ++i) {
-    const TaskSpec& spec = workload_.tasks[i];
-    if (spec.affinity.empty()) {
-      affinities_[i] = all_cpus_;
-      continue;
-    }
+  // What tasks are created from: the specs, compacted (names in one
+  // string), with their affinity masks parsed.
+  specs_.resize(workload.tasks.size());
+  for (size_t i = 0; i < workload.tasks.size(); ++i) {
+    const TaskSpec& spec = workload.tasks[i];
+    SpecInfo& info = specs_[i];
+    info.program = spec.program;
+    info.channel_base = spec.channel_base;
+    info.policy = spec.policy;
+    info.rt_priority = static_cast<uint8_t>(spec.rt_priority);
+    info.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
+    int64_t default_min =
+        spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;
+    info.uclamp_min = static_cast<int16_t>(std::clamp<int64_t>(
+        spec.uclamp_min < 0 ? default_min : spec.uclamp_min, 0, 1024));
+    info.uclamp_max = static_cast<int16_t>(
+        std::clamp(spec.uclamp_max < 0 ? 1024 : spec.uclamp_max, 0, 1024));
+    info.name_begin = static_cast<uint32_t>(spec_names_.size());
+    spec_names_ += spec.name;
+    info.name_end = static_cast<uint32_t>(spec_names_.size());
+    if (spec.affinity.empty()) continue;
     absl::StatusOr<topology::CpuSet> set =
         topology::CpuSet::ParseList(spec.affinity, n);
     if (!set.ok() || set->Empty()) {
@@ -204,10 +217,19 @@ absl::Status SimulatorImpl::Init() {
           "task '", spec.name, "': affinity '", spec.affinity,
           "' is not a non-empty CPU list of this ", n, "-CPU machine"));
     }
-    affinities_[i] = *set;
+    info.affinity = static_cast<int32_t>(affinities_.size());
+    affinities_.push_back(*std::move(set));
   }
+  spec_names_.shrink_to_fit();
 
+  programs_ = workload.programs;
+  program_ops_.clear();
+  for (const Program& p : programs_) program_ops_.push_back(p.ops.data());
   cpus_.resize(n);
+  phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
+  overloaded_.assign((n + 63) / 64, 0);
+  phase_ends_.Reset(n);
+  ticks_.Reset(n);
   llcs_.resize(topo_.num_llcs());
   for (int cpu = 0; cpu < n; ++cpu) {
     Cpu& c = cpus_[cpu];
@@ -230,6 +252,18 @@ absl::Status SimulatorImpl::Init() {
     llcs_[l].nr_idle_scan = topo_.llcs()[l].Count();
   }
 
+  affine_levels_.clear();
+  affine_begin_.assign(1, 0);
+  for (int cpu = 0; cpu < n; ++cpu) {
+    for (int d = 0; d < domains_.depth(cpu); ++d) {
+      const topology::SchedDomain& sd = domains_.domain(cpu, d);
+      if (sd.has(topology::kSdWakeAffine)) {
+        affine_levels_.push_back({&sd, sd.span.words().data()});
+      }
+    }
+    affine_begin_.push_back(static_cast<int32_t>(affine_levels_.size()));
+  }
+
   domain_llcs_.resize(domains_.domains().size());
   for (size_t d = 0; d < domains_.domains().size(); ++d) {
     const topology::CpuSet& span = domains_.domains()[d].span;
@@ -241,17 +275,21 @@ absl::Status SimulatorImpl::Init() {
   }
   InitFrequency();
 
-  channels_.resize(workload_.channels.size());
+  channels_.resize(workload.channels.size());
   for (size_t i = 0; i < channels_.size(); ++i) {
-    channels_[i].spec = workload_.channels[i];
+    const ChannelSpec& spec = workload.channels[i];
+    channels_[i].capacity = spec.capacity;
+    channels_[i].op_ns = spec.kind == ChannelSpec::Kind::kPipe
+                             ? config_.pipe_op_ns
+                             : config_.socket_op_ns;
   }
-  barriers_.resize(workload_.barriers.size());
+  barriers_.resize(workload.barriers.size());
   for (size_t i = 0; i < barriers_.size(); ++i) {
-    barriers_[i].parties = workload_.barriers[i].parties;
+    barriers_[i].parties = workload.barriers[i].parties;
   }
-  metric_stats_.resize(workload_.metrics.size());
+  metric_stats_.resize(workload.metrics.size());
   for (size_t i = 0; i < metric_stats_.size(); ++i) {
-    metric_stats_[i].name = workload_.metrics[i];
+    metric_stats_[i].name = workload.metrics[i];
   }
 
   // Every CPU starts idle.
@@ -263,14 +301,14 @@ absl::Status SimulatorImpl::Init() {
   // Initial tasks: placed on their start CPU or by fork balancing from CPU
   // 0, then woken as new tasks.
   size_t total = 0;
-  for (const TaskSpec& spec : workload_.tasks) total += spec.count;
+  for (const TaskSpec& spec : workload.tasks) total += spec.count;
   tasks_.reserve(total);
   task_stats_.reserve(total);
-  for (size_t i = 0; i < workload_.tasks.size(); ++i) {
-    for (int k = 0; k < workload_.tasks[i].count; ++k) {
+  for (size_t i = 0; i < workload.tasks.size(); ++i) {
+    for (int k = 0; k < workload.tasks[i].count; ++k) {
       int id = CreateTask(static_cast<int>(i), 0);
       Task& t = tasks_[id];
-      int cpu = workload_.tasks[i].start_cpu;
+      int cpu = workload.tasks[i].start_cpu;
       if (cpu < 0) {
         cpu = t.policy == SchedPolicy::kFifo
                   ? SelectTaskRqRt(id, 0)
@@ -290,26 +328,40 @@ absl::Status SimulatorImpl::Init() {
 absl::Status SimulatorImpl::RunUntil(SimTime until) {
   if (!error_.empty()) return absl::FailedPreconditionError(error_);
   const int64_t until_ns = until.ns();
-  while (!queue_.empty() && queue_.TopTime().ns() <= until_ns) {
+  while (true) {
+    // The earliest of three heads: the phase ends (most events), the ticks,
+    // the queue. Empty trees report the largest key.
+    int64_t time_ns = phase_ends_.top_time_ns();
+    uint64_t key = phase_ends_.top_band_seq();
+    int source = 0;
+    if (KeyBefore(ticks_.top_time_ns(), ticks_.top_band_seq(), time_ns, key)) {
+      time_ns = ticks_.top_time_ns();
+      key = ticks_.top_band_seq();
+      source = 1;
+    }
+    if (!queue_.empty() &&
+        KeyBefore(queue_.TopTime().ns(), queue_.TopBandSeq(), time_ns, key)) {
+      time_ns = queue_.TopTime().ns();
+      source = 2;
+    } else if (key == EventWinnerTree::kEmpty) {
+      break;  // nothing pending
+    }
+    if (time_ns > until_ns) break;
+    now_ns_ = time_ns;
+    ++events_;
     absl::Status s;
-    if (queue_.Top().kind == kEvPhaseEnd) {
-      // A phase end usually re-arms itself for the next phase: keep the
-      // event in the queue, let the handler reschedule it, and drop it
-      // only if it did not.
-      EventHandle h;
-      Event e = queue_.Peek(&h);
-      now_ns_ = e.time.ns();
-      ++events_;
-      Cpu& c = cpus_[e.cpu];
-      c.phase_end = h;
-      c.phase_rearmed = false;
-      s = OnPhaseEnd(e.cpu);
-      if (!c.phase_rearmed && c.phase_end == h) queue_.Cancel(h);
+    if (source == 0) {
+      // A phase end usually re-arms its slot for the next phase: leave it
+      // set, and clear it after the handler only if the handler did not.
+      const int cpu = phase_ends_.top_slot();
+      s = OnPhaseEnd(cpu);
+      if (phase_ends_.band_seq(cpu) == key) phase_ends_.Clear(cpu);
+    } else if (source == 1) {
+      const int cpu = ticks_.top_slot();
+      ticks_.Clear(cpu);
+      s = cpus_[cpu].mode == CpuMode::kBusy ? OnTick(cpu) : OnIdleTick(cpu);
     } else {
-      Event e = queue_.Pop();
-      now_ns_ = e.time.ns();
-      ++events_;
-      s = Dispatch(e);
+      s = Dispatch(queue_.Pop());
     }
     if (s.ok() && !error_.empty()) s = absl::FailedPreconditionError(error_);
     if (!s.ok()) {
@@ -345,26 +397,28 @@ absl::Status SimulatorImpl::Dispatch(const Event& e) {
 }
 
 absl::Status SimulatorImpl::OnPhaseEnd(int cpu) {
+  // The task from phase_task_, not c.curr: the two loads then overlap.
+  const int id = phase_task_[cpu];
   Cpu& c = cpus_[cpu];
-  if (c.curr < 0) return absl::OkStatus();
-  Task& t = tasks_[c.curr];
+  assert(c.curr == id);
+  Task& t = tasks_[id];
   t.in_phase = false;
   t.rem_cycles = 0;
   t.rem_stall_ns = 0;
   if (t.spinning) {
     // Spun on a barrier until the spin limit: block now.
     t.spinning = false;
-    BarrierState& b = barriers_[t.program->ops[t.pc].arg];
-    auto it = std::find(b.spinners.begin(), b.spinners.end(), c.curr);
+    BarrierState& b = barriers_[program_ops_[t.program][t.pc].arg];
+    auto it = std::find(b.spinners.begin(), b.spinners.end(), id);
     if (it != b.spinners.end()) b.spinners.erase(it);
     t.next_waiter = b.waiters_head;
-    b.waiters_head = c.curr;
+    b.waiters_head = id;
     ++t.pc;
     BlockCurrent(cpu, true);
     return Schedule(cpu);
   }
   if (c.need_resched) return Schedule(cpu);
-  return RunTask(cpu);
+  return RunTask(cpu, id);
 }
 
 // Dequeues the running task of `cpu` (it blocks or exits) and accounts it.
@@ -385,11 +439,10 @@ void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
 
 // Runs the program of `cpu`'s current task from its pc until it starts a
 // phase, blocks, yields or exits.
-absl::Status SimulatorImpl::RunTask(int cpu) {
+absl::Status SimulatorImpl::RunTask(int cpu, int id) {
   Cpu& c = cpus_[cpu];
-  const int id = c.curr;
   Task& t = tasks_[id];
-  const std::vector<Op>& ops = t.program->ops;
+  const Op* const ops = program_ops_[t.program];
   for (int guard = 0; guard < kMaxInlineOps; ++guard) {
     const Op& op = ops[t.pc];
     switch (op.code) {
@@ -430,7 +483,7 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
           return absl::OkStatus();
         }
         ChannelState& ch = channels_[op.arg + t.channel_base];
-        if (ch.messages >= ch.spec.capacity) {
+        if (ch.messages >= ch.capacity) {
           // Full: wait for a reader (pc stays; retried on wake-up).
           t.next_waiter = -1;
           if (ch.writers_tail >= 0) {
@@ -444,9 +497,7 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
         }
         ++t.pc;
         ++ch.messages;
-        t.pending_cost_ns += ch.spec.kind == ChannelSpec::Kind::kPipe
-                                 ? config_.pipe_op_ns
-                                 : config_.socket_op_ns;
+        t.pending_cost_ns += ch.op_ns;
         if (ch.readers_head >= 0) {
           int reader = ch.readers_head;
           ch.readers_head = tasks_[reader].next_waiter;
@@ -475,9 +526,7 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
         }
         ++t.pc;
         --ch.messages;
-        t.pending_cost_ns += ch.spec.kind == ChannelSpec::Kind::kPipe
-                                 ? config_.pipe_op_ns
-                                 : config_.socket_op_ns;
+        t.pending_cost_ns += ch.op_ns;
         if (ch.writers_head >= 0) {
           int writer = ch.writers_head;
           ch.writers_head = tasks_[writer].next_waiter;
@@ -563,7 +612,7 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
         for (int k = 0; k < op.arg2; ++k) {
           int child = CreateTask(t.spec, cpu);
           Task& ct = tasks_[child];
-          ct.program = &workload_.programs[op.arg];
+          ct.program = op.arg;
           int dst = FindIdlestCpu(child, cpu, topology::kSdBalanceFork);
           ++placement_stats_.forks;
           ct.cpu = dst;
@@ -575,7 +624,7 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
               kBandDeliver, kEvWakeDeliver, dst, child);
           tasks_[id].pending_cost_ns += config_.wakeup_cost_ns;
         }
-        return RunTask(cpu);  // `t` may have moved (tasks_ grew)
+        return RunTask(cpu, id);  // `t` may have moved (tasks_ grew)
       }
       case OpCode::kExit: {
         if (t.pending_cost_ns > 0) {  // finish the last kernel work
@@ -583,7 +632,6 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
           return absl::OkStatus();
         }
         t.state = TaskState::kDead;
-        task_stats_[id].exited = true;
         if (sink_) sink_->OnTaskExit(now_ns_, id);
         BlockCurrent(cpu, true);
         return Schedule(cpu);
@@ -624,8 +672,8 @@ absl::Status SimulatorImpl::RunTask(int cpu) {
       }
     }
   }
-  return Fail(absl::StrCat("task ", id, " (program '", t.program->name,
-                           "') ran ", kMaxInlineOps,
+  return Fail(absl::StrCat("task ", id, " (program '",
+                           programs_[t.program].name, "') ran ", kMaxInlineOps,
                            " operations without computing, sleeping or "
                            "blocking: an endless loop that takes no time"));
 }
@@ -638,13 +686,8 @@ void SimulatorImpl::ResetStats() {
   lb_migrations_ = 0;
   placement_stats_ = PlacementStats();
   wakeup_latency_ = LatencyHistogram();
-  for (TaskStats& ts : task_stats_) {
-    std::string name = std::move(ts.name);
-    bool exited = ts.exited;
-    ts = TaskStats();
-    ts.name = std::move(name);
-    ts.exited = exited;
-  }
+  for (TaskCounters& ts : task_stats_) ts = TaskCounters();
+  for (Task& t : tasks_) t.run_ns = 0;
   for (MetricStats& m : metric_stats_) {
     std::string name = std::move(m.name);
     m = MetricStats();
@@ -679,7 +722,23 @@ SimStats SimulatorImpl::Stats() const {
   out.placement = placement_stats_;
   out.wakeup_latency_ns = wakeup_latency_;
   out.metrics = metric_stats_;
-  out.tasks = task_stats_;
+  out.tasks.resize(tasks_.size());
+  for (size_t i = 0; i < tasks_.size(); ++i) {
+    const Task& t = tasks_[i];
+    const TaskCounters& k = task_stats_[i];
+    TaskStats& ts = out.tasks[i];
+    const SpecInfo& spec = specs_[t.spec];
+    ts.name =
+        spec_names_.substr(spec.name_begin, spec.name_end - spec.name_begin);
+    ts.wakeup_latency_ns = k.wakeup_latency_ns.ToSmall();
+    ts.run_ns = t.run_ns;
+    ts.iowait_ns = k.iowait_ns;
+    ts.migrations = k.migrations;
+    ts.wakeups = k.wakeups;
+    ts.voluntary_switches = k.voluntary_switches;
+    ts.involuntary_switches = k.involuntary_switches;
+    ts.exited = t.state == TaskState::kDead;
+  }
   out.load_balance_migrations = lb_migrations_;
   for (size_t i = 0; i < cpus_.size(); ++i) {
     int cpu = static_cast<int>(i);
@@ -848,9 +907,8 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
           absl::StrCat("channel '", c.name, "': capacity must be >= 1"));
     }
   }
-  auto impl = std::make_unique<SimulatorImpl>(topology, config, workload,
-                                              policies, seed);
-  absl::Status s = impl->Init();
+  auto impl = std::make_unique<SimulatorImpl>(topology, config, policies, seed);
+  absl::Status s = impl->Init(workload);
   if (!s.ok()) return s;
   return std::unique_ptr<Simulator>(new Simulator(std::move(impl)));
 }

@@ -12,6 +12,7 @@
 #define SCHEDSIM_SIM_SIMULATOR_IMPL_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +24,7 @@
 #include "platform/placement.h"
 #include "sim/config.h"
 #include "sim/event_queue.h"
+#include "sim/histogram.h"
 #include "sim/hwp_model.h"
 #include "sim/pelt.h"
 #include "sim/power.h"
@@ -31,6 +33,7 @@
 #include "sim/simulator.h"
 #include "sim/stats.h"
 #include "sim/trace_sink.h"
+#include "sim/winner_tree.h"
 #include "sim/workload.h"
 #include "topology/cpuset.h"
 #include "topology/sched_domains.h"
@@ -40,8 +43,8 @@ namespace schedsim::sim {
 
 // Event kinds, dispatched by a switch in SimulatorImpl::Dispatch.
 enum EventKind : uint16_t {
-  kEvPhaseEnd,      // cpu: its running task's phase ends
-  kEvTick,          // cpu: scheduler tick
+  kEvPhaseEnd,      // cpu: its running task's phase ends (phase_ends_)
+  kEvTick,          // cpu: scheduler tick (ticks_)
   kEvTaskTimer,     // task: sleep or IO wait over; cpu: where it slept
   kEvWakeDeliver,   // task: enqueue on `cpu` (wake list / IPI arrival)
   kEvIdleExitDone,  // cpu: C-state exit finished
@@ -67,48 +70,61 @@ enum class TaskState : uint8_t {
   kDead,
 };
 
-struct Task {
-  // Program.
-  const Program* program = nullptr;
-  uint32_t pc = 0;
+// A task, in three cache lines by use: the phase-end path (the op
+// interpreter) reads and writes only the first.
+struct alignas(64) Task {
+  // --- The interpreter: program, loops, the current phase.
+  int64_t rem_cycles = 0;       // of the current phase
+  int64_t rem_stall_ns = 0;     // of the current phase
+  int64_t pending_cost_ns = 0;  // kernel time to prepend to the next phase
+  int64_t stamp_ns = -1;        // last kStamp
   std::array<int32_t, kMaxLoopDepth> loop_left{};
+  uint32_t pc = 0;
+  int32_t program = 0;       // index into programs_
+  int32_t channel_base = 0;  // TaskSpec::channel_base
   int8_t loop_level = 0;
-  // Scheduling class and weight.
-  SchedPolicy policy = SchedPolicy::kNormal;
-  uint8_t rt_priority = 0;
-  TaskState state = TaskState::kBlocked;
-  bool iowait = false;    // blocked in IO wait
   bool in_phase = false;  // a compute phase is in progress
   bool spinning = false;  // spinning on a barrier
-  int32_t weight = 1024;
-  int32_t cpu = 0;           // current, or last, CPU
-  int32_t rq_pos = -1;       // index in its runqueue heap, -1 if not queued
-  int32_t spec = 0;          // index of its TaskSpec (name, affinity)
-  int32_t affinity = -1;     // index into SimulatorImpl::affinities_, -1 = all
-  int32_t next_waiter = -1;  // link in a channel/barrier/wake-list queue
-  int32_t channel_base = 0;  // TaskSpec::channel_base
-  int32_t wake_target = -1;
-  int16_t uclamp_min = 0;
-  int16_t uclamp_max = 1024;
-  // CFS.
+  TaskState state = TaskState::kBlocked;
+  // --- Scheduling: CFS, runqueues, blocking.
   int64_t vruntime = 0;
   int64_t exec_start_ns = 0;  // when it last started running
   int64_t slice_exec_ns = 0;  // run time since it was last picked
   int64_t last_ran_ns = 0;    // for task_hot
-  // Current phase: remaining work.
-  int64_t rem_cycles = 0;
-  int64_t rem_stall_ns = 0;
-  int64_t pending_cost_ns = 0;  // kernel time to prepend to the next phase
-  // Wake-up bookkeeping.
+  int64_t run_ns = 0;         // TaskStats::run_ns, kept here (UpdateCurr)
+  int32_t weight = 1024;
+  int32_t cpu = 0;           // current, or last, CPU
+  int32_t rq_pos = -1;       // index in its runqueue heap, -1 if not queued
+  int32_t next_waiter = -1;  // link in a channel/barrier/wake-list queue
+  SchedPolicy policy = SchedPolicy::kNormal;
+  uint8_t rt_priority = 0;
+  bool iowait = false;        // blocked in IO wait
+  bool has_affinity = false;  // its spec restricts its CPUs
+  int16_t uclamp_min = 0;
+  int16_t uclamp_max = 1024;
+  // --- Wake-up bookkeeping, PELT, identity.
   int64_t wake_start_ns = -1;  // try_to_wake_up time; -1 = not waking
   int64_t block_start_ns = 0;
-  int64_t stamp_ns = -1;  // last kStamp
+  int64_t wakee_flip_decay_ns = 0;
+  PeltSignal pelt;
   int32_t last_wakee = -1;
   uint32_t wakee_flips = 0;
-  int64_t wakee_flip_decay_ns = 0;
   int32_t recent_used_cpu = -1;
-  // PELT.
-  PeltSignal pelt;
+  int32_t spec = 0;  // index of its TaskSpec (name, affinity)
+};
+static_assert(sizeof(Task) == 192, "three cache lines");
+static_assert(offsetof(Task, vruntime) == 64, "interpreter fields: line 0");
+static_assert(offsetof(Task, wake_start_ns) == 128, "sched fields: line 1");
+
+// A task's counters: TaskStats without the name (Stats() takes it from the
+// task's spec), run_ns (in Task) and exited (state == kDead).
+struct TaskCounters {
+  uint64_t migrations = 0;
+  uint64_t wakeups = 0;
+  uint64_t voluntary_switches = 0;
+  uint64_t involuntary_switches = 0;
+  int64_t iowait_ns = 0;
+  CompactLatencyHistogram wakeup_latency_ns;  // runnable -> running
 };
 
 enum class CpuMode : uint8_t {
@@ -117,40 +133,48 @@ enum class CpuMode : uint8_t {
   kAwake,  // the idle task runs outside any C-state (exiting, IRQ)
 };
 
-struct Cpu {
+// A CPU. The first cache line holds what the phase-end path and the
+// idle-CPU search's probes read; the second the runqueue.
+struct alignas(64) Cpu {
+  // --- Hot: the running task, its phase, the probed state.
   int32_t curr = -1;
   CpuMode mode = CpuMode::kAwake;
   bool need_resched = false;
   bool polling = false;
-  bool exiting = false;  // C-state exit in progress
-  bool tick_running = false;
-  bool poll_limit_hit = false;
-  bool phase_rearmed = false;  // the phase end was rescheduled in dispatch
-  int32_t nr_sched_idle = 0;   // runnable SCHED_IDLE tasks, including curr
-  int32_t nr_uclamped = 0;     // runnable tasks with non-default clamps
-  int32_t nr_running = 0;      // fair + RT, including curr
+  bool exiting = false;       // C-state exit in progress
+  int32_t nr_running = 0;     // fair + RT, including curr
+  int32_t ttwu_pending = 0;   // wake-ups in flight to this CPU
+  int32_t nr_sched_idle = 0;  // runnable SCHED_IDLE tasks, including curr
   int32_t nr_fair = 0;
+  int64_t seg_start_ns = 0;    // the current phase's segment started
+  double seg_rate = 0;         // cycles per ns of that segment
+  double rate = 0;             // cycles per ns now: RateOf (UpdateRate)
+  uint32_t freq_scale = 1024;  // FreqScale of the domain's frequency
+  int32_t nr_uclamped = 0;     // runnable tasks with non-default clamps
+  int32_t domain = 0;
+  int32_t llc = 0;
+  // --- Runqueue.
   int64_t load_weight = 0;  // sum of weights of fair tasks
   int64_t min_vruntime = 0;
   std::vector<int32_t> rq;     // fair tasks queued (not curr): heap
   std::vector<int32_t> rt_rq;  // RT tasks queued: sorted by priority
-  // Execution of the current phase.
-  int64_t seg_start_ns = 0;
-  double seg_rate = 0;  // cycles per ns
-  EventHandle phase_end;
-  EventHandle tick;
-  EventHandle idle_timer;  // poll timeout, or tick while idle
+  // --- The rest.
+  PeltSignal rq_pelt;
+  EventHandle idle_timer;  // POLL time limit
+  bool tick_running = false;
+  bool poll_limit_hit = false;
+  int32_t package = 0;
+  int32_t core = 0;
   // Idle.
   int32_t idle_state = -1;
   int32_t last_state = -1;
+  int32_t nr_iowait = 0;
   int64_t idle_enter_ns = 0;
   int64_t last_residency_ns = 0;
   int32_t pending_head = -1;  // wake list: tasks to enqueue on exit
   int32_t pending_tail = -1;
   std::vector<int32_t> irq_pending;  // timer/IO wake-ups awaiting the exit
   std::vector<int64_t> timers;       // min-heap of pending timer expiries (ns)
-  int32_t ttwu_pending = 0;          // wake-ups in flight to this CPU
-  int32_t nr_iowait = 0;
   // SIS_PROP inputs.
   int64_t avg_idle_ns = 1000000;
   int64_t wake_avg_idle_ns = 500000;
@@ -169,17 +193,15 @@ struct Cpu {
   double mperf = 0;
   int64_t c0_total_ns = 0;
   int64_t c0_at_last_pmu_ns = 0;
-  PeltSignal rq_pelt;
-  int32_t domain = 0;
-  int32_t llc = 0;
-  int32_t package = 0;
-  int32_t core = 0;
   std::vector<int32_t> siblings;  // the other SMT threads of the core
   CpuStats stats;
 };
+static_assert(offsetof(Cpu, load_weight) == 64, "hot fields: line 0");
+static_assert(sizeof(Cpu) <= 512, "keep Cpu within eight cache lines");
 
 struct FreqDomainState {
   topology::CpuSet cpus;
+  std::vector<int32_t> cpu_list;  // `cpus`, in increasing order
   int32_t first_cpu = 0;
   int32_t package = 0;
   int64_t cur_khz = 0;        // what the CPUs run at
@@ -211,10 +233,11 @@ struct PackageState {
 };
 
 struct ChannelState {
-  ChannelSpec spec;
-  int64_t messages = 0;
+  int32_t messages = 0;
+  int32_t capacity = 0;                          // ChannelSpec::capacity
   int32_t readers_head = -1, readers_tail = -1;  // blocked in Recv
   int32_t writers_head = -1, writers_tail = -1;  // blocked in Send (full)
+  int64_t op_ns = 0;  // cost of a send or receive (pipe or socket)
 };
 
 struct BarrierState {
@@ -235,9 +258,10 @@ std::unique_ptr<platform::FreqDomain> MakeSimFreqDomain(SimulatorImpl* sim,
 class SimulatorImpl {
  public:
   SimulatorImpl(const topology::Topology& topology, const SimConfig& config,
-                const Workload& workload, const Policies& policies,
-                uint64_t seed);
-  absl::Status Init();
+                const Policies& policies, uint64_t seed);
+  // Builds the machine and the initial tasks of `workload` (which need not
+  // outlive the call: the simulator keeps what it needs).
+  absl::Status Init(const Workload& workload);
   absl::Status RunUntil(SimTime until);
 
   void ResetStats();
@@ -272,13 +296,15 @@ class SimulatorImpl {
   // LLC ids covered by each distinct scheduling domain (domains_.domains()).
   std::vector<std::vector<int32_t>> domain_llcs_;
   std::vector<LlcShared> llcs_;
+  // CPUs with nr_running >= 2, as CpuSet words.
+  std::vector<uint64_t> overloaded_;
   int64_t scan_probes_ = 0;  // probes in the search under way
   int64_t max_khz() const { return max_khz_; }
   int64_t poll_limit_ns() const { return poll_limit_ns_; }
 
   TraceSink* sink_ = nullptr;
   std::vector<Task> tasks_;
-  std::vector<TaskStats> task_stats_;
+  std::vector<TaskCounters> task_stats_;
 
  private:
   friend class Simulator;
@@ -290,7 +316,11 @@ class SimulatorImpl {
   void SettlePhase(int cpu);
   void ReschedulePhaseEnd(int cpu);
   double RateOf(int cpu) const;
-  absl::Status RunTask(int cpu);  // interpret ops until blocking
+  void UpdateRate(int cpu);  // Cpu::rate = RateOf(cpu)
+  // Interprets the ops of `cpu`'s current task (`id`) until it blocks or
+  // starts a phase.
+  absl::Status RunTask(int cpu, int id);
+  absl::Status RunTask(int cpu) { return RunTask(cpu, cpus_[cpu].curr); }
   absl::Status OnPhaseEnd(int cpu);
   int CreateTask(int spec_index, int parent_cpu);
   void BlockCurrent(int cpu, bool voluntary);
@@ -299,7 +329,7 @@ class SimulatorImpl {
   void AccountBusyStart(int cpu);
   void SiblingChanged(int cpu);
   const topology::CpuSet* AllowedOf(const Task& t) const {
-    return t.affinity < 0 ? &all_cpus_ : &affinities_[t.affinity];
+    return t.has_affinity ? &affinities_[specs_[t.spec].affinity] : &all_cpus_;
   }
 
   // sched_fair.cc
@@ -316,10 +346,16 @@ class SimulatorImpl {
   void CheckPreemptWakeup(int cpu, int task);
   absl::Status OnTick(int cpu);
   void StartTick(int cpu);
+  // Arms `cpu`'s next tick at time_ns (band kBandTimer).
+  void SetTick(int cpu, int64_t time_ns) {
+    ticks_.Set(cpu, time_ns, PackBandSeq(kBandTimer, queue_.NextSeq()));
+  }
   int64_t SchedSliceNs(const Cpu& c, const Task& t) const;
   void UpdatePelt(int cpu);
   void UpdateTaskPelt(Task& t, bool running);
-  uint32_t FreqScale(int cpu) const;
+  // The frequency-invariance scale (0..1024) of `cpu`'s domain frequency.
+  uint32_t FreqScale(int cpu) const { return cpus_[cpu].freq_scale; }
+  uint32_t ComputeFreqScale(int64_t khz) const;
   void NoteNrRunning(int cpu, int delta);
   void GovernorUpdate(int cpu, uint32_t flags);
 
@@ -374,12 +410,39 @@ class SimulatorImpl {
 
   const topology::Topology& topo_;
   SimConfig config_;
-  Workload workload_;
+  // The workload as the simulator keeps it: the programs, and per task
+  // spec what CreateTask needs (names concatenated in spec_names_).
+  struct SpecInfo {
+    int32_t program = 0;
+    int32_t channel_base = 0;
+    int32_t weight = 1024;
+    int32_t affinity = -1;  // index into affinities_, -1 = all CPUs
+    uint32_t name_begin = 0;
+    uint32_t name_end = 0;
+    int16_t uclamp_min = 0;  // resolved (defaults applied, clamped)
+    int16_t uclamp_max = 1024;
+    SchedPolicy policy = SchedPolicy::kNormal;
+    uint8_t rt_priority = 0;
+  };
+  std::vector<Program> programs_;
+  std::vector<SpecInfo> specs_;
+  std::string spec_names_;
   Policies policies_;
   Rng rng_;
   topology::SchedDomains domains_;
   topology::CpuSet all_cpus_;
-  std::vector<topology::CpuSet> affinities_;
+  std::vector<topology::CpuSet> affinities_;  // see SpecInfo::affinity
+  // By CPU, its SD_WAKE_AFFINE domains lowest first (for
+  // SelectTaskRqFair): CPU c's are affine_levels_[affine_begin_[c] ..
+  // affine_begin_[c + 1]).
+  struct AffineLevel {
+    const topology::SchedDomain* sd;
+    const uint64_t* span;  // sd->span's words
+  };
+  std::vector<AffineLevel> affine_levels_;
+  std::vector<int32_t> affine_begin_;
+  // By program: its first op (programs_ is never modified after Init).
+  std::vector<const Op*> program_ops_;
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
   std::vector<PackageState> packages_;
@@ -391,6 +454,13 @@ class SimulatorImpl {
   int64_t stats_start_ns_ = 0;
 
   EventQueue queue_;
+  // Each busy CPU's pending phase end (slot = CPU), keyed like queue_'s
+  // events with seqs from queue_.NextSeq(): RunUntil pops the earlier head.
+  EventWinnerTree phase_ends_;
+  std::vector<int32_t> phase_task_;  // by CPU: the task of its phase end
+  // Each CPU's next tick (slot = CPU), keyed the same way: kept out of
+  // queue_, which then holds only the few wake-ups and timers in flight.
+  EventWinnerTree ticks_;
   int64_t now_ns_ = 0;
   int64_t tick_ns_ = 4000000;
   int64_t poll_limit_ns_ = 0;

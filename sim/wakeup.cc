@@ -196,15 +196,19 @@ int SimulatorImpl::SelectTaskRqFair(int task, int prev, int this_cpu,
   if (wide) ++placement_stats_.wake_wide;
   bool want_affine = !wide && allowed->Test(this_cpu);
   int new_cpu = prev;
-  for (int i = 0; i < domains_.depth(this_cpu); ++i) {
-    const topology::SchedDomain& sd = domains_.domain(this_cpu, i);
-    if (want_affine && sd.has(topology::kSdWakeAffine) && sd.span.Test(prev)) {
-      if (this_cpu != prev) {
-        new_cpu = WakeAffine(sd, task, this_cpu, prev, sync, waker_task);
+  // The lowest SD_WAKE_AFFINE domain spanning prev (no default level has
+  // SD_BALANCE_WAKE, so without want_affine there is nothing to find).
+  if (want_affine) {
+    for (int i = affine_begin_[this_cpu]; i < affine_begin_[this_cpu + 1];
+         ++i) {
+      const AffineLevel& l = affine_levels_[i];
+      if ((l.span[prev >> 6] >> (prev & 63)) & 1) {
+        if (this_cpu != prev) {
+          new_cpu = WakeAffine(*l.sd, task, this_cpu, prev, sync, waker_task);
+        }
+        break;
       }
-      break;
     }
-    if (!want_affine) break;  // no default level has SD_BALANCE_WAKE
   }
 
   platform::WakeupRequest req;
@@ -309,7 +313,6 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   ++placement_stats_.wakeups;
   ++task_stats_[task].wakeups;
   ++tc.ttwu_pending;
-  p.wake_target = target;
   queue_.Push(SimTime::FromNanoseconds(now_ns_ + delay), kBandDeliver,
               kEvWakeDeliver, target, task);
   if (sink_) sink_->OnWakeup(now_ns_, task, target, waker_cpu);
