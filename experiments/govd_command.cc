@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "experiments/flags.h"
+#include "experiments/param_flags.h"
 #include "platform/linux/linux_cpufreq.h"
 #include "platform/linux/probe.h"
 #include "platform/linux/settings_snapshot.h"
@@ -41,85 +42,6 @@ constexpr char kUsage[] =
     "[--duration-s=N]\n"
     "                     [--util-half-life-ms=N] [--apply] "
     "[--allow-msr-writes]\n";
-
-std::string KnownGovernors() {
-  std::vector<std::string> names;
-  for (const platform::PolicyInfo* info :
-       platform::PolicyRegistry::Global().List(
-           platform::PolicyFamily::kCpufreq)) {
-    names.push_back(info->name);
-  }
-  return names.empty() ? "(none linked)" : absl::StrJoin(names, ", ");
-}
-
-// Takes every --param=K=V / --param K=V out of `args`.
-absl::Status ExtractParams(std::vector<std::string>& args,
-                           std::vector<std::string>* params) {
-  std::vector<std::string> rest;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--") {
-      rest.insert(rest.end(), args.begin() + i, args.end());
-      break;
-    }
-    if (a == "--param") {
-      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) {
-        return absl::InvalidArgumentError("--param needs a value KEY=VALUE");
-      }
-      params->push_back(args[++i]);
-    } else if (a.rfind("--param=", 0) == 0) {
-      params->push_back(a.substr(8));
-    } else {
-      rest.push_back(a);
-    }
-  }
-  args = std::move(rest);
-  return absl::OkStatus();
-}
-
-// "key=value" texts -> typed values by the governor's declared parameters.
-// Names the governor does not declare are passed as strings; the registry
-// rejects them listing the declared ones.
-absl::StatusOr<std::map<std::string, platform::ParamValue>> TypedParams(
-    const platform::PolicyInfo& info, const std::vector<std::string>& texts) {
-  std::map<std::string, platform::ParamValue> out;
-  for (const std::string& text : texts) {
-    const size_t eq = text.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--param expects KEY=VALUE, got '", text, "'"));
-    }
-    const std::string key = text.substr(0, eq);
-    const std::string value = text.substr(eq + 1);
-    const platform::ParamSpec* spec = nullptr;
-    for (const platform::ParamSpec& s : info.params) {
-      if (s.name == key) spec = &s;
-    }
-    platform::ParamValue v = value;
-    if (spec != nullptr) {
-      const auto bad = [&](const char* type) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--param ", key, " of governor '", info.name,
-                         "' expects ", type, ", got '", value, "'"));
-      };
-      if (std::holds_alternative<bool>(spec->default_value)) {
-        bool b = false;
-        if (!absl::SimpleAtob(value, &b)) return bad("true or false");
-        v = b;
-      } else if (std::holds_alternative<int64_t>(spec->default_value)) {
-        int64_t i = 0;
-        if (!absl::SimpleAtoi(value, &i)) return bad("an integer");
-        v = i;
-      } else if (std::holds_alternative<double>(spec->default_value)) {
-        double d = 0;
-        if (!absl::SimpleAtod(value, &d)) return bad("a number");
-        v = d;
-      }
-    }
-    out[key] = std::move(v);
-  }
-  return out;
-}
 
 void PrintDomains(const host::LinuxCpufreq& cpufreq, bool apply,
                   std::ostream& out) {
@@ -187,7 +109,7 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
                 std::ostream& err, const GovdHooks& hooks) {
   std::vector<std::string> args = args_in;
   std::vector<std::string> param_texts;
-  absl::Status extracted = ExtractParams(args, &param_texts);
+  absl::Status extracted = ExtractParamFlags(args, &param_texts);
 
   std::string governor_name;
   std::string param_help;  // shown in --help; --param is taken out above
@@ -199,8 +121,10 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
   bool allow_msr_writes = false;
   bool help = false;
   FlagSet flags("govd");
-  flags.String("governor", &governor_name,
-               absl::StrCat("the cpufreq governor to run: ", KnownGovernors()));
+  flags.String(
+      "governor", &governor_name,
+      absl::StrCat("the cpufreq governor to run: ",
+                   KnownPolicyNames(platform::PolicyFamily::kCpufreq)));
   flags.String("param", &param_help,
                "KEY=VALUE: a governor parameter (repeatable; `schedsim "
                "policies` lists them)");
@@ -248,7 +172,8 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
   }
   if (governor_name.empty()) {
     return usage_error(
-        absl::StrCat("--governor is required; known: ", KnownGovernors()));
+        absl::StrCat("--governor is required; known: ",
+                     KnownPolicyNames(platform::PolicyFamily::kCpufreq)));
   }
   if (period_ms < kMinPeriodMs || period_ms > kMaxPeriodMs) {
     return usage_error(absl::StrCat("--period-ms must be in ", kMinPeriodMs,
@@ -266,11 +191,13 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
   const platform::PolicyInfo* info = platform::PolicyRegistry::Global().Find(
       platform::PolicyFamily::kCpufreq, governor_name);
   if (info == nullptr) {
-    return usage_error(absl::StrCat("unknown cpufreq governor '", governor_name,
-                                    "'; known: ", KnownGovernors()));
+    return usage_error(absl::StrCat(
+        "unknown cpufreq governor '", governor_name,
+        "'; known: ", KnownPolicyNames(platform::PolicyFamily::kCpufreq)));
   }
   absl::StatusOr<std::map<std::string, platform::ParamValue>> params =
-      TypedParams(*info, param_texts);
+      TypedParamValues(*info, absl::StrCat("governor '", info->name, "'"),
+                       param_texts);
   if (!params.ok()) return usage_error(params.status().message());
   absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> governor =
       platform::PolicyRegistry::Global().MakeFreq(governor_name, *params);

@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
+#include "experiments/param_flags.h"
 #include "nlohmann/json.hpp"
 #include "platform/registry.h"
 #include "topology/presets.h"
@@ -38,84 +39,6 @@ constexpr char kUsage[] =
     "                       [--latency-limit-us=N] "
     "[--wake-target=sync|prev|waker]\n"
     "                       [--sync-window-us=N] [--include-wakeup-new]\n";
-
-std::string KnownPolicies(platform::PolicyFamily family) {
-  std::vector<std::string> names;
-  for (const platform::PolicyInfo* info :
-       platform::PolicyRegistry::Global().List(family)) {
-    names.push_back(info->name);
-  }
-  return names.empty() ? "(none linked)" : absl::StrJoin(names, ", ");
-}
-
-// Takes every --param=K=V / --param K=V out of `args`.
-absl::Status ExtractParams(std::vector<std::string>& args,
-                           std::vector<std::string>* params) {
-  std::vector<std::string> rest;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--") {
-      rest.insert(rest.end(), args.begin() + i, args.end());
-      break;
-    }
-    if (a == "--param") {
-      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) {
-        return absl::InvalidArgumentError("--param needs a value KEY=VALUE");
-      }
-      params->push_back(args[++i]);
-    } else if (a.rfind("--param=", 0) == 0) {
-      params->push_back(a.substr(8));
-    } else {
-      rest.push_back(a);
-    }
-  }
-  args = std::move(rest);
-  return absl::OkStatus();
-}
-
-// "key=value" texts -> values typed by the policy's declared parameters.
-// Undeclared names pass as strings; the registry rejects them listing the
-// declared ones.
-absl::StatusOr<std::map<std::string, platform::ParamValue>> TypedParams(
-    const platform::PolicyInfo& info, const std::vector<std::string>& texts) {
-  std::map<std::string, platform::ParamValue> out;
-  for (const std::string& text : texts) {
-    const size_t eq = text.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--param expects KEY=VALUE, got '", text, "'"));
-    }
-    const std::string key = text.substr(0, eq);
-    const std::string value = text.substr(eq + 1);
-    const platform::ParamSpec* spec = nullptr;
-    for (const platform::ParamSpec& s : info.params) {
-      if (s.name == key) spec = &s;
-    }
-    platform::ParamValue v = value;
-    if (spec != nullptr) {
-      const auto bad = [&](const char* type) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--param ", key, " of ", info.name, " expects ", type,
-                         ", got '", value, "'"));
-      };
-      if (std::holds_alternative<bool>(spec->default_value)) {
-        bool b = false;
-        if (!absl::SimpleAtob(value, &b)) return bad("true or false");
-        v = b;
-      } else if (std::holds_alternative<int64_t>(spec->default_value)) {
-        int64_t i = 0;
-        if (!absl::SimpleAtoi(value, &i)) return bad("an integer");
-        v = i;
-      } else if (std::holds_alternative<double>(spec->default_value)) {
-        double d = 0;
-        if (!absl::SimpleAtod(value, &d)) return bad("a number");
-        v = d;
-      }
-    }
-    out[key] = std::move(v);
-  }
-  return out;
-}
 
 Json ParamsJson(const std::map<std::string, platform::ParamValue>& params) {
   Json j = Json::object();
@@ -383,7 +306,7 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
                   std::ostream& err) {
   std::vector<std::string> args = args_in;
   std::vector<std::string> param_texts;
-  absl::Status extracted = ExtractParams(args, &param_texts);
+  absl::Status extracted = ExtractParamFlags(args, &param_texts);
 
   std::string trace;
   std::string cpuidle;
@@ -402,12 +325,14 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   flags.String("trace", &trace,
                "the ftrace text trace (trace-cmd report, tracefs `trace`, "
                "systrace)");
-  flags.String("cpuidle", &cpuidle,
-               absl::StrCat("the cpuidle governor to evaluate: ",
-                            KnownPolicies(platform::PolicyFamily::kCpuidle)));
-  flags.String("placement", &placement,
-               absl::StrCat("the placement policy to evaluate: ",
-                            KnownPolicies(platform::PolicyFamily::kPlacement)));
+  flags.String(
+      "cpuidle", &cpuidle,
+      absl::StrCat("the cpuidle governor to evaluate: ",
+                   KnownPolicyNames(platform::PolicyFamily::kCpuidle)));
+  flags.String(
+      "placement", &placement,
+      absl::StrCat("the placement policy to evaluate: ",
+                   KnownPolicyNames(platform::PolicyFamily::kPlacement)));
   flags.String("param", &param_help,
                "KEY=VALUE: a policy parameter (repeatable; `schedsim "
                "policies` lists them)");
@@ -509,10 +434,10 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   if (info == nullptr) {
     return usage_error(absl::StrCat("unknown ", platform::FamilyName(family),
                                     " policy '", name,
-                                    "'; known: ", KnownPolicies(family)));
+                                    "'; known: ", KnownPolicyNames(family)));
   }
   absl::StatusOr<std::map<std::string, platform::ParamValue>> params =
-      TypedParams(*info, param_texts);
+      TypedParamValues(*info, info->name, param_texts);
   if (!params.ok()) return usage_error(params.status().message());
 
   absl::StatusOr<topology::Topology> machine = LoadMachine(source);
