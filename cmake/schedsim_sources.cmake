@@ -19,6 +19,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/govd_command.cc
   experiments/json_util.cc
   experiments/machine_source.cc
+  experiments/param_flags.cc
   experiments/policies_command.cc
   experiments/reports.cc
   experiments/run_command.cc
