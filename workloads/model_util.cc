@@ -120,4 +120,17 @@ bool AllExited(const sim::SimStats& stats) {
   return true;
 }
 
+std::vector<MetricValue> OpThroughputAndLatency(const sim::SimStats& stats,
+                                                int metric,
+                                                int64_t bytes_per_op) {
+  const double ops =
+      PerSecond(static_cast<double>(MetricCount(stats, metric)), stats);
+  const sim::LatencyHistogram& h = MetricLatency(stats, metric);
+  return {
+      {"throughput_mb_s", ops * static_cast<double>(bytes_per_op) / 1e6},
+      {"latency_ms", h.mean() / 1e6},
+      {"max_latency_ms", static_cast<double>(h.max()) / 1e6},
+  };
+}
+
 }  // namespace schedsim::workloads

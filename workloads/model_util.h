@@ -33,6 +33,7 @@
 #include "sim/program.h"
 #include "sim/stats.h"
 #include "topology/topology.h"
+#include "workloads/model_registry.h"
 
 namespace schedsim::workloads {
 
@@ -86,6 +87,13 @@ const sim::LatencyHistogram& MetricLatency(const sim::SimStats& stats,
                                            int metric);
 // count / duration_s(), 0 for an empty run.
 double PerSecond(double count, const sim::SimStats& stats);
+
+// The metrics dbench4 and tbench both report from the operations marked as
+// `metric`: throughput_mb_s (ops/s x bytes_per_op), latency_ms (mean) and
+// max_latency_ms.
+std::vector<MetricValue> OpThroughputAndLatency(const sim::SimStats& stats,
+                                                int metric,
+                                                int64_t bytes_per_op);
 // A histogram percentile (0..100] in microseconds.
 double PercentileUs(const sim::LatencyHistogram& h, double p);
 double MeanUs(const sim::LatencyHistogram& h);

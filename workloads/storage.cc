@@ -211,15 +211,8 @@ WorkloadModel Dbench4Model() {
     return Dbench4Workload(d);
   };
   m.evaluate = [](const platform::Params& p, const sim::SimStats& stats) {
-    const double ops = PerSecond(
-        static_cast<double>(MetricCount(stats, kDbenchOpMetric)), stats);
-    const sim::LatencyHistogram& h = MetricLatency(stats, kDbenchOpMetric);
-    return std::vector<MetricValue>{
-        {"throughput_mb_s",
-         ops * static_cast<double>(p.GetInt("bytes_per_op")) / 1e6},
-        {"latency_ms", h.mean() / 1e6},
-        {"max_latency_ms", static_cast<double>(h.max()) / 1e6},
-    };
+    return OpThroughputAndLatency(stats, kDbenchOpMetric,
+                                  p.GetInt("bytes_per_op"));
   };
   return m;
 }
