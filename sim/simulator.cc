@@ -469,9 +469,14 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
         BlockCurrent(cpu, true);
         queue_.Push(SimTime::FromNanoseconds(now_ns_ + d), kBandTimer,
                     kEvTaskTimer, cpu, id);
-        std::vector<int64_t>& timers = cpus_[cpu].timers;
-        timers.push_back(now_ns_ + d);
-        std::push_heap(timers.begin(), timers.end(), std::greater<int64_t>());
+        if (!t.iowait) {
+          // A sleep is a timer the idle governor can see (its next timer
+          // event); an IO completion is a device interrupt it cannot.
+          std::vector<int64_t>& timers = cpus_[cpu].timers;
+          timers.push_back(now_ns_ + d);
+          std::push_heap(timers.begin(), timers.end(),
+                         std::greater<int64_t>());
+        }
         return Schedule(cpu);
       }
       case OpCode::kSend: {

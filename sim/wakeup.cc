@@ -366,7 +366,9 @@ absl::Status SimulatorImpl::OnWakeDeliver(int cpu, int task) {
 absl::Status SimulatorImpl::OnTaskTimer(int cpu, int task) {
   Cpu& c = cpus_[cpu];
   tasks_[task].wake_start_ns = now_ns_;
-  if (!c.timers.empty()) {
+  // A sleep's timer leaves the CPU's timer list; an IO completion (a device
+  // interrupt) was never on it.
+  if (!tasks_[task].iowait && !c.timers.empty()) {
     std::pop_heap(c.timers.begin(), c.timers.end(), std::greater<int64_t>());
     c.timers.pop_back();
   }
