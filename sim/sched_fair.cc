@@ -240,12 +240,16 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
     }
     return RunTask(cpu);
   }
-  phase_ends_.Clear(cpu);
+  // The CPU's phase-end slot still holds prev's end. Switching to a task,
+  // it is re-armed (its phase resumes or starts) or cleared (the task
+  // blocks at once and the CPU goes idle) before this handler returns, so
+  // only going idle clears it here.
   if (prev >= 0 && tasks_[prev].state == TaskState::kRunnable) {
     ++task_stats_[prev].involuntary_switches;
   }
   if (sink_) sink_->OnSwitch(now_ns_, cpu, prev, next);
   if (next < 0) {
+    phase_ends_.Clear(cpu);
     c.curr = -1;
     if (c.mode == CpuMode::kBusy) {
       UpdatePelt(cpu);

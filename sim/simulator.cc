@@ -30,6 +30,19 @@ constexpr int32_t kNiceWeights[40] = {
 // with an error (an endless loop that never blocks or computes).
 constexpr int kMaxInlineOps = 1 << 20;
 
+// (int64_t)std::ceil(x) and std::llround(x) for 0 <= x < 2^63, without a
+// libm call: the portable x86-64 baseline (`-c opt`, no SSE4.1) has no
+// rounding instruction, so GCC calls ceil() and llround(). Exact: the
+// truncation is exact, and x - trunc(x) is exact for every double.
+inline int64_t CeilNonNegative(double x) {
+  const int64_t t = static_cast<int64_t>(x);
+  return t + (static_cast<double>(t) < x);
+}
+inline int64_t RoundNonNegative(double x) {  // halves away from zero
+  const int64_t t = static_cast<int64_t>(x);
+  return t + (x - static_cast<double>(t) >= 0.5);
+}
+
 }  // namespace
 
 SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
@@ -73,8 +86,8 @@ void SimulatorImpl::SettlePhase(int cpu) {
     return;
   }
   double keep = 1.0 - static_cast<double>(elapsed) / remaining;
-  t.rem_cycles = std::llround(static_cast<double>(t.rem_cycles) * keep);
-  t.rem_stall_ns = std::llround(static_cast<double>(t.rem_stall_ns) * keep);
+  t.rem_cycles = RoundNonNegative(static_cast<double>(t.rem_cycles) * keep);
+  t.rem_stall_ns = RoundNonNegative(static_cast<double>(t.rem_stall_ns) * keep);
 }
 
 void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
@@ -85,8 +98,7 @@ void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
   int64_t end = now_ns_ + t.rem_stall_ns;
   // Pure stalls (kernel work only) need no division.
   if (t.rem_cycles != 0 && c.seg_rate > 0) {
-    end += static_cast<int64_t>(
-        std::ceil(static_cast<double>(t.rem_cycles) / c.seg_rate));
+    end += CeilNonNegative(static_cast<double>(t.rem_cycles) / c.seg_rate);
   }
   phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
   phase_task_[cpu] = c.curr;
@@ -474,8 +486,7 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
           // event); an IO completion is a device interrupt it cannot.
           std::vector<int64_t>& timers = cpus_[cpu].timers;
           timers.push_back(now_ns_ + d);
-          std::push_heap(timers.begin(), timers.end(),
-                         std::greater<int64_t>());
+          std::push_heap(timers.begin(), timers.end(), std::greater<int64_t>());
         }
         return Schedule(cpu);
       }

@@ -9,7 +9,7 @@ namespace schedsim::sim {
 
 void EventWinnerTree::Reset(int slots) {
   slots_ = slots < 0 ? 0 : slots;
-  leaves_ = 1;
+  leaves_ = 2;
   while (leaves_ < static_cast<uint32_t>(slots_)) leaves_ *= 2;
   constexpr uint64_t kMaxHi =
       static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ^ kSign;
@@ -19,7 +19,7 @@ void EventWinnerTree::Reset(int slots) {
   for (uint32_t i = 1; i < 2 * leaves_; ++i) {
     uint32_t leftmost = i;
     while (leftmost < leaves_) leftmost *= 2;
-    winner_[i] = leftmost - leaves_;
+    winner_[i] = (leftmost - leaves_) * static_cast<uint32_t>(sizeof(Key));
   }
 }
 

@@ -22,10 +22,11 @@
 // Layout: a complete binary tree over a power-of-two number of leaves
 // (slots beyond `slots()` stay empty), stored implicitly (node 1 is the
 // root, node i has children 2i and 2i+1, leaf s is node leaves + s). Each
-// node holds the slot of the smallest key below it (4 bytes); the keys
-// live in one array by slot (16 bytes each). Set and Clear replay the
-// slot's path to the root: per level, one sibling load, one key load and a
-// branch-free 128-bit compare-and-select (which side wins is
+// node holds the smallest key's slot below it, as its byte offset in the
+// key array (slot * 16, 4 bytes, so a level needs no index arithmetic);
+// the keys live in one array by slot (16 bytes each). Set and Clear replay
+// the slot's path to the root: per level, one sibling load, one key load
+// and a branch-free 128-bit compare-and-select (which side wins is
 // unpredictable, so branches would mispredict half the time). 256 slots:
 // 8 levels, 6 KiB.
 //
@@ -60,7 +61,7 @@ class EventWinnerTree {
 
   // The earliest pending event: its slot and key. REQUIRES: !empty() (when
   // empty, top_time_ns() is INT64_MAX and top_band_seq() kEmpty).
-  int top_slot() const { return static_cast<int>(winner_[1]); }
+  int top_slot() const { return static_cast<int>(winner_[1] / sizeof(Key)); }
   int64_t top_time_ns() const { return TimeOf(root()); }
   uint64_t top_band_seq() const { return root().lo; }
 
@@ -88,7 +89,7 @@ class EventWinnerTree {
   };
   static constexpr uint64_t kSign = uint64_t{1} << 63;
 
-  const Key& root() const { return keys_[winner_[1]]; }
+  const Key& root() const { return keys_[winner_[1] / sizeof(Key)]; }
   const Key& leaf(int s) const { return keys_[s]; }
   static int64_t TimeOf(const Key& k) {
     return static_cast<int64_t>(k.hi ^ kSign);
@@ -96,9 +97,10 @@ class EventWinnerTree {
   void Replay(int s, int64_t time_ns, uint64_t band_seq);
 
   int slots_ = 0;
-  uint32_t leaves_ = 1;  // a power of two >= slots_
-  // Node i (1 = root, children 2i and 2i+1, leaf s = leaves_ + s): the slot
-  // holding the smallest key below it. Leaves name their own slot.
+  uint32_t leaves_ = 2;  // a power of two >= slots_, at least 2
+  // Node i (1 = root, children 2i and 2i+1, leaf s = leaves_ + s): the byte
+  // offset in keys_ (slot * sizeof(Key)) of the smallest key below it.
+  // Leaves name their own slot.
   std::vector<uint32_t> winner_;
   std::vector<Key> keys_;  // by slot, leaves_ of them; empty = all ones
 };
@@ -137,16 +139,19 @@ inline void TakeIfLess(const uint64_t& khi, const uint64_t& klo,
 inline void EventWinnerTree::Replay(int s, int64_t time_ns, uint64_t band_seq) {
   uint64_t hi = static_cast<uint64_t>(time_ns) ^ kSign;
   uint64_t lo = band_seq;
-  uint64_t win = static_cast<uint64_t>(s);
-  keys_[win] = Key{hi, lo};
-  const Key* const keys = keys_.data();
+  uint64_t win = static_cast<uint64_t>(s) * sizeof(Key);
+  keys_[static_cast<size_t>(s)] = Key{hi, lo};
+  const char* const keys = reinterpret_cast<const char*>(keys_.data());
   uint32_t* const winner = winner_.data();
-  for (uint32_t i = leaves_ + static_cast<uint32_t>(s); i > 1; i >>= 1) {
+  // leaves_ >= 2, so the leaf is never the root: at least one level.
+  uint64_t i = leaves_ + static_cast<uint64_t>(s);
+  do {
     const uint64_t other = winner[i ^ 1];
-    winner_tree_internal::TakeIfLess(keys[other].hi, keys[other].lo, other, hi,
-                                     lo, win);
-    winner[i >> 1] = static_cast<uint32_t>(win);
-  }
+    const Key* const k = reinterpret_cast<const Key*>(keys + other);
+    winner_tree_internal::TakeIfLess(k->hi, k->lo, other, hi, lo, win);
+    i >>= 1;
+    winner[i] = static_cast<uint32_t>(win);
+  } while (i != 1);
 }
 
 }  // namespace schedsim::sim

@@ -88,35 +88,6 @@ bool CpuSet::Empty() const {
   return true;
 }
 
-int CpuSet::Next(int cpu) const {
-  int start = cpu + 1;
-  if (start >= num_cpus_) return -1;
-  size_t wi = static_cast<size_t>(start >> 6);
-  uint64_t w = words_[wi] & (~uint64_t{0} << (start & 63));
-  while (true) {
-    if (w != 0) return static_cast<int>(wi * 64) + __builtin_ctzll(w);
-    if (++wi >= words_.size()) return -1;
-    w = words_[wi];
-  }
-}
-
-int CpuSet::NextWrap(int cpu, int start) const {
-  // The walk visits [start, width) and then [0, start).
-  int next;
-  if (cpu < 0) {
-    next = Next(start - 1);
-    if (next >= 0) return next;
-    next = First();
-  } else if (cpu >= start) {
-    next = Next(cpu);
-    if (next >= 0) return next;
-    next = First();
-  } else {
-    next = Next(cpu);
-  }
-  return next < start ? next : -1;
-}
-
 bool CpuSet::IsSubsetOf(const CpuSet& other) const {
   for (size_t i = 0; i < words_.size(); ++i) {
     if (words_[i] & ~other.words_[i]) return false;

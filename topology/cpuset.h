@@ -8,6 +8,7 @@
 #ifndef SCHEDSIM_TOPOLOGY_CPUSET_H_
 #define SCHEDSIM_TOPOLOGY_CPUSET_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,17 +42,55 @@ class CpuSet {
   bool Empty() const;
   // First CPU in the set, or -1.
   int First() const { return Next(-1); }
-  // Smallest CPU > cpu in the set, or -1.
-  int Next(int cpu) const;
+  // Smallest CPU > cpu in the set, or -1. Inline: the idle-CPU searches
+  // call it per CPU probed.
+  int Next(int cpu) const {
+    const int start = cpu + 1;
+    if (start >= num_cpus_) return -1;
+    size_t wi = static_cast<size_t>(start >> 6);
+    uint64_t w = words_[wi] & (~uint64_t{0} << (start & 63));
+    while (w == 0) {
+      if (++wi >= words_.size()) return -1;
+      w = words_[wi];
+    }
+    return static_cast<int>(wi * 64) + __builtin_ctzll(w);
+  }
   // The kernel's for_each_cpu_wrap order: the first CPU >= start, wrapping
   // around to 0; returns -1 when the set is empty.
-  int NextWrap(int cpu, int start) const;
+  int NextWrap(int cpu, int start) const {
+    // The walk visits [start, width) and then [0, start).
+    int next;
+    if (cpu < 0) {
+      next = Next(start - 1);
+      if (next >= 0) return next;
+      next = First();
+    } else if (cpu >= start) {
+      next = Next(cpu);
+      if (next >= 0) return next;
+      next = First();
+    } else {
+      next = Next(cpu);
+    }
+    return next < start ? next : -1;
+  }
 
   bool IsSubsetOf(const CpuSet& other) const;
   bool Intersects(const CpuSet& other) const;
   CpuSet& operator|=(const CpuSet& other);
   CpuSet& operator&=(const CpuSet& other);
   CpuSet& AndNot(const CpuSet& other);
+  // *this = a & b, reusing this set's storage (no allocation when the
+  // widths match, as on every call after the first). REQUIRES: a and b
+  // have the same width.
+  void AssignAnd(const CpuSet& a, const CpuSet& b) {
+    num_cpus_ = a.num_cpus_;
+    const size_t n = a.words_.size();
+    words_.resize(n);
+    uint64_t* out = words_.data();
+    const uint64_t* x = a.words_.data();
+    const uint64_t* y = b.words_.data();
+    for (size_t i = 0; i < n; ++i) out[i] = x[i] & y[i];
+  }
   friend CpuSet operator|(CpuSet a, const CpuSet& b) { return a |= b; }
   friend CpuSet operator&(CpuSet a, const CpuSet& b) { return a &= b; }
   bool operator==(const CpuSet& other) const {

@@ -67,6 +67,12 @@ TEST(CpuSetTest, SetAlgebra) {
   EXPECT_FALSE(a.IsSubsetOf(b));
   EXPECT_TRUE(a.Intersects(b));
   EXPECT_EQ(b.Next(11), 129);
+  CpuSet d;  // AssignAnd into an empty set takes the operands' width
+  d.AssignAnd(a, b);
+  EXPECT_EQ(d, a & b);
+  d.AssignAnd(b, b);
+  EXPECT_EQ(d.ToList(), "4-11,129");
+  EXPECT_EQ(d.width(), 130);
 }
 
 }  // namespace

@@ -105,7 +105,13 @@ uint32_t MenuGovernor::TypicalIntervalUs(const PerCpu& c,
       int64_t diff = static_cast<int64_t>(v) - static_cast<int64_t>(avg);
       variance += absl::uint128(static_cast<uint64_t>(diff * diff));
     }
-    variance /= divisor;
+    // The 128-bit division is a libgcc call; the sum nearly always fits
+    // in 64 bits (intervals are below thresh <= UINT_MAX, eight of them).
+    if (absl::Uint128High64(variance) == 0) {
+      variance = absl::Uint128Low64(variance) / static_cast<uint64_t>(divisor);
+    } else {
+      variance /= divisor;
+    }
     // stddev < avg / 6 with at least 3/4 of the samples, or stddev <= 20 us
     // [KP §3.2 get_typical_interval step 3].
     bool tight = absl::uint128(avg) * avg > variance * 36 &&

@@ -187,8 +187,8 @@ int SisBase::SelectIdleSmt(SchedView& view, int cpu, const CpuSet& allowed,
 
 CpuSet& SisBase::LlcScanMask(const SchedView& view,
                              const WakeupRequest& request) {
-  scan_mask_ = view.domains().llc_span(request.target);
-  scan_mask_ &= *request.allowed;
+  scan_mask_.AssignAnd(view.domains().llc_span(request.target),
+                       *request.allowed);
   return scan_mask_;
 }
 
