@@ -38,9 +38,15 @@ double DiffPct(const nlohmann::json& result, int point,
 TEST(SeedExperimentsTest, Seed000HwpBoostHelpsPgbenchReadWrite) {
   nlohmann::json r = RunExperiment("seed000_hwp_boost_skylake.json");
   ASSERT_FALSE(r.is_null());
-  // Published: +9-10% tps. Each sweep point (clients 1, 2, 4) improves.
-  for (int point = 0; point < 3; ++point) {
-    EXPECT_GT(DiffPct(r, point, "hwp_boost", "tps"), 0.0) << point;
+  // Sweep points: clients 1, 4, 7, 8. Published (ext4 / xfs): 4 clients
+  // +7.5% / +10.9%, 7 clients +14.3% / +14.3%, 8 clients +16.8% / +14.4%
+  // tps, all significant; 1 client -1.2% / -0.5% is neutral and not
+  // checked. One iteration varies by about a point at 4-8 clients, so each
+  // of those must gain more than 2%.
+  ASSERT_EQ(r["points"].size(), 4u);
+  for (int point = 1; point < 4; ++point) {
+    EXPECT_GT(DiffPct(r, point, "hwp_boost", "tps"), 2.0)
+        << "clients=" << r["points"][point]["sweep_value"];
   }
 }
 
