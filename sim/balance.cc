@@ -186,6 +186,7 @@ void SimulatorImpl::NohzKick(int cpu) {
         Task& t = tasks_[q];
         t.state = TaskState::kWaking;
         ++cpus_[dst].ttwu_pending;
+        RefreshProbe(dst);
         ++lb_migrations_;
         ++placement_stats_.ipis;
         queue_.Push(SimTime::FromNanoseconds(now_ns_ + config_.ipi_latency_ns),

@@ -237,20 +237,19 @@ void SimulatorImpl::SetTargetKhz(int domain, int64_t khz) {
   }
 }
 
-absl::Status SimulatorImpl::OnFreqDone(int domain) {
+void SimulatorImpl::OnFreqDone(int domain) {
   FreqDomainState& d = fdoms_[domain];
   d.transition = EventHandle();
   SetDomainKhz(domain, d.pending_khz);
-  return absl::OkStatus();
+  return;
 }
 
 void SimulatorImpl::SetHwpRequest(int domain, int cpu,
                                   const platform::HwpRequest& req) {
   const topology::FrequencySpec& f = topo_.frequency();
   if (!f.has_hwp) {
-    (void)Fail(absl::StrCat("frequency governor '", policies_.freq->name(),
-                            "' wrote an HWP request on ", topo_.name(),
-                            ", which has no HWP"));
+    FailCat("frequency governor '", policies_.freq->name(),
+            "' wrote an HWP request on ", topo_.name(), ", which has no HWP");
     return;
   }
   FreqDomainState& d = fdoms_[domain];
@@ -293,7 +292,7 @@ void SimulatorImpl::PackageBusyChanged(int cpu, bool busy) {
   for (int32_t s : cpus_[cpu].siblings) UpdateRate(s);
 }
 
-absl::Status SimulatorImpl::OnPmu(int package) {
+void SimulatorImpl::OnPmu(int package) {
   PackageState& p = packages_[package];
   const topology::FrequencySpec& f = topo_.frequency();
   int64_t dt = now_ns_ - p.last_pmu_ns;
@@ -354,7 +353,7 @@ absl::Status SimulatorImpl::OnPmu(int package) {
         queue_.Push(SimTime::FromNanoseconds(now_ns_ + config_.pmu_period_ns),
                     kBandPmu, kEvPmu, package, -1);
   }
-  return absl::OkStatus();
+  return;
 }
 
 platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {

@@ -72,7 +72,7 @@ std::unique_ptr<platform::IdleDevice> MakeSimIdleDevice(SimulatorImpl* sim,
 
 // The CPU has nothing to run: newidle balance, update_idle_core, then an
 // idle state.
-absl::Status SimulatorImpl::EnterIdle(int cpu) {
+void SimulatorImpl::EnterIdle(int cpu) {
   Cpu& c = cpus_[cpu];
   if (config_.load_balance && config_.newidle_balance) {
     NewidleBalance(cpu);
@@ -83,7 +83,7 @@ absl::Status SimulatorImpl::EnterIdle(int cpu) {
   return SelectAndEnterIdle(cpu);
 }
 
-absl::Status SimulatorImpl::SelectAndEnterIdle(int cpu) {
+void SimulatorImpl::SelectAndEnterIdle(int cpu) {
   Cpu& c = cpus_[cpu];
   platform::IdleDevice& dev = *idle_devices_[cpu];
   bool stop_tick = true;
@@ -93,12 +93,13 @@ absl::Status SimulatorImpl::SelectAndEnterIdle(int cpu) {
     // No cpuidle driver: the CPU idles in an unmodelled halt.
     s = -1;
   } else if (s < 0 || s >= n || dev.state_disabled(s)) {
-    return Fail(absl::StrCat("idle governor '", policies_.idle->name(),
-                             "' chose state ", s, " on CPU ", cpu,
-                             "; valid: an enabled state in 0..", n - 1));
+    return FailCat("idle governor '", policies_.idle->name(), "' chose state ",
+                   s, " on CPU ", cpu, "; valid: an enabled state in 0..",
+                   n - 1);
   }
   AccountEnergy(cpu);
   c.mode = CpuMode::kIdle;
+  RefreshProbe(cpu);
   ++llcs_[c.llc].nr_idle;
   c.idle_state = s;
   c.idle_enter_ns = now_ns_;
@@ -119,7 +120,7 @@ absl::Status SimulatorImpl::SelectAndEnterIdle(int cpu) {
     StartTick(cpu);
   }
   if (sink_) sink_->OnIdle(now_ns_, cpu, s);
-  return absl::OkStatus();
+  return;
 }
 
 int64_t SimulatorImpl::PhysicalExitNs(int cpu) const {
@@ -178,6 +179,7 @@ void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   c.last_residency_ns = residency;
   c.last_state = s;
   c.mode = CpuMode::kAwake;
+  RefreshProbe(cpu);
   --llcs_[c.llc].nr_idle;
   c.idle_state = -1;
   c.polling = false;
@@ -199,7 +201,7 @@ void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   (void)by_poll;
 }
 
-absl::Status SimulatorImpl::OnIdleExitDone(int cpu) {
+void SimulatorImpl::OnIdleExitDone(int cpu) {
   Cpu& c = cpus_[cpu];
   AccountEnergy(cpu);  // the exit was charged at its own power
   c.exiting = false;
@@ -217,6 +219,7 @@ absl::Status SimulatorImpl::OnIdleExitDone(int cpu) {
     int next = tasks_[task].next_waiter;
     tasks_[task].next_waiter = -1;
     --c.ttwu_pending;
+    RefreshProbe(cpu);
     Task& p = tasks_[task];
     uint32_t flags = p.iowait ? uint32_t{platform::kUtilIowait} : 0u;
     p.iowait = false;
@@ -230,30 +233,29 @@ absl::Status SimulatorImpl::OnIdleExitDone(int cpu) {
       SettlePhase(cpu);
       return Schedule(cpu);
     }
-    return absl::OkStatus();
+    return;
   }
   if (c.nr_running > 0) return Schedule(cpu);
-  if (c.ttwu_pending > 0) return absl::OkStatus();  // a delivery is coming
+  if (c.ttwu_pending > 0) return;  // a delivery is coming
   return EnterIdle(cpu);
 }
 
-absl::Status SimulatorImpl::OnPollTimeout(int cpu) {
+void SimulatorImpl::OnPollTimeout(int cpu) {
   Cpu& c = cpus_[cpu];
   c.idle_timer = EventHandle();
-  if (c.mode != CpuMode::kIdle || !c.polling) return absl::OkStatus();
+  if (c.mode != CpuMode::kIdle || !c.polling) return;
   LeaveIdle(cpu, /*by_poll=*/false);
   c.poll_limit_hit = true;
-  absl::Status s = SelectAndEnterIdle(cpu);
-  return s;
+  SelectAndEnterIdle(cpu);
 }
 
-absl::Status SimulatorImpl::OnIdleTick(int cpu) {
+void SimulatorImpl::OnIdleTick(int cpu) {
   Cpu& c = cpus_[cpu];
   ++c.stats.ticks;
   c.tick_running = false;
   if (c.mode != CpuMode::kIdle) {
     // Awake without a task (exiting): the tick is handled, nothing else.
-    return absl::OkStatus();
+    return;
   }
   // The tick interrupt ends this idle period; the CPU handles it and
   // selects a state again.

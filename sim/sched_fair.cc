@@ -172,6 +172,7 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
   }
   NoteNrRunning(cpu, +1);
   if (t.policy == SchedPolicy::kIdle) ++c.nr_sched_idle;
+  RefreshProbe(cpu);
   if (t.uclamp_min != 0 || t.uclamp_max != 1024) ++c.nr_uclamped;
   GovernorUpdate(cpu, util_flags);
 }
@@ -189,6 +190,7 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
   }
   NoteNrRunning(cpu, -1);
   if (t.policy == SchedPolicy::kIdle) --c.nr_sched_idle;
+  RefreshProbe(cpu);
   if (t.uclamp_min != 0 || t.uclamp_max != 1024) --c.nr_uclamped;
   GovernorUpdate(cpu, 0);
 }
@@ -196,7 +198,7 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
 // --- Pick and switch
 // ----------------------------------------------------------
 
-absl::Status SimulatorImpl::Schedule(int cpu) {
+void SimulatorImpl::Schedule(int cpu) {
   Cpu& c = cpus_[cpu];
   const int prev = c.curr;
   c.need_resched = false;
@@ -236,7 +238,7 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
     if (t.in_phase) {
       c.seg_start_ns = now_ns_;
       ReschedulePhaseEnd(cpu);
-      return absl::OkStatus();
+      return;
     }
     return RunTask(cpu);
   }
@@ -255,6 +257,7 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
       UpdatePelt(cpu);
       AccountBusyEnd(cpu);
       c.mode = CpuMode::kAwake;
+      RefreshProbe(cpu);
       PackageBusyChanged(cpu, false);
       SiblingChanged(cpu);
     }
@@ -284,6 +287,7 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
   if (c.mode != CpuMode::kBusy) {
     UpdatePelt(cpu);
     c.mode = CpuMode::kBusy;
+    RefreshProbe(cpu);
     AccountBusyStart(cpu);
     PackageBusyChanged(cpu, true);
     SiblingChanged(cpu);
@@ -295,7 +299,7 @@ absl::Status SimulatorImpl::Schedule(int cpu) {
     t.rem_stall_ns += t.pending_cost_ns;
     t.pending_cost_ns = 0;
     ReschedulePhaseEnd(cpu);
-    return absl::OkStatus();
+    return;
   }
   return RunTask(cpu);
 }
@@ -337,11 +341,11 @@ void SimulatorImpl::StartTick(int cpu) {
   SetTick(cpu, next);
 }
 
-absl::Status SimulatorImpl::OnTick(int cpu) {
+void SimulatorImpl::OnTick(int cpu) {
   Cpu& c = cpus_[cpu];
   ++c.stats.ticks;
   SetTick(cpu, now_ns_ + tick_ns_);
-  if (c.curr < 0) return absl::OkStatus();
+  if (c.curr < 0) return;
   UpdateCurr(cpu);
   UpdatePelt(cpu);
   GovernorUpdate(cpu, 0);
@@ -369,7 +373,7 @@ absl::Status SimulatorImpl::OnTick(int cpu) {
     SettlePhase(cpu);
     return Schedule(cpu);
   }
-  return absl::OkStatus();
+  return;
 }
 
 }  // namespace schedsim::sim

@@ -50,9 +50,10 @@ SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
                              uint64_t seed)
     : topo_(topology), config_(config), policies_(policies), rng_(seed) {}
 
-absl::Status SimulatorImpl::Fail(std::string message) {
+// Records the first error: RunUntil stops after the current event and
+// returns it. Handlers return right after calling it.
+void SimulatorImpl::Fail(std::string message) {
   if (error_.empty()) error_ = std::move(message);
-  return absl::FailedPreconditionError(error_);
 }
 
 // What `cpu` executes per ns now: its domain's frequency, times the SMT
@@ -240,6 +241,8 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   cpus_.resize(n);
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
   overloaded_.assign((n + 63) / 64, 0);
+  probe_.resize(n);
+  for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
   phase_ends_.Reset(n);
   ticks_.Reset(n);
   llcs_.resize(topo_.num_llcs());
@@ -306,8 +309,8 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
 
   // Every CPU starts idle.
   for (int cpu = 0; cpu < n; ++cpu) {
-    absl::Status s = EnterIdle(cpu);
-    if (!s.ok()) return s;
+    EnterIdle(cpu);
+    if (!error_.empty()) return absl::FailedPreconditionError(error_);
   }
 
   // Initial tasks: placed on their start CPU or by fork balancing from CPU
@@ -330,6 +333,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       t.state = TaskState::kWaking;
       t.wake_start_ns = now_ns_;
       ++cpus_[cpu].ttwu_pending;
+      RefreshProbe(cpu);
       queue_.Push(SimTime::FromNanoseconds(now_ns_), kBandDeliver,
                   kEvWakeDeliver, cpu, id);
     }
@@ -361,37 +365,40 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
     if (time_ns > until_ns) break;
     now_ns_ = time_ns;
     ++events_;
-    absl::Status s;
+    // Handlers report a broken rule through Fail() (error_), not a return
+    // value: the hot path carries no status.
     if (source == 0) {
       // A phase end usually re-arms its slot for the next phase: leave it
       // set, and clear it after the handler only if the handler did not.
       const int cpu = phase_ends_.top_slot();
-      s = OnPhaseEnd(cpu);
+      OnPhaseEnd(cpu);
       if (phase_ends_.band_seq(cpu) == key) phase_ends_.Clear(cpu);
     } else if (source == 1) {
       const int cpu = ticks_.top_slot();
       ticks_.Clear(cpu);
-      s = cpus_[cpu].mode == CpuMode::kBusy ? OnTick(cpu) : OnIdleTick(cpu);
+      if (cpus_[cpu].mode == CpuMode::kBusy) {
+        OnTick(cpu);
+      } else {
+        OnIdleTick(cpu);
+      }
     } else {
-      s = Dispatch(queue_.Pop());
+      Dispatch(queue_.Pop());
     }
-    if (s.ok() && !error_.empty()) s = absl::FailedPreconditionError(error_);
-    if (!s.ok()) {
-      if (error_.empty()) error_ = std::string(s.message());
-      return s;
+    if (ABSL_PREDICT_FALSE(!error_.empty())) {
+      return absl::FailedPreconditionError(error_);
     }
   }
   if (until_ns > now_ns_) now_ns_ = until_ns;
   return absl::OkStatus();
 }
 
-absl::Status SimulatorImpl::Dispatch(const Event& e) {
+void SimulatorImpl::Dispatch(const Event& e) {
   switch (static_cast<EventKind>(e.kind)) {
     case kEvPhaseEnd:
       return OnPhaseEnd(e.cpu);
     case kEvTick:
-      return cpus_[e.cpu].mode == CpuMode::kBusy ? OnTick(e.cpu)
-                                                 : OnIdleTick(e.cpu);
+      if (cpus_[e.cpu].mode == CpuMode::kBusy) return OnTick(e.cpu);
+      return OnIdleTick(e.cpu);
     case kEvTaskTimer:
       return OnTaskTimer(e.cpu, e.task);
     case kEvWakeDeliver:
@@ -405,10 +412,10 @@ absl::Status SimulatorImpl::Dispatch(const Event& e) {
     case kEvPmu:
       return OnPmu(e.cpu);
   }
-  return Fail(absl::StrCat("unknown event kind ", e.kind));
+  return FailCat("unknown event kind ", e.kind);
 }
 
-absl::Status SimulatorImpl::OnPhaseEnd(int cpu) {
+void SimulatorImpl::OnPhaseEnd(int cpu) {
   // The task from phase_task_, not c.curr: the two loads then overlap.
   const int id = phase_task_[cpu];
   Cpu& c = cpus_[cpu];
@@ -451,7 +458,7 @@ void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
 
 // Runs the program of `cpu`'s current task from its pc until it starts a
 // phase, blocks, yields or exits.
-absl::Status SimulatorImpl::RunTask(int cpu, int id) {
+void SimulatorImpl::RunTask(int cpu, int id) {
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[id];
   const Op* const ops = program_ops_[t.program];
@@ -467,13 +474,13 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
           break;  // nothing to do: no phase (and no zero-length event)
         }
         StartPhase(cpu, 0);
-        return absl::OkStatus();
+        return;
       }
       case OpCode::kSleep:
       case OpCode::kIoWait: {
         if (t.pending_cost_ns > 0) {  // finish kernel work first
           StartPhase(cpu, 0);
-          return absl::OkStatus();
+          return;
         }
         ++t.pc;
         int64_t d = op.d1.Sample(rng_);
@@ -496,7 +503,7 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
         // that it sees the reader's real state.
         if (t.pending_cost_ns > 0) {
           StartPhase(cpu, 0);
-          return absl::OkStatus();
+          return;
         }
         ChannelState& ch = channels_[op.arg + t.channel_base];
         if (ch.messages >= ch.capacity) {
@@ -528,7 +535,7 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
         if (ch.messages == 0) {
           if (t.pending_cost_ns > 0) {
             StartPhase(cpu, 0);
-            return absl::OkStatus();
+            return;
           }
           t.next_waiter = -1;
           if (ch.readers_tail >= 0) {
@@ -555,7 +562,7 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
       case OpCode::kBarrier: {
         if (t.pending_cost_ns > 0) {
           StartPhase(cpu, 0);
-          return absl::OkStatus();
+          return;
         }
         BarrierState& b = barriers_[op.arg];
         if (++b.arrived >= b.parties) {
@@ -595,7 +602,7 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
           t.rem_cycles = 0;
           t.rem_stall_ns = spin;
           StartPhase(cpu, 0);
-          return absl::OkStatus();
+          return;
         }
         ++t.pc;
         t.next_waiter = b.waiters_head;
@@ -635,6 +642,7 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
           ct.state = TaskState::kWaking;
           ct.wake_start_ns = now_ns_;
           ++cpus_[dst].ttwu_pending;
+          RefreshProbe(dst);
           queue_.Push(
               SimTime::FromNanoseconds(now_ns_ + config_.wakeup_cost_ns),
               kBandDeliver, kEvWakeDeliver, dst, child);
@@ -645,7 +653,7 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
       case OpCode::kExit: {
         if (t.pending_cost_ns > 0) {  // finish the last kernel work
           StartPhase(cpu, 0);
-          return absl::OkStatus();
+          return;
         }
         t.state = TaskState::kDead;
         if (sink_) sink_->OnTaskExit(now_ns_, id);
@@ -654,7 +662,7 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
       }
       case OpCode::kLoop: {
         if (t.loop_level >= kMaxLoopDepth) {
-          return Fail(absl::StrCat("task ", id, ": loops nest too deep"));
+          return FailCat("task ", id, ": loops nest too deep");
         }
         t.loop_left[t.loop_level++] = op.arg;  // 0 = forever
         ++t.pc;
@@ -688,10 +696,10 @@ absl::Status SimulatorImpl::RunTask(int cpu, int id) {
       }
     }
   }
-  return Fail(absl::StrCat("task ", id, " (program '",
-                           programs_[t.program].name, "') ran ", kMaxInlineOps,
-                           " operations without computing, sleeping or "
-                           "blocking: an endless loop that takes no time"));
+  return FailCat("task ", id, " (program '", programs_[t.program].name,
+                 "') ran ", kMaxInlineOps,
+                 " operations without computing, sleeping or "
+                 "blocking: an endless loop that takes no time");
 }
 
 void SimulatorImpl::ResetStats() {

@@ -18,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "platform/cpufreq.h"
 #include "platform/cpuidle.h"
 #include "platform/placement.h"
@@ -273,11 +275,30 @@ class SimulatorImpl {
   const SimConfig& config() const { return config_; }
   int64_t now_ns() const { return now_ns_; }
   int64_t tick_ns() const { return tick_ns_; }
+  // available_idle_cpu() and sched_idle_cpu(), from the dense probe_
+  // bytes: an idle-CPU search reads one byte per CPU probed, 64 CPUs to a
+  // cache line, instead of each CPU's own line.
   bool available_idle(int cpu) const {
-    const Cpu& c = cpus_[cpu];
-    return c.mode != CpuMode::kBusy && c.nr_running == 0 && c.ttwu_pending == 0;
+    assert(probe_[cpu] == ProbeBits(cpus_[cpu]) && "probe_ is stale");
+    return probe_[cpu] & kProbeAvailableIdle;
   }
-  bool sched_idle(int cpu) const;
+  bool sched_idle(int cpu) const {
+    assert(probe_[cpu] == ProbeBits(cpus_[cpu]) && "probe_ is stale");
+    return probe_[cpu] & kProbeSchedIdle;
+  }
+  static constexpr uint8_t kProbeAvailableIdle = 1;
+  static constexpr uint8_t kProbeSchedIdle = 2;
+  static uint8_t ProbeBits(const Cpu& c) {
+    const bool available =
+        c.mode != CpuMode::kBusy && c.nr_running == 0 && c.ttwu_pending == 0;
+    // sched_idle_rq(): every runnable task is SCHED_IDLE.
+    const bool sched_idle = c.nr_running > 0 && c.nr_sched_idle == c.nr_running;
+    return (available ? kProbeAvailableIdle : 0) |
+           (sched_idle ? kProbeSchedIdle : 0);
+  }
+  // Call after changing `cpu`'s mode, nr_running, ttwu_pending or
+  // nr_sched_idle.
+  void RefreshProbe(int cpu) { probe_[cpu] = ProbeBits(cpus_[cpu]); }
   int64_t cpu_util(int cpu) const;
   platform::CpuUtil UtilOf(int cpu) const;
   platform::CpuCounters CountersOf(int cpu) const;
@@ -298,7 +319,8 @@ class SimulatorImpl {
   std::vector<LlcShared> llcs_;
   // CPUs with nr_running >= 2, as CpuSet words.
   std::vector<uint64_t> overloaded_;
-  int64_t scan_probes_ = 0;  // probes in the search under way
+  std::vector<uint8_t> probe_;  // ProbeBits of each CPU
+  int64_t scan_probes_ = 0;     // probes in the search under way
   int64_t max_khz() const { return max_khz_; }
   int64_t poll_limit_ns() const { return poll_limit_ns_; }
 
@@ -310,8 +332,16 @@ class SimulatorImpl {
   friend class Simulator;
 
   // simulator.cc
-  absl::Status Dispatch(const Event& e);
-  absl::Status Fail(std::string message);
+  void Dispatch(const Event& e);
+  void Fail(std::string message);
+  // Fail(absl::StrCat(args...)), out of line: the message is built only on
+  // the cold path, so the hot handlers that can fail keep small frames
+  // (StrCat's digit buffers inlined into them also bring a stack canary).
+  template <typename... Args>
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void FailCat(
+      const Args&... args) {
+    Fail(absl::StrCat(args...));
+  }
   void StartPhase(int cpu, int64_t extra_stall_ns);
   void SettlePhase(int cpu);
   void ReschedulePhaseEnd(int cpu);
@@ -319,9 +349,9 @@ class SimulatorImpl {
   void UpdateRate(int cpu);  // Cpu::rate = RateOf(cpu)
   // Interprets the ops of `cpu`'s current task (`id`) until it blocks or
   // starts a phase.
-  absl::Status RunTask(int cpu, int id);
-  absl::Status RunTask(int cpu) { return RunTask(cpu, cpus_[cpu].curr); }
-  absl::Status OnPhaseEnd(int cpu);
+  void RunTask(int cpu, int id);
+  void RunTask(int cpu) { RunTask(cpu, cpus_[cpu].curr); }
+  void OnPhaseEnd(int cpu);
   int CreateTask(int spec_index, int parent_cpu);
   void BlockCurrent(int cpu, bool voluntary);
   void ChargeCpu(int cpu, int64_t cost_ns);  // steal time from `cpu`
@@ -342,9 +372,9 @@ class SimulatorImpl {
   bool TaskBefore(int a, int b) const;
   void HeapSiftUp(Cpu& c, int pos);
   void HeapSiftDown(Cpu& c, int pos);
-  absl::Status Schedule(int cpu);  // pick next, switch
+  void Schedule(int cpu);  // pick next, switch
   void CheckPreemptWakeup(int cpu, int task);
-  absl::Status OnTick(int cpu);
+  void OnTick(int cpu);
   void StartTick(int cpu);
   // Arms `cpu`'s next tick at time_ns (band kBandTimer).
   void SetTick(int cpu, int64_t time_ns) {
@@ -370,28 +400,27 @@ class SimulatorImpl {
   void RecordWakee(int waker_task, int task);
   int64_t CpuLoad(int cpu) const;
   int64_t TaskLoad(int task) const;
-  absl::Status OnWakeDeliver(int cpu, int task);
-  absl::Status OnTaskTimer(int cpu, int task);
+  void OnWakeDeliver(int cpu, int task);
+  void OnTaskTimer(int cpu, int task);
   int FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag);
   void PushPending(Cpu& c, int task);
 
   // idle.cc
-  absl::Status EnterIdle(int cpu);
-  absl::Status SelectAndEnterIdle(int cpu);
+  void EnterIdle(int cpu);
+  void SelectAndEnterIdle(int cpu);
   void LeaveIdle(int cpu, bool by_poll);  // ends the idle period now
-  absl::Status OnIdleExitDone(int cpu);
-  absl::Status OnPollTimeout(int cpu);
-  absl::Status OnIdleTick(int cpu);
+  void OnIdleExitDone(int cpu);
+  void OnPollTimeout(int cpu);
+  void OnIdleTick(int cpu);
   int64_t PhysicalExitNs(int cpu) const;
   int64_t SleepLengthNs(int cpu, int64_t* delta_tick_ns) const;
-  absl::Status WakeIdleCpu(int cpu);  // an idle CPU got work: exit idle
 
   // freq.cc
   void InitFrequency();
   void SetDomainKhz(int domain, int64_t khz);
   int64_t EffectiveKhz(const FreqDomainState& d, int64_t requested) const;
-  absl::Status OnFreqDone(int domain);
-  absl::Status OnPmu(int package);
+  void OnFreqDone(int domain);
+  void OnPmu(int package);
   void PackageBusyChanged(int cpu, bool busy);
   void AccountEnergy(int cpu);
 

@@ -97,12 +97,6 @@ std::unique_ptr<platform::SchedView> MakeSimSchedView(SimulatorImpl* sim) {
   return std::make_unique<SimSchedView>(sim);
 }
 
-bool SimulatorImpl::sched_idle(int cpu) const {
-  // sched_idle_rq(): every runnable task is SCHED_IDLE.
-  const Cpu& c = cpus_[cpu];
-  return c.nr_running > 0 && c.nr_sched_idle == c.nr_running;
-}
-
 int64_t SimulatorImpl::cpu_util(int cpu) const {
   return std::min<int64_t>(cpus_[cpu].rq_pelt.util_avg, 1024);
 }
@@ -222,9 +216,9 @@ int SimulatorImpl::SelectTaskRqFair(int task, int prev, int this_cpu,
   scan_probes_ = 0;
   int cpu = policies_.placement->SelectIdleSibling(*sched_view_, req);
   if (cpu < 0 || cpu >= topo_.num_cpus() || !allowed->Test(cpu)) {
-    (void)Fail(absl::StrCat("placement policy '", policies_.placement->name(),
-                            "' chose CPU ", cpu, " for task ", task,
-                            ", which may run only on ", allowed->ToList()));
+    FailCat("placement policy '", policies_.placement->name(), "' chose CPU ",
+            cpu, " for task ", task, ", which may run only on ",
+            allowed->ToList());
     return prev;
   }
   PlacementStats& ps = placement_stats_;
@@ -313,6 +307,7 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   ++placement_stats_.wakeups;
   ++task_stats_[task].wakeups;
   ++tc.ttwu_pending;
+  RefreshProbe(target);
   queue_.Push(SimTime::FromNanoseconds(now_ns_ + delay), kBandDeliver,
               kEvWakeDeliver, target, task);
   if (sink_) sink_->OnWakeup(now_ns_, task, target, waker_cpu);
@@ -328,7 +323,7 @@ void SimulatorImpl::PushPending(Cpu& c, int task) {
   c.pending_tail = task;
 }
 
-absl::Status SimulatorImpl::OnWakeDeliver(int cpu, int task) {
+void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
   Cpu& c = cpus_[cpu];
   Task& p = tasks_[task];
   if (c.mode == CpuMode::kIdle) {
@@ -343,14 +338,15 @@ absl::Status SimulatorImpl::OnWakeDeliver(int cpu, int task) {
         PushPending(c, task);  // stays counted in ttwu_pending
         queue_.Push(SimTime::FromNanoseconds(now_ns_ + exit_ns), kBandIrq,
                     kEvIdleExitDone, cpu, -1);
-        return absl::OkStatus();
+        return;
       }
     }
   } else if (c.exiting) {
     PushPending(c, task);
-    return absl::OkStatus();
+    return;
   }
   --c.ttwu_pending;
+  RefreshProbe(cpu);
   uint32_t flags = p.iowait ? uint32_t{platform::kUtilIowait} : 0u;
   p.iowait = false;
   EnqueueTask(cpu, task, /*wakeup=*/true, flags);
@@ -360,10 +356,10 @@ absl::Status SimulatorImpl::OnWakeDeliver(int cpu, int task) {
     SettlePhase(cpu);
     return Schedule(cpu);
   }
-  return absl::OkStatus();
+  return;
 }
 
-absl::Status SimulatorImpl::OnTaskTimer(int cpu, int task) {
+void SimulatorImpl::OnTaskTimer(int cpu, int task) {
   Cpu& c = cpus_[cpu];
   tasks_[task].wake_start_ns = now_ns_;
   // A sleep's timer leaves the CPU's timer list; an IO completion (a device
@@ -380,18 +376,18 @@ absl::Status SimulatorImpl::OnTaskTimer(int cpu, int task) {
     c.irq_pending.push_back(task);
     queue_.Push(SimTime::FromNanoseconds(now_ns_ + exit_ns), kBandIrq,
                 kEvIdleExitDone, cpu, -1);
-    return absl::OkStatus();
+    return;
   }
   if (c.mode == CpuMode::kAwake && c.exiting) {
     c.irq_pending.push_back(task);
-    return absl::OkStatus();
+    return;
   }
   if (c.mode == CpuMode::kIdle) LeaveIdle(cpu, /*by_poll=*/false);
   TryToWakeUp(task, cpu, /*from_task=*/false, 0);
   if (c.mode == CpuMode::kAwake && c.nr_running == 0 && c.ttwu_pending == 0) {
     return SelectAndEnterIdle(cpu);
   }
-  return absl::OkStatus();
+  return;
 }
 
 int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
