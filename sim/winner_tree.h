@@ -25,10 +25,11 @@
 // node holds the smallest key's slot below it, as its byte offset in the
 // key array (slot * 16, 4 bytes, so a level needs no index arithmetic);
 // the keys live in one array by slot (16 bytes each). Set and Clear replay
-// the slot's path to the root: per level, one sibling load, one key load
-// and a branch-free 128-bit compare-and-select (which side wins is
-// unpredictable, so branches would mispredict half the time). 256 slots:
-// 8 levels, 6 KiB.
+// the slot's path to the root: per level, one sibling load, one load of
+// its time and a branch-free compare-and-select on the times (which side
+// wins is unpredictable, so branches would mispredict half the time);
+// equal times, rare, branch to compare band_seq. 256 slots: 8 levels,
+// 6 KiB.
 //
 // Not thread-safe. Allocates only in Reset.
 
@@ -40,6 +41,7 @@
 #include <limits>
 #include <vector>
 
+#include "absl/base/optimization.h"
 #include "sim/event_queue.h"
 
 namespace schedsim::sim {
@@ -134,21 +136,47 @@ inline void TakeIfLess(const uint64_t& khi, const uint64_t& klo,
 #endif
 }
 
+// If khi < hi, takes it and its slot: (hi, win) = (khi, kwin), without a
+// branch (cmp and two conditional moves on x86-64).
+inline void TakeIfLess64(const uint64_t& khi, const uint64_t& kwin,
+                         uint64_t& hi, uint64_t& win) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __asm__(
+      "cmpq %[hi], %[khi]\n\t"
+      "cmovbq %[khi], %[hi]\n\t"
+      "cmovbq %[kwin], %[win]"
+      : [hi] "+r"(hi), [win] "+r"(win)
+      : [khi] "r"(khi), [kwin] "rm"(kwin)
+      : "cc");
+#else
+  if (khi < hi) {
+    hi = khi;
+    win = kwin;
+  }
+#endif
+}
+
 }  // namespace winner_tree_internal
 
 inline void EventWinnerTree::Replay(int s, int64_t time_ns, uint64_t band_seq) {
   uint64_t hi = static_cast<uint64_t>(time_ns) ^ kSign;
-  uint64_t lo = band_seq;
   uint64_t win = static_cast<uint64_t>(s) * sizeof(Key);
-  keys_[static_cast<size_t>(s)] = Key{hi, lo};
+  keys_[static_cast<size_t>(s)] = Key{hi, band_seq};
   const char* const keys = reinterpret_cast<const char*>(keys_.data());
   uint32_t* const winner = winner_.data();
+  // Per level the times decide, branch-free; equal times (rare: distinct
+  // events at the same nanosecond) take a branch that compares band_seq.
   // leaves_ >= 2, so the leaf is never the root: at least one level.
   uint64_t i = leaves_ + static_cast<uint64_t>(s);
   do {
     const uint64_t other = winner[i ^ 1];
     const Key* const k = reinterpret_cast<const Key*>(keys + other);
-    winner_tree_internal::TakeIfLess(k->hi, k->lo, other, hi, lo, win);
+    const uint64_t khi = k->hi;
+    if (ABSL_PREDICT_FALSE(khi == hi)) {
+      if (k->lo < reinterpret_cast<const Key*>(keys + win)->lo) win = other;
+    } else {
+      winner_tree_internal::TakeIfLess64(khi, other, hi, win);
+    }
     i >>= 1;
     winner[i] = static_cast<uint32_t>(win);
   } while (i != 1);

@@ -114,6 +114,35 @@ TEST(EventWinnerTreeTest, NegativeAndExtremeTimes) {
   EXPECT_EQ(t.top_time_ns(), kMaxTime);
 }
 
+TEST(EventWinnerTreeTest, EqualTimesPopInSeqOrder) {
+  // Every slot at one time: the smallest band_seq wins at every level,
+  // whichever side of each node it sits on.
+  EventWinnerTree t(37);
+  std::vector<uint64_t> seqs;
+  for (int s = 0; s < 37; ++s)
+    seqs.push_back(static_cast<uint64_t>((s * 17) % 37));
+  for (int s = 0; s < 37; ++s) t.Set(s, 100, seqs[s]);
+  for (uint64_t want = 0; want < 37; ++want) {
+    ASSERT_FALSE(t.empty());
+    const int top = t.top_slot();
+    EXPECT_EQ(t.top_band_seq(), want);
+    EXPECT_EQ(seqs[top], want);
+    t.Clear(top);
+  }
+  EXPECT_TRUE(t.empty());
+  // A tie against the winner carried up from below, and an earlier time
+  // beating a smaller seq.
+  t.Set(5, 50, 9);
+  t.Set(6, 50, 3);
+  EXPECT_EQ(t.top_slot(), 6);
+  t.Set(30, 49, 99);
+  EXPECT_EQ(t.top_slot(), 30);
+  t.Set(30, 50, 1);
+  EXPECT_EQ(t.top_slot(), 30);
+  t.Set(30, 51, 0);
+  EXPECT_EQ(t.top_slot(), 6);
+}
+
 TEST(EventWinnerTreeTest, ResetEmptiesEverySlot) {
   EventWinnerTree t(4);
   for (int s = 0; s < 4; ++s) t.Set(s, s, static_cast<uint64_t>(s));
