@@ -57,7 +57,8 @@ void SimulatorImpl::Fail(std::string message) {
 }
 
 // What `cpu` executes per ns now: its domain's frequency, times the SMT
-// factor while another thread of its core is busy. Cached in Cpu::rate.
+// factor while another thread of its core is busy. Cached, inverted, in
+// Cpu::ns_per_cycle.
 double SimulatorImpl::RateOf(int cpu) const {
   const Cpu& c = cpus_[cpu];
   double rate = static_cast<double>(fdoms_[c.domain].cur_khz) * 1e-6;
@@ -67,10 +68,12 @@ double SimulatorImpl::RateOf(int cpu) const {
   return rate;
 }
 
-void SimulatorImpl::UpdateRate(int cpu) { cpus_[cpu].rate = RateOf(cpu); }
+void SimulatorImpl::UpdateRate(int cpu) {
+  cpus_[cpu].ns_per_cycle = NsPerCycle(RateOf(cpu));
+}
 
 // Accounts the progress of `cpu`'s current phase since seg_start_ns at
-// seg_rate: cycles and stall shrink in proportion to the time elapsed.
+// seg_ns_per_cycle: cycles and stall shrink in proportion to the time elapsed.
 void SimulatorImpl::SettlePhase(int cpu) {
   Cpu& c = cpus_[cpu];
   if (c.curr < 0) return;
@@ -78,9 +81,8 @@ void SimulatorImpl::SettlePhase(int cpu) {
   int64_t elapsed = now_ns_ - c.seg_start_ns;
   c.seg_start_ns = now_ns_;
   if (!t.in_phase || elapsed <= 0) return;
-  double remaining =
-      (c.seg_rate > 0 ? static_cast<double>(t.rem_cycles) / c.seg_rate : 0) +
-      static_cast<double>(t.rem_stall_ns);
+  double remaining = static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle +
+                     static_cast<double>(t.rem_stall_ns);
   if (static_cast<double>(elapsed) >= remaining) {
     t.rem_cycles = 0;
     t.rem_stall_ns = 0;
@@ -94,13 +96,12 @@ void SimulatorImpl::SettlePhase(int cpu) {
 void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[c.curr];
-  assert(c.rate == RateOf(cpu) && "Cpu::rate is stale");
-  c.seg_rate = c.rate;
-  int64_t end = now_ns_ + t.rem_stall_ns;
-  // Pure stalls (kernel work only) need no division.
-  if (t.rem_cycles != 0 && c.seg_rate > 0) {
-    end += CeilNonNegative(static_cast<double>(t.rem_cycles) / c.seg_rate);
-  }
+  assert(c.ns_per_cycle == NsPerCycle(RateOf(cpu)) &&
+         "Cpu::ns_per_cycle is stale");
+  c.seg_ns_per_cycle = c.ns_per_cycle;
+  const int64_t end =
+      now_ns_ + t.rem_stall_ns +
+      CeilNonNegative(static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle);
   phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
   phase_task_[cpu] = c.curr;
   // The next phase end is most likely the next event: start loading the
@@ -127,8 +128,9 @@ void SimulatorImpl::SiblingChanged(int cpu) {
     Cpu& sc = cpus_[s];
     if (sc.mode != CpuMode::kBusy || sc.curr < 0 || !tasks_[sc.curr].in_phase)
       continue;
-    assert(sc.rate == RateOf(s) && "Cpu::rate is stale");
-    if (sc.rate == sc.seg_rate) continue;
+    assert(sc.ns_per_cycle == NsPerCycle(RateOf(s)) &&
+           "Cpu::ns_per_cycle is stale");
+    if (sc.ns_per_cycle == sc.seg_ns_per_cycle) continue;
     SettlePhase(s);
     ReschedulePhaseEnd(s);
   }

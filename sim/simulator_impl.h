@@ -148,11 +148,14 @@ struct alignas(64) Cpu {
   int32_t ttwu_pending = 0;   // wake-ups in flight to this CPU
   int32_t nr_sched_idle = 0;  // runnable SCHED_IDLE tasks, including curr
   int32_t nr_fair = 0;
-  int64_t seg_start_ns = 0;    // the current phase's segment started
-  double seg_rate = 0;         // cycles per ns of that segment
-  double rate = 0;             // cycles per ns now: RateOf (UpdateRate)
-  uint32_t freq_scale = 1024;  // FreqScale of the domain's frequency
-  int32_t nr_uclamped = 0;     // runnable tasks with non-default clamps
+  int64_t seg_start_ns = 0;  // the current phase's segment started
+  // ns per cycle (1 / RateOf; 0 when the CPU executes nothing): a phase's
+  // cycles take cycles * ns_per_cycle, a multiplication on the phase-end
+  // path instead of a division.
+  double seg_ns_per_cycle = 0;  // of the current phase's segment
+  double ns_per_cycle = 0;      // now: NsPerCycle(RateOf) (UpdateRate)
+  uint32_t freq_scale = 1024;   // FreqScale of the domain's frequency
+  int32_t nr_uclamped = 0;      // runnable tasks with non-default clamps
   int32_t domain = 0;
   int32_t llc = 0;
   // --- Runqueue.
@@ -346,7 +349,8 @@ class SimulatorImpl {
   void SettlePhase(int cpu);
   void ReschedulePhaseEnd(int cpu);
   double RateOf(int cpu) const;
-  void UpdateRate(int cpu);  // Cpu::rate = RateOf(cpu)
+  static double NsPerCycle(double rate) { return rate > 0 ? 1.0 / rate : 0; }
+  void UpdateRate(int cpu);  // Cpu::ns_per_cycle = NsPerCycle(RateOf(cpu))
   // Interprets the ops of `cpu`'s current task (`id`) until it blocks or
   // starts a phase.
   void RunTask(int cpu, int id);
