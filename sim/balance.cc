@@ -13,6 +13,7 @@
 // pass.
 
 #include <algorithm>
+#include <cassert>
 
 #include "sim/simulator_impl.h"
 
@@ -65,8 +66,9 @@ int SimulatorImpl::FindOverloadedCpu(int domain_id, int this_cpu) const {
            bits &= bits - 1) {
         const int cpu = static_cast<int>(w * 64) + __builtin_ctzll(bits);
         if (cpu == this_cpu) continue;
-        if (cpus_[cpu].nr_running > best_nr) {
-          best_nr = cpus_[cpu].nr_running;
+        assert(nr_running_[cpu] == cpus_[cpu].nr_running);
+        if (nr_running_[cpu] > best_nr) {
+          best_nr = nr_running_[cpu];
           busiest = cpu;
         }
       }

@@ -77,7 +77,7 @@ void SimulatorImpl::InitFrequency() {
     fd.package = topo_.place(fd.first_cpu).package;
     fd.policy_min_khz = low;
     fd.policy_max_khz = max_khz_;
-    fd.cur_khz = base;
+    SetCurKhz(fd, base);
     fd.requested_khz = base;
     fd.ceiling_khz = max_khz_;
     fd.active_power_mw = ActivePowerMw(topo_.power(), f, base);
@@ -191,7 +191,7 @@ void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
     }
     UpdatePelt(cpu);
   }
-  d.cur_khz = khz;
+  SetCurKhz(d, khz);
   d.active_power_mw = ActivePowerMw(topo_.power(), topo_.frequency(), khz);
   const uint32_t scale = ComputeFreqScale(khz);
   for (int cpu : d.cpu_list) {
@@ -273,8 +273,7 @@ void SimulatorImpl::SetHwpRequest(int domain, int cpu,
 
 void SimulatorImpl::PackageBusyChanged(int cpu, bool busy) {
   PackageState& p = packages_[cpus_[cpu].package];
-  int core = topo_.place(cpu).core;
-  int32_t& threads = p.busy_threads_per_core[core];
+  int32_t& threads = p.busy_threads_per_core[cpus_[cpu].core];
   if (busy) {
     if (threads++ == 0) ++p.active_cores;
     if (p.busy_cpus++ == 0 && !queue_.Contains(p.pmu)) {

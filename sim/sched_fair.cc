@@ -111,6 +111,7 @@ void SimulatorImpl::NoteNrRunning(int cpu, int delta) {
   Cpu& c = cpus_[cpu];
   bool was = c.nr_running >= 2;
   c.nr_running += delta;
+  nr_running_[cpu] = c.nr_running;
   bool is = c.nr_running >= 2;
   if (was != is) {
     llcs_[c.llc].nr_overloaded += is ? 1 : -1;

@@ -69,7 +69,19 @@ double SimulatorImpl::RateOf(int cpu) const {
 }
 
 void SimulatorImpl::UpdateRate(int cpu) {
-  cpus_[cpu].ns_per_cycle = NsPerCycle(RateOf(cpu));
+  Cpu& c = cpus_[cpu];
+  int busy = packages_[c.package].busy_threads_per_core[c.core];
+  if (c.mode == CpuMode::kBusy) --busy;
+  c.ns_per_cycle = fdoms_[c.domain].ns_per_cycle[busy > 0 ? 1 : 0];
+  assert(c.ns_per_cycle == NsPerCycle(RateOf(cpu)));
+}
+
+// The same arithmetic as RateOf, done once per frequency change.
+void SimulatorImpl::SetCurKhz(FreqDomainState& d, int64_t khz) {
+  d.cur_khz = khz;
+  const double rate = static_cast<double>(khz) * 1e-6;
+  d.ns_per_cycle[0] = NsPerCycle(rate);
+  d.ns_per_cycle[1] = NsPerCycle(rate * config_.smt_factor_pct / 100.0);
 }
 
 // Accounts the progress of `cpu`'s current phase since seg_start_ns at
@@ -104,11 +116,17 @@ void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
       CeilNonNegative(static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle);
   phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
   phase_task_[cpu] = c.curr;
+  const int32_t chan_op = next_channel_op_[t.program][t.pc];
+  phase_channel_[cpu] =
+      chan_op >= 0
+          ? &channels_[program_ops_[t.program][chan_op].arg + t.channel_base]
+          : &no_channel_;
   // The next phase end is most likely the next event: start loading the
   // lines it reads (its CPU's and its task's first) while this event ends.
   const int next = phase_ends_.top_slot();
   __builtin_prefetch(cpus_.data() + next);
   __builtin_prefetch(tasks_.data() + phase_task_[next]);
+  __builtin_prefetch(phase_channel_[next]);
 }
 
 void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
@@ -239,11 +257,36 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
 
   programs_ = workload.programs;
   program_ops_.clear();
-  for (const Program& p : programs_) program_ops_.push_back(p.ops.data());
+  next_channel_op_.clear();
+  for (const Program& p : programs_) {
+    program_ops_.push_back(p.ops.data());
+    std::vector<int32_t> next(p.ops.size(), -1);
+    for (size_t pc = 0; pc < p.ops.size(); ++pc) {
+      size_t q = pc;
+      for (int steps = 0; steps < 8 && q < p.ops.size(); ++steps) {
+        const Op& op = p.ops[q];
+        if (op.code == OpCode::kSend || op.code == OpCode::kRecv) {
+          next[pc] = static_cast<int32_t>(q);
+          break;
+        }
+        if (op.code == OpCode::kEndLoop) {
+          q = static_cast<size_t>(op.arg) + 1;
+        } else if (op.code == OpCode::kLoop || op.code == OpCode::kMark ||
+                   op.code == OpCode::kStamp) {
+          ++q;
+        } else {
+          break;
+        }
+      }
+    }
+    next_channel_op_.push_back(std::move(next));
+  }
   cpus_.resize(n);
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
+  phase_channel_.assign(n, &no_channel_);
   overloaded_.assign((n + 63) / 64, 0);
   probe_.resize(n);
+  nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
   phase_ends_.Reset(n);
   ticks_.Reset(n);

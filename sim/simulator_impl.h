@@ -209,7 +209,10 @@ struct FreqDomainState {
   std::vector<int32_t> cpu_list;  // `cpus`, in increasing order
   int32_t first_cpu = 0;
   int32_t package = 0;
-  int64_t cur_khz = 0;        // what the CPUs run at
+  int64_t cur_khz = 0;  // what the CPUs run at
+  // Cpu::ns_per_cycle at cur_khz: [0] alone on its core, [1] beside a busy
+  // SMT sibling (SetCurKhz).
+  double ns_per_cycle[2] = {0, 0};
   int64_t requested_khz = 0;  // the governor's last request (clamped)
   int64_t pending_khz = 0;
   EventHandle transition;
@@ -323,6 +326,9 @@ class SimulatorImpl {
   // CPUs with nr_running >= 2, as CpuSet words.
   std::vector<uint64_t> overloaded_;
   std::vector<uint8_t> probe_;  // ProbeBits of each CPU
+  // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
+  // load balancing (kept by NoteNrRunning).
+  std::vector<int32_t> nr_running_;
   int64_t scan_probes_ = 0;     // probes in the search under way
   int64_t max_khz() const { return max_khz_; }
   int64_t poll_limit_ns() const { return poll_limit_ns_; }
@@ -351,6 +357,8 @@ class SimulatorImpl {
   double RateOf(int cpu) const;
   static double NsPerCycle(double rate) { return rate > 0 ? 1.0 / rate : 0; }
   void UpdateRate(int cpu);  // Cpu::ns_per_cycle = NsPerCycle(RateOf(cpu))
+  // Sets a domain's cur_khz and the ns_per_cycle values that follow.
+  void SetCurKhz(FreqDomainState& d, int64_t khz);
   // Interprets the ops of `cpu`'s current task (`id`) until it blocks or
   // starts a phase.
   void RunTask(int cpu, int id);
@@ -476,6 +484,10 @@ class SimulatorImpl {
   std::vector<int32_t> affine_begin_;
   // By program: its first op (programs_ is never modified after Init).
   std::vector<const Op*> program_ops_;
+  // By program and pc: the op index of the channel op the task reaches
+  // next from that pc without computing or blocking (following loop
+  // jumps), or -1. Only a prefetch hint.
+  std::vector<std::vector<int32_t>> next_channel_op_;
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
   std::vector<PackageState> packages_;
@@ -491,6 +503,10 @@ class SimulatorImpl {
   // events with seqs from queue_.NextSeq(): RunUntil pops the earlier head.
   EventWinnerTree phase_ends_;
   std::vector<int32_t> phase_task_;  // by CPU: the task of its phase end
+  // By CPU: the channel its task will use right after the phase (a prefetch
+  // hint; a dummy when none).
+  std::vector<const ChannelState*> phase_channel_;
+  ChannelState no_channel_;
   // Each CPU's next tick (slot = CPU), keyed the same way: kept out of
   // queue_, which then holds only the few wake-ups and timers in flight.
   EventWinnerTree ticks_;
