@@ -61,6 +61,12 @@ class SchedView {
   virtual bool available_idle(int cpu) = 0;
   // sched_idle_cpu(): only SCHED_IDLE tasks runnable.
   virtual bool sched_idle(int cpu) = 0;
+  // available_idle(cpu) || sched_idle(cpu), the test of select_idle_sibling
+  // and __select_idle_cpu. One probe, as available_idle; a backend may
+  // answer it in one read instead of two calls.
+  virtual bool idle_for_wakeup(int cpu) {
+    return available_idle(cpu) || sched_idle(cpu);
+  }
   virtual int nr_running(int cpu) = 0;
   // cpu_util_cfs(), 0..1024.
   virtual int64_t cpu_util(int cpu) = 0;

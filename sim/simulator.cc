@@ -442,6 +442,14 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
       // A phase end usually re-arms its slot for the next phase: leave it
       // set, and clear it after the handler only if the handler did not.
       const int cpu = phase_ends_.top_slot();
+      // The slot with the next time is most likely the next event (this
+      // one re-arms later): start loading its lines now, so that they
+      // arrive while this event runs. ReschedulePhaseEnd prefetches the
+      // actual next top too, when it is known.
+      const int runner = phase_ends_.runner_up_slot();
+      __builtin_prefetch(cpus_.data() + runner);
+      __builtin_prefetch(tasks_.data() + phase_task_[runner]);
+      __builtin_prefetch(phase_channel_[runner]);
       OnPhaseEnd(cpu);
       if (phase_ends_.band_seq(cpu) == key) phase_ends_.Clear(cpu);
     } else if (source == 1) {

@@ -292,6 +292,10 @@ class SimulatorImpl {
     assert(probe_[cpu] == ProbeBits(cpus_[cpu]) && "probe_ is stale");
     return probe_[cpu] & kProbeSchedIdle;
   }
+  bool idle_for_wakeup(int cpu) const {
+    assert(probe_[cpu] == ProbeBits(cpus_[cpu]) && "probe_ is stale");
+    return probe_[cpu] != 0;
+  }
   static constexpr uint8_t kProbeAvailableIdle = 1;
   static constexpr uint8_t kProbeSchedIdle = 2;
   static uint8_t ProbeBits(const Cpu& c) {
@@ -329,7 +333,7 @@ class SimulatorImpl {
   // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;
-  int64_t scan_probes_ = 0;     // probes in the search under way
+  int64_t scan_probes_ = 0;  // probes in the search under way
   int64_t max_khz() const { return max_khz_; }
   int64_t poll_limit_ns() const { return poll_limit_ns_; }
 

@@ -41,6 +41,10 @@ class SimSchedView final : public platform::SchedView {
   bool sched_idle(int cpu) override {
     return sim_->sched_idle(cpu);  // read together with available_idle
   }
+  bool idle_for_wakeup(int cpu) override {
+    ++sim_->scan_probes_;
+    return sim_->idle_for_wakeup(cpu);
+  }
   int nr_running(int cpu) override {
     ++sim_->scan_probes_;
     return sim_->cpus_[cpu].nr_running;

@@ -67,6 +67,12 @@ class EventWinnerTree {
   int64_t top_time_ns() const { return TimeOf(root()); }
   uint64_t top_band_seq() const { return root().lo; }
 
+  // A slot whose time is the smallest after the top's (ties in time go
+  // either way): the next event once the top is re-armed later, a guess
+  // for prefetching. The top itself when no other slot is pending.
+  // REQUIRES: !empty().
+  int runner_up_slot() const;
+
   // Slot `s`: whether it holds an event, and its key (kEmpty when not).
   // REQUIRES: 0 <= s < slots().
   bool pending(int s) const { return leaf(s).lo != kEmpty; }
@@ -180,6 +186,21 @@ inline void EventWinnerTree::Replay(int s, int64_t time_ns, uint64_t band_seq) {
     i >>= 1;
     winner[i] = static_cast<uint32_t>(win);
   } while (i != 1);
+}
+
+inline int EventWinnerTree::runner_up_slot() const {
+  const char* const keys = reinterpret_cast<const char*>(keys_.data());
+  const uint32_t* const winner = winner_.data();
+  uint64_t best = winner[1];
+  uint64_t best_hi = ~uint64_t{0};
+  uint64_t i = leaves_ + winner[1] / sizeof(Key);
+  do {
+    const uint64_t other = winner[i ^ 1];
+    winner_tree_internal::TakeIfLess64(
+        reinterpret_cast<const Key*>(keys + other)->hi, other, best_hi, best);
+    i >>= 1;
+  } while (i != 1);
+  return static_cast<int>(best / sizeof(Key));
 }
 
 }  // namespace schedsim::sim

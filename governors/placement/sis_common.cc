@@ -10,10 +10,6 @@ using platform::SchedView;
 using platform::WakeupRequest;
 using topology::CpuSet;
 
-bool IdleForWakeup(SchedView& view, int cpu) {
-  return view.available_idle(cpu) || view.sched_idle(cpu);
-}
-
 int TargetOrIdlePrev(SchedView& view, const WakeupRequest& request) {
   const CpuSet& allowed = *request.allowed;
   const int target = request.target;

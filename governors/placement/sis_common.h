@@ -38,8 +38,11 @@ namespace schedsim::governors {
 inline constexpr int64_t kSisNoDepthLimit = std::numeric_limits<int>::max();
 
 // "Idle enough" for a wake-up, everywhere in select_idle_sibling:
-// available_idle_cpu(cpu) || sched_idle_cpu(cpu) (§1.1). One or two probes.
-bool IdleForWakeup(platform::SchedView& view, int cpu);
+// available_idle_cpu(cpu) || sched_idle_cpu(cpu) (§1.1), one probe
+// (SchedView::idle_for_wakeup).
+inline bool IdleForWakeup(platform::SchedView& view, int cpu) {
+  return view.idle_for_wakeup(cpu);
+}
 
 // select_idle_sibling steps 1 and 2 (§1.5): `target` if it is allowed and
 // idle enough; else `prev` if it differs from target, shares target's LLC,
