@@ -191,8 +191,7 @@ void SimulatorImpl::NohzKick(int cpu) {
         RefreshProbe(dst);
         ++lb_migrations_;
         ++placement_stats_.ipis;
-        queue_.Push(SimTime::FromNanoseconds(now_ns_ + config_.ipi_latency_ns),
-                    kBandDeliver, kEvWakeDeliver, dst, q);
+        PushDelivery(now_ns_ + config_.ipi_latency_ns, dst, q);
         return;
       }
     }

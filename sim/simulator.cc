@@ -379,8 +379,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       t.wake_start_ns = now_ns_;
       ++cpus_[cpu].ttwu_pending;
       RefreshProbe(cpu);
-      queue_.Push(SimTime::FromNanoseconds(now_ns_), kBandDeliver,
-                  kEvWakeDeliver, cpu, id);
+      PushDelivery(now_ns_, cpu, id);
     }
   }
   return absl::OkStatus();
@@ -416,8 +415,9 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
   if (!error_.empty()) return absl::FailedPreconditionError(error_);
   const int64_t until_ns = until.ns();
   while (true) {
-    // The earliest of three heads: the phase ends (most events), the ticks,
-    // the queue. Empty trees report the largest key.
+    // The earliest of four heads: the phase ends (most events), the ticks,
+    // the wake-up deliveries, the queue. Empty trees report the largest
+    // key.
     int64_t time_ns = phase_ends_.top_time_ns();
     uint64_t key = phase_ends_.top_band_seq();
     int source = 0;
@@ -425,6 +425,13 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
       time_ns = ticks_.top_time_ns();
       key = ticks_.top_band_seq();
       source = 1;
+    }
+    if (!deliveries_.empty() &&
+        KeyBefore(deliveries_.TopTime(), deliveries_.TopBandSeq(), time_ns,
+                  key)) {
+      time_ns = deliveries_.TopTime();
+      key = deliveries_.TopBandSeq();
+      source = 3;
     }
     if (!queue_.empty() &&
         KeyBefore(queue_.TopTime().ns(), queue_.TopBandSeq(), time_ns, key)) {
@@ -460,6 +467,9 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
       } else {
         OnIdleTick(cpu);
       }
+    } else if (source == 3) {
+      const Event e = deliveries_.Pop();
+      OnWakeDeliver(e.cpu, e.task);
     } else {
       Dispatch(queue_.Pop());
     }
@@ -697,9 +707,7 @@ void SimulatorImpl::RunTask(int cpu, int id) {
           ct.wake_start_ns = now_ns_;
           ++cpus_[dst].ttwu_pending;
           RefreshProbe(dst);
-          queue_.Push(
-              SimTime::FromNanoseconds(now_ns_ + config_.wakeup_cost_ns),
-              kBandDeliver, kEvWakeDeliver, dst, child);
+          PushDelivery(now_ns_ + config_.wakeup_cost_ns, dst, child);
           tasks_[id].pending_cost_ns += config_.wakeup_cost_ns;
         }
         return RunTask(cpu, id);  // `t` may have moved (tasks_ grew)

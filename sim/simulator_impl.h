@@ -26,6 +26,7 @@
 #include "platform/placement.h"
 #include "sim/config.h"
 #include "sim/event_queue.h"
+#include "sim/event_ring.h"
 #include "sim/histogram.h"
 #include "sim/hwp_model.h"
 #include "sim/pelt.h"
@@ -503,6 +504,14 @@ class SimulatorImpl {
   int64_t stats_start_ns_ = 0;
 
   EventQueue queue_;
+  // Wake-up deliveries (kEvWakeDeliver), never cancelled and due a few
+  // microseconds after they are pushed: a sorted ring instead of the heap.
+  // Their keys take seqs from queue_, so the merge keeps the exact order.
+  EventRing deliveries_;
+  void PushDelivery(int64_t time_ns, int cpu, int task) {
+    deliveries_.Push(time_ns, PackBandSeq(kBandDeliver, queue_.NextSeq()),
+                     kEvWakeDeliver, cpu, task);
+  }
   // Each busy CPU's pending phase end (slot = CPU), keyed like queue_'s
   // events with seqs from queue_.NextSeq(): RunUntil pops the earlier head.
   EventWinnerTree phase_ends_;

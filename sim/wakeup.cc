@@ -312,8 +312,7 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   ++task_stats_[task].wakeups;
   ++tc.ttwu_pending;
   RefreshProbe(target);
-  queue_.Push(SimTime::FromNanoseconds(now_ns_ + delay), kBandDeliver,
-              kEvWakeDeliver, target, task);
+  PushDelivery(now_ns_ + delay, target, task);
   if (sink_) sink_->OnWakeup(now_ns_, task, target, waker_cpu);
 }
 

@@ -1,0 +1,98 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// EventRing: pending events kept sorted in a ring buffer, for a stream
+// whose events are pushed at nearly increasing times and never cancelled:
+// the simulator's wake-up deliveries, each due a few microseconds after
+// the moment it is pushed.
+//
+//   EventQueue queue;
+//   EventRing deliveries;
+//   deliveries.Push(t, PackBandSeq(kBandDeliver, queue.NextSeq()), kind,
+//                   cpu, task);
+//   // The next event overall: the earliest of the heads, by KeyBefore.
+//   if (!deliveries.empty() && KeyBefore(deliveries.TopTime(),
+//                                        deliveries.TopBandSeq(), ...))
+//     Event e = deliveries.Pop();
+//
+// Keys are the EventQueue's (time, band << 56 | seq); with seq from the
+// queue's counter every key is distinct and merging the heads pops in the
+// exact order one queue holding everything would.
+//
+// Push inserts from the back, moving the later entries up one place: O(1)
+// when the new event is the latest, O(k) when k pending events are due
+// after it. Pop takes the front in O(1). No handles, so no cancel: use
+// EventQueue for events that may be cancelled or rescheduled, or that are
+// due far apart (timers), where insertion would move many entries.
+//
+// Not thread-safe. Allocates only when it grows past its largest size.
+
+#ifndef SCHEDSIM_SIM_EVENT_RING_H_
+#define SCHEDSIM_SIM_EVENT_RING_H_
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/event_queue.h"
+#include "sim/time.h"
+
+namespace schedsim::sim {
+
+class EventRing {
+ public:
+  EventRing() : buf_(16) {}
+
+  bool empty() const { return head_ == tail_; }
+  size_t size() const { return static_cast<size_t>(tail_ - head_); }
+
+  // The earliest event's key. REQUIRES: !empty().
+  int64_t TopTime() const { return At(head_).time_ns; }
+  uint64_t TopBandSeq() const { return At(head_).band_seq; }
+
+  // REQUIRES: band_seq distinct from every pending key's (a seq from the
+  // queue's counter), time not before the last popped time.
+  void Push(int64_t time_ns, uint64_t band_seq, uint16_t kind, int32_t cpu,
+            int32_t task) {
+    if (size() == buf_.size()) Grow();
+    const event_queue_internal::Entry e{time_ns, band_seq, 0, kind, cpu, task};
+    uint64_t i = tail_;
+    while (i != head_ && event_queue_internal::EntryLess(e, At(i - 1))) {
+      At(i) = At(i - 1);
+      --i;
+    }
+    At(i) = e;
+    ++tail_;
+  }
+
+  // Removes and returns the earliest event. REQUIRES: !empty().
+  Event Pop() {
+    assert(!empty());
+    return event_queue_internal::ToEvent(At(head_++));
+  }
+
+ private:
+  event_queue_internal::Entry& At(uint64_t i) {
+    return buf_[static_cast<size_t>(i) & (buf_.size() - 1)];
+  }
+  const event_queue_internal::Entry& At(uint64_t i) const {
+    return buf_[static_cast<size_t>(i) & (buf_.size() - 1)];
+  }
+  void Grow() {
+    std::vector<event_queue_internal::Entry> bigger(buf_.size() * 2);
+    for (uint64_t i = head_; i != tail_; ++i) {
+      bigger[static_cast<size_t>(i - head_)] = At(i);
+    }
+    tail_ -= head_;
+    head_ = 0;
+    buf_.swap(bigger);
+  }
+
+  std::vector<event_queue_internal::Entry> buf_;  // a power of two long
+  uint64_t head_ = 0;  // the earliest pending entry (counts up)
+  uint64_t tail_ = 0;  // one past the latest
+};
+
+}  // namespace schedsim::sim
+
+#endif  // SCHEDSIM_SIM_EVENT_RING_H_
