@@ -415,9 +415,10 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
   if (!error_.empty()) return absl::FailedPreconditionError(error_);
   const int64_t until_ns = until.ns();
   while (true) {
-    // The earliest of four heads: the phase ends (most events), the ticks,
-    // the wake-up deliveries, the queue. Empty trees report the largest
-    // key.
+    // The earliest of five heads: the phase ends (most events), the ticks,
+    // the wake-up deliveries, the C-state exits, the queue (timers, POLL
+    // limits, frequency transitions, the PMU). Empty trees report the
+    // largest key.
     int64_t time_ns = phase_ends_.top_time_ns();
     uint64_t key = phase_ends_.top_band_seq();
     int source = 0;
@@ -432,6 +433,12 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
       time_ns = deliveries_.TopTime();
       key = deliveries_.TopBandSeq();
       source = 3;
+    }
+    if (!exits_.empty() &&
+        KeyBefore(exits_.TopTime(), exits_.TopBandSeq(), time_ns, key)) {
+      time_ns = exits_.TopTime();
+      key = exits_.TopBandSeq();
+      source = 4;
     }
     if (!queue_.empty() &&
         KeyBefore(queue_.TopTime().ns(), queue_.TopBandSeq(), time_ns, key)) {
@@ -470,6 +477,8 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
     } else if (source == 3) {
       const Event e = deliveries_.Pop();
       OnWakeDeliver(e.cpu, e.task);
+    } else if (source == 4) {
+      OnIdleExitDone(exits_.Pop().cpu);
     } else {
       Dispatch(queue_.Pop());
     }

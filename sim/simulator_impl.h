@@ -512,6 +512,13 @@ class SimulatorImpl {
     deliveries_.Push(time_ns, PackBandSeq(kBandDeliver, queue_.NextSeq()),
                      kEvWakeDeliver, cpu, task);
   }
+  // C-state exits in progress (kEvIdleExitDone), likewise: due the physical
+  // exit latency after they are pushed, a few distinct values.
+  EventRing exits_;
+  void PushIdleExit(int64_t time_ns, int cpu) {
+    exits_.Push(time_ns, PackBandSeq(kBandIrq, queue_.NextSeq()),
+                kEvIdleExitDone, cpu, -1);
+  }
   // Each busy CPU's pending phase end (slot = CPU), keyed like queue_'s
   // events with seqs from queue_.NextSeq(): RunUntil pops the earlier head.
   EventWinnerTree phase_ends_;

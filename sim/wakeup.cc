@@ -339,8 +339,7 @@ void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
       if (exit_ns > 0) {
         c.exiting = true;
         PushPending(c, task);  // stays counted in ttwu_pending
-        queue_.Push(SimTime::FromNanoseconds(now_ns_ + exit_ns), kBandIrq,
-                    kEvIdleExitDone, cpu, -1);
+        PushIdleExit(now_ns_ + exit_ns, cpu);
         return;
       }
     }
@@ -377,8 +376,7 @@ void SimulatorImpl::OnTaskTimer(int cpu, int task) {
     LeaveIdle(cpu, /*by_poll=*/false);
     c.exiting = true;
     c.irq_pending.push_back(task);
-    queue_.Push(SimTime::FromNanoseconds(now_ns_ + exit_ns), kBandIrq,
-                kEvIdleExitDone, cpu, -1);
+    PushIdleExit(now_ns_ + exit_ns, cpu);
     return;
   }
   if (c.mode == CpuMode::kAwake && c.exiting) {
