@@ -10,7 +10,11 @@ namespace schedsim::sim {
 void EventWinnerTree::Reset(int slots) {
   slots_ = slots < 0 ? 0 : slots;
   leaves_ = 2;
-  while (leaves_ < static_cast<uint32_t>(slots_)) leaves_ *= 2;
+  levels_ = 1;
+  while (leaves_ < static_cast<uint32_t>(slots_)) {
+    leaves_ *= 2;
+    ++levels_;
+  }
   constexpr uint64_t kMaxHi =
       static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ^ kSign;
   keys_.assign(leaves_, Key{kMaxHi, kEmpty});

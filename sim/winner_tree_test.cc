@@ -2,6 +2,7 @@
 
 #include "sim/winner_tree.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <set>
@@ -141,6 +142,38 @@ TEST(EventWinnerTreeTest, EqualTimesPopInSeqOrder) {
   EXPECT_EQ(t.top_slot(), 30);
   t.Set(30, 51, 0);
   EXPECT_EQ(t.top_slot(), 6);
+}
+
+TEST(EventWinnerTreeTest, RunnerUpGuess) {
+  // Up to 16 slots (4 levels) every sibling subtree on the top's path is
+  // looked at: the guess is the slot with the second smallest time.
+  for (int n : {2, 3, 9, 16}) {
+    EventWinnerTree t(n);
+    Rng rng(static_cast<uint64_t>(n));
+    std::vector<int64_t> times(static_cast<size_t>(n));
+    for (int s = 0; s < n; ++s) {
+      times[s] = static_cast<int64_t>(rng.UniformU64(1000000)) * n + s;
+      t.Set(s, times[s], static_cast<uint64_t>(s));
+    }
+    std::vector<int64_t> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(times[t.runner_up_slot()], sorted[1]) << n;
+  }
+  // A lone event is its own guess.
+  EventWinnerTree one(256);
+  one.Set(77, 5, 0);
+  EXPECT_EQ(one.runner_up_slot(), 77);
+  // 256 slots: a pending slot other than the top, due no earlier.
+  EventWinnerTree t(256);
+  Rng rng(3);
+  for (int s = 0; s < 256; ++s) {
+    t.Set(s, static_cast<int64_t>(rng.UniformU64(1000000)),
+          static_cast<uint64_t>(s));
+  }
+  const int r = t.runner_up_slot();
+  EXPECT_NE(r, t.top_slot());
+  EXPECT_TRUE(t.pending(r));
+  EXPECT_GE(t.time_ns(r), t.top_time_ns());
 }
 
 TEST(EventWinnerTreeTest, ResetEmptiesEverySlot) {
