@@ -62,7 +62,7 @@
 //                                the determinism check. A change that
 //                                only makes the engine faster keeps it.
 //
-//   bazel run --config=opt //benchmarks:engine_bench -- --benchmark_format=json
+//   bazel run -c opt //benchmarks:engine_bench -- --benchmark_format=json
 //       > /tmp/engine.json   (one command line)
 
 #include <malloc.h>

@@ -18,7 +18,7 @@
 // items_per_second counts queue operations (one pop + one push for Hold; one
 // reschedule for CancelReschedule).
 //
-//   bazel run --config=opt //benchmarks:event_queue_bench
+//   bazel run -c opt //benchmarks:event_queue_bench
 
 #include <cstdint>
 #include <vector>

@@ -10,7 +10,7 @@
 // (decay plus the three-segment sum); 100 ms crosses ~95 (shift + table).
 // items_per_second counts updates.
 //
-//   bazel run --config=opt //benchmarks:pelt_bench
+//   bazel run -c opt //benchmarks:pelt_bench
 
 #include <cstdint>
 

@@ -24,7 +24,7 @@
 //   allocs_per_decision   global operator new calls in the timed loop per
 //                         decision (want 0: hooks must not allocate)
 //
-//   bazel run --config=opt //benchmarks:placement_bench
+//   bazel run -c opt //benchmarks:placement_bench
 
 #include <algorithm>
 #include <array>
