@@ -27,4 +27,18 @@ void EventWinnerTree::Reset(int slots) {
   }
 }
 
+void EventWinnerTree::ReplayExact(int s) {
+  const Key& key = keys_[static_cast<size_t>(s)];
+  uint64_t hi = key.hi;
+  uint64_t lo = key.lo;
+  uint64_t win = static_cast<uint64_t>(s) * sizeof(Key);
+  const char* const keys = reinterpret_cast<const char*>(keys_.data());
+  for (uint64_t i = leaves_ + static_cast<uint64_t>(s); i > 1; i >>= 1) {
+    const uint64_t other = winner_[i ^ 1];
+    const Key* const k = reinterpret_cast<const Key*>(keys + other);
+    winner_tree_internal::TakeIfLess(k->hi, k->lo, other, hi, lo, win);
+    winner_[i >> 1] = static_cast<uint32_t>(win);
+  }
+}
+
 }  // namespace schedsim::sim

@@ -27,9 +27,9 @@
 // the keys live in one array by slot (16 bytes each). Set and Clear replay
 // the slot's path to the root: per level, one sibling load, one load of
 // its time and a branch-free compare-and-select on the times (which side
-// wins is unpredictable, so branches would mispredict half the time);
-// equal times, rare, branch to compare band_seq. 256 slots: 8 levels,
-// 6 KiB.
+// wins is unpredictable, so branches would mispredict half the time); a
+// tie in time anywhere on the path (rare) replays it again comparing
+// (time, band_seq). 256 slots: 8 levels, 6 KiB.
 //
 // Not thread-safe. Allocates only in Reset.
 
@@ -105,6 +105,9 @@ class EventWinnerTree {
     return static_cast<int64_t>(k.hi ^ kSign);
   }
   void Replay(int s, int64_t time_ns, uint64_t band_seq);
+  // Replays slot s's path (its key already stored) with the full
+  // (time, band_seq) compare: after a tie in time.
+  void ReplayExact(int s);
 
   int slots_ = 0;
   uint32_t leaves_ = 2;  // a power of two >= slots_, at least 2
@@ -146,49 +149,54 @@ inline void TakeIfLess(const uint64_t& khi, const uint64_t& klo,
 }
 
 // If khi < hi, takes it and its slot: (hi, win) = (khi, kwin), without a
-// branch (cmp and two conditional moves on x86-64).
-inline void TakeIfLess64(const uint64_t& khi, const uint64_t& kwin,
+// branch; returns whether khi == hi (then nothing is taken). On x86-64 one
+// cmp and two conditional moves, the equality read from the same flags.
+inline bool TakeIfLess64(const uint64_t& khi, const uint64_t& kwin,
                          uint64_t& hi, uint64_t& win) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && \
+    defined(__GCC_ASM_FLAG_OUTPUTS__)
+  bool equal;
   __asm__(
       "cmpq %[hi], %[khi]\n\t"
       "cmovbq %[khi], %[hi]\n\t"
       "cmovbq %[kwin], %[win]"
-      : [hi] "+r"(hi), [win] "+r"(win)
-      : [khi] "r"(khi), [kwin] "rm"(kwin)
-      : "cc");
+      : [hi] "+r"(hi), [win] "+r"(win), "=@ccz"(equal)
+      : [khi] "r"(khi), [kwin] "rm"(kwin));
+  return equal;
 #else
+  const bool equal = khi == hi;
   if (khi < hi) {
     hi = khi;
     win = kwin;
   }
+  return equal;
 #endif
 }
 
 }  // namespace winner_tree_internal
 
 inline void EventWinnerTree::Replay(int s, int64_t time_ns, uint64_t band_seq) {
-  uint64_t hi = static_cast<uint64_t>(time_ns) ^ kSign;
-  uint64_t win = static_cast<uint64_t>(s) * sizeof(Key);
-  keys_[static_cast<size_t>(s)] = Key{hi, band_seq};
+  const uint64_t hi0 = static_cast<uint64_t>(time_ns) ^ kSign;
+  keys_[static_cast<size_t>(s)] = Key{hi0, band_seq};
   const char* const keys = reinterpret_cast<const char*>(keys_.data());
   uint32_t* const winner = winner_.data();
-  // Per level the times decide, branch-free; equal times (rare: distinct
-  // events at the same nanosecond) take a branch that compares band_seq.
-  // leaves_ >= 2, so the leaf is never the root: at least one level.
+  // Per level the times decide, branch-free, and a flag notes whether two
+  // times were equal anywhere on the path. Equal times (distinct events at
+  // the same nanosecond) are rare; then the path is replayed again with the
+  // full (time, band_seq) compare. leaves_ >= 2, so the leaf is never the
+  // root: at least one level.
+  uint64_t hi = hi0;
+  uint64_t win = static_cast<uint64_t>(s) * sizeof(Key);
   uint64_t i = leaves_ + static_cast<uint64_t>(s);
+  bool tie = false;
   do {
     const uint64_t other = winner[i ^ 1];
-    const Key* const k = reinterpret_cast<const Key*>(keys + other);
-    const uint64_t khi = k->hi;
-    if (ABSL_PREDICT_FALSE(khi == hi)) {
-      if (k->lo < reinterpret_cast<const Key*>(keys + win)->lo) win = other;
-    } else {
-      winner_tree_internal::TakeIfLess64(khi, other, hi, win);
-    }
+    const uint64_t khi = reinterpret_cast<const Key*>(keys + other)->hi;
+    tie |= winner_tree_internal::TakeIfLess64(khi, other, hi, win);
     i >>= 1;
     winner[i] = static_cast<uint32_t>(win);
   } while (i != 1);
+  if (ABSL_PREDICT_FALSE(tie)) ReplayExact(s);
 }
 
 inline int EventWinnerTree::runner_up_slot() const {
