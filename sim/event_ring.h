@@ -41,7 +41,9 @@ namespace schedsim::sim {
 
 class EventRing {
  public:
-  EventRing() : buf_(16) {}
+  EventRing() : buf_(16), data_(buf_.data()), mask_(15) {}
+  EventRing(const EventRing&) = delete;
+  EventRing& operator=(const EventRing&) = delete;
 
   bool empty() const { return head_ == tail_; }
   size_t size() const { return static_cast<size_t>(tail_ - head_); }
@@ -72,11 +74,9 @@ class EventRing {
   }
 
  private:
-  event_queue_internal::Entry& At(uint64_t i) {
-    return buf_[static_cast<size_t>(i) & (buf_.size() - 1)];
-  }
+  event_queue_internal::Entry& At(uint64_t i) { return data_[i & mask_]; }
   const event_queue_internal::Entry& At(uint64_t i) const {
-    return buf_[static_cast<size_t>(i) & (buf_.size() - 1)];
+    return data_[i & mask_];
   }
   void Grow() {
     std::vector<event_queue_internal::Entry> bigger(buf_.size() * 2);
@@ -86,9 +86,13 @@ class EventRing {
     tail_ -= head_;
     head_ = 0;
     buf_.swap(bigger);
+    data_ = buf_.data();
+    mask_ = buf_.size() - 1;
   }
 
   std::vector<event_queue_internal::Entry> buf_;  // a power of two long
+  event_queue_internal::Entry* data_;             // buf_.data()
+  uint64_t mask_;                                 // buf_.size() - 1
   uint64_t head_ = 0;  // the earliest pending entry (counts up)
   uint64_t tail_ = 0;  // one past the latest
 };
