@@ -121,12 +121,6 @@ void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
       chan_op >= 0
           ? &channels_[program_ops_[t.program][chan_op].arg + t.channel_base]
           : &no_channel_;
-  // The next phase end is most likely the next event: start loading the
-  // lines it reads (its CPU's and its task's first) while this event ends.
-  const int next = phase_ends_.top_slot();
-  __builtin_prefetch(cpus_.data() + next);
-  __builtin_prefetch(tasks_.data() + phase_task_[next]);
-  __builtin_prefetch(phase_channel_[next]);
 }
 
 void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
