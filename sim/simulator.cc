@@ -116,6 +116,7 @@ void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
       CeilNonNegative(static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle);
   phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
   phase_task_[cpu] = c.curr;
+  phase_op_[cpu] = program_ops_[t.program] + t.pc;
   const int32_t chan_op = next_channel_op_[t.program][t.pc];
   phase_channel_[cpu] =
       chan_op >= 0
@@ -278,6 +279,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   cpus_.resize(n);
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
   phase_channel_.assign(n, &no_channel_);
+  phase_op_.assign(n, nullptr);
   overloaded_.assign((n + 63) / 64, 0);
   probe_.resize(n);
   nr_running_.assign(n, 0);
@@ -402,7 +404,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::OnPhaseEnd(int cpu) {
     return Schedule(cpu);
   }
   if (c.need_resched) return Schedule(cpu);
-  return RunTask(cpu, id);
+  return RunTask(cpu, id, phase_op_[cpu]);
 }
 
 absl::Status SimulatorImpl::RunUntil(SimTime until) {
@@ -525,12 +527,14 @@ void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
 
 // Runs the program of `cpu`'s current task from its pc until it starts a
 // phase, blocks, yields or exits.
-void SimulatorImpl::RunTask(int cpu, int id) {
+void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[id];
   const Op* const ops = program_ops_[t.program];
-  for (int guard = 0; guard < kMaxInlineOps; ++guard) {
-    const Op& op = ops[t.pc];
+  assert(first == nullptr || first == ops + t.pc);
+  const Op* next = first != nullptr ? first : ops + t.pc;
+  for (int guard = 0; guard < kMaxInlineOps; ++guard, next = ops + t.pc) {
+    const Op& op = *next;
     switch (op.code) {
       case OpCode::kCompute: {
         ++t.pc;

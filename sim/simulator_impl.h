@@ -366,7 +366,9 @@ class SimulatorImpl {
   void SetCurKhz(FreqDomainState& d, int64_t khz);
   // Interprets the ops of `cpu`'s current task (`id`) until it blocks or
   // starts a phase.
-  void RunTask(int cpu, int id);
+  // `first`, when given, is &ops[t.pc] (the caller had it at hand): the
+  // first dispatch then need not wait for the task's line.
+  void RunTask(int cpu, int id, const Op* first = nullptr);
   void RunTask(int cpu) { RunTask(cpu, cpus_[cpu].curr); }
   void OnPhaseEnd(int cpu);
   int CreateTask(int spec_index, int parent_cpu);
@@ -526,6 +528,8 @@ class SimulatorImpl {
   // By CPU: the channel its task will use right after the phase (a prefetch
   // hint; a dummy when none).
   std::vector<const ChannelState*> phase_channel_;
+  // By CPU: the op its task resumes at when the phase ends (&ops[pc]).
+  std::vector<const Op*> phase_op_;
   ChannelState no_channel_;
   // Each CPU's next tick (slot = CPU), keyed the same way: kept out of
   // queue_, which then holds only the few wake-ups and timers in flight.
