@@ -51,6 +51,8 @@ class EventRing {
   // The earliest event's key. REQUIRES: !empty().
   int64_t TopTime() const { return At(head_).time_ns; }
   uint64_t TopBandSeq() const { return At(head_).band_seq; }
+  int32_t TopCpu() const { return At(head_).cpu; }
+  int32_t TopTask() const { return At(head_).task; }
 
   // REQUIRES: band_seq distinct from every pending key's (a seq from the
   // queue's counter), time not before the last popped time.

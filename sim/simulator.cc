@@ -446,6 +446,19 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
     if (time_ns > until_ns) break;
     now_ns_ = time_ns;
     ++events_;
+    // The next wake-up delivery is a few events away: start bringing its
+    // CPU's and task's lines in.
+    if (source != 3 && !deliveries_.empty()) {
+      const char* task =
+          reinterpret_cast<const char*>(tasks_.data() + deliveries_.TopTask());
+      const char* cpu =
+          reinterpret_cast<const char*>(cpus_.data() + deliveries_.TopCpu());
+      __builtin_prefetch(cpu);         // the probed state
+      __builtin_prefetch(cpu + 64);    // the runqueue
+      __builtin_prefetch(task);        // the op interpreter's line
+      __builtin_prefetch(task + 64);   // the scheduler's (enqueue)
+      __builtin_prefetch(task + 128);  // wake-up and PELT
+    }
     // Handlers report a broken rule through Fail() (error_), not a return
     // value: the hot path carries no status.
     if (source == 0) {
