@@ -32,6 +32,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "sim/event_queue.h"
@@ -48,9 +49,10 @@ class EventRing {
   bool empty() const { return head_ == tail_; }
   size_t size() const { return static_cast<size_t>(tail_ - head_); }
 
-  // The earliest event's key. REQUIRES: !empty().
-  int64_t TopTime() const { return At(head_).time_ns; }
-  uint64_t TopBandSeq() const { return At(head_).band_seq; }
+  // The earliest event's key, kept beside the ring so that reading it is
+  // two loads. Empty: INT64_MAX and all ones, after every real key.
+  int64_t TopTime() const { return top_time_; }
+  uint64_t TopBandSeq() const { return top_band_seq_; }
   int32_t TopCpu() const { return At(head_).cpu; }
   int32_t TopTask() const { return At(head_).task; }
 
@@ -67,15 +69,27 @@ class EventRing {
     }
     At(i) = e;
     ++tail_;
+    if (i == head_) SetTop();
   }
 
   // Removes and returns the earliest event. REQUIRES: !empty().
   Event Pop() {
     assert(!empty());
-    return event_queue_internal::ToEvent(At(head_++));
+    const Event e = event_queue_internal::ToEvent(At(head_++));
+    SetTop();
+    return e;
   }
 
  private:
+  void SetTop() {
+    if (head_ == tail_) {
+      top_time_ = std::numeric_limits<int64_t>::max();
+      top_band_seq_ = ~uint64_t{0};
+    } else {
+      top_time_ = At(head_).time_ns;
+      top_band_seq_ = At(head_).band_seq;
+    }
+  }
   event_queue_internal::Entry& At(uint64_t i) { return data_[i & mask_]; }
   const event_queue_internal::Entry& At(uint64_t i) const {
     return data_[i & mask_];
@@ -97,6 +111,8 @@ class EventRing {
   uint64_t mask_;                                 // buf_.size() - 1
   uint64_t head_ = 0;  // the earliest pending entry (counts up)
   uint64_t tail_ = 0;  // one past the latest
+  int64_t top_time_ = std::numeric_limits<int64_t>::max();
+  uint64_t top_band_seq_ = ~uint64_t{0};
 };
 
 }  // namespace schedsim::sim

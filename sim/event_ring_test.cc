@@ -3,6 +3,7 @@
 #include "sim/event_ring.h"
 
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <tuple>
 
@@ -18,6 +19,9 @@ using Key = std::tuple<int64_t, uint64_t, int32_t>;  // time, band_seq, cpu
 TEST(EventRingTest, PopsInKeyOrderAndGrows) {
   EventRing ring;
   EXPECT_TRUE(ring.empty());
+  // Empty: the largest key, after any real one.
+  EXPECT_EQ(ring.TopTime(), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(ring.TopBandSeq(), ~uint64_t{0});
   // Out of order, with a time tie decided by band_seq.
   ring.Push(30, PackBandSeq(1, 0), 7, 0, 10);
   ring.Push(10, PackBandSeq(1, 1), 7, 1, 11);
@@ -36,6 +40,7 @@ TEST(EventRingTest, PopsInKeyOrderAndGrows) {
   EXPECT_EQ(e.time.ns(), 20);
   EXPECT_EQ(ring.Pop().cpu, 0);
   EXPECT_TRUE(ring.empty());
+  EXPECT_EQ(ring.TopTime(), std::numeric_limits<int64_t>::max());
   // Past the initial capacity, wrapped around.
   for (int i = 0; i < 100; ++i) {
     ring.Push(1000 - i, PackBandSeq(1, 10 + static_cast<uint64_t>(i)), 0, i, 0);

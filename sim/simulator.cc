@@ -423,15 +423,14 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
       key = ticks_.top_band_seq();
       source = 1;
     }
-    if (!deliveries_.empty() &&
-        KeyBefore(deliveries_.TopTime(), deliveries_.TopBandSeq(), time_ns,
+    // The rings report the largest key when empty.
+    if (KeyBefore(deliveries_.TopTime(), deliveries_.TopBandSeq(), time_ns,
                   key)) {
       time_ns = deliveries_.TopTime();
       key = deliveries_.TopBandSeq();
       source = 3;
     }
-    if (!exits_.empty() &&
-        KeyBefore(exits_.TopTime(), exits_.TopBandSeq(), time_ns, key)) {
+    if (KeyBefore(exits_.TopTime(), exits_.TopBandSeq(), time_ns, key)) {
       time_ns = exits_.TopTime();
       key = exits_.TopBandSeq();
       source = 4;
