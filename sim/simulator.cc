@@ -498,27 +498,25 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
   return absl::OkStatus();
 }
 
+// The kinds that live in queue_; RunUntil handles the trees' and the
+// rings' events itself.
 void SimulatorImpl::Dispatch(const Event& e) {
   switch (static_cast<EventKind>(e.kind)) {
-    case kEvPhaseEnd:
-      return OnPhaseEnd(e.cpu);
-    case kEvTick:
-      if (cpus_[e.cpu].mode == CpuMode::kBusy) return OnTick(e.cpu);
-      return OnIdleTick(e.cpu);
     case kEvTaskTimer:
       return OnTaskTimer(e.cpu, e.task);
-    case kEvWakeDeliver:
-      return OnWakeDeliver(e.cpu, e.task);
-    case kEvIdleExitDone:
-      return OnIdleExitDone(e.cpu);
     case kEvPollTimeout:
       return OnPollTimeout(e.cpu);
     case kEvFreqDone:
       return OnFreqDone(e.cpu);
     case kEvPmu:
       return OnPmu(e.cpu);
+    case kEvPhaseEnd:
+    case kEvTick:
+    case kEvWakeDeliver:
+    case kEvIdleExitDone:
+      break;  // never queued
   }
-  return FailCat("unknown event kind ", e.kind);
+  return FailCat("event kind ", e.kind, " does not belong in the queue");
 }
 
 // Dequeues the running task of `cpu` (it blocks or exits) and accounts it.

@@ -44,16 +44,17 @@
 
 namespace schedsim::sim {
 
-// Event kinds, dispatched by a switch in SimulatorImpl::Dispatch.
+// Event kinds, each with the container that holds it pending. RunUntil
+// handles the trees' and rings' events; Dispatch those of queue_.
 enum EventKind : uint16_t {
   kEvPhaseEnd,      // cpu: its running task's phase ends (phase_ends_)
   kEvTick,          // cpu: scheduler tick (ticks_)
-  kEvTaskTimer,     // task: sleep or IO wait over; cpu: where it slept
-  kEvWakeDeliver,   // task: enqueue on `cpu` (wake list / IPI arrival)
-  kEvIdleExitDone,  // cpu: C-state exit finished
-  kEvPollTimeout,   // cpu: POLL time limit reached
-  kEvFreqDone,      // cpu = domain: P-state transition completes
-  kEvPmu,           // cpu = package: power-management evaluation
+  kEvTaskTimer,     // task: sleep or IO wait over; cpu: where it slept (queue_)
+  kEvWakeDeliver,   // task: enqueue on `cpu`, wake list / IPI (deliveries_)
+  kEvIdleExitDone,  // cpu: C-state exit finished (exits_)
+  kEvPollTimeout,   // cpu: POLL time limit reached (queue_)
+  kEvFreqDone,      // cpu = domain: P-state transition completes (queue_)
+  kEvPmu,           // cpu = package: power-management evaluation (queue_)
 };
 
 // Bands order simultaneous events: interrupts and deliveries before timers
@@ -532,7 +533,8 @@ class SimulatorImpl {
   std::vector<const Op*> phase_op_;
   ChannelState no_channel_;
   // Each CPU's next tick (slot = CPU), keyed the same way: kept out of
-  // queue_, which then holds only the few wake-ups and timers in flight.
+  // queue_, which then holds only the timers, POLL limits, frequency
+  // transitions and PMU evaluations in flight.
   EventWinnerTree ticks_;
   int64_t now_ns_ = 0;
   int64_t tick_ns_ = 4000000;
