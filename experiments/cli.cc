@@ -2,6 +2,8 @@
 
 #include "experiments/cli.h"
 
+#include <map>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -21,6 +23,26 @@ namespace schedsim::experiments {
 namespace {
 
 constexpr int kUsageError = 2;
+
+struct ExtraCommand {
+  std::string summary;
+  CommandFunction run;
+};
+
+std::map<std::string, ExtraCommand>& ExtraCommands() {
+  static auto* commands = new std::map<std::string, ExtraCommand>();
+  return *commands;
+}
+
+std::string ExtraUsage() {
+  std::string text;
+  for (const auto& [name, command] : ExtraCommands()) {
+    absl::StrAppend(&text, "  ", name,
+                    std::string(name.size() < 10 ? 11 - name.size() : 1, ' '),
+                    command.summary, "\n");
+  }
+  return text;
+}
 
 std::string MainUsage() {
   return absl::StrCat(
@@ -45,7 +67,8 @@ std::string MainUsage() {
       "a\n             recorded ftrace trace (docs/traces.md)\n"
       "  policies   list the cpufreq, cpuidle and placement policies with "
       "their\n"
-      "             parameters and defaults\n"
+      "             parameters and defaults\n",
+      ExtraUsage(),
       "  help       this text; `schedsim COMMAND --help` for a command's "
       "flags\n\n"
       "Built-in machines: ",
@@ -223,9 +246,21 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   if (command == "run") return RunCommand(rest, out, err);
   if (command == "govd") return GovdCommand(rest, out, err);
   if (command == "shadow") return ShadowCommand(rest, out, err);
-  err << "schedsim: unknown command '" << command
-      << "'; commands: topology, simulate, run, policies, govd, shadow, help\n";
+  auto extra = ExtraCommands().find(command);
+  if (extra != ExtraCommands().end()) return extra->second.run(rest, out, err);
+  std::string names = "topology, simulate, run, policies, govd, shadow";
+  for (const auto& [name, unused] : ExtraCommands()) {
+    absl::StrAppend(&names, ", ", name);
+  }
+  err << "schedsim: unknown command '" << command << "'; commands: " << names
+      << ", help\n";
   return kUsageError;
+}
+
+bool RegisterCommand(const std::string& name, const std::string& summary,
+                     CommandFunction run) {
+  ExtraCommands()[name] = ExtraCommand{summary, run};
+  return true;
 }
 
 }  // namespace schedsim::experiments

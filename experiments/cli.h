@@ -17,6 +17,15 @@ namespace schedsim::experiments {
 int RunCli(const std::vector<std::string>& args, std::ostream& out,
            std::ostream& err);
 
+// A command linked in from a package above this one (validation/'s
+// `validate`): `name` runs `run`, and `summary` is its line in the usage
+// text. Call it from a static initializer (an alwayslink library). Returns
+// true so that it can initialise a static.
+using CommandFunction = int (*)(const std::vector<std::string>& args,
+                                std::ostream& out, std::ostream& err);
+bool RegisterCommand(const std::string& name, const std::string& summary,
+                     CommandFunction run);
+
 }  // namespace schedsim::experiments
 
 #endif  // SCHEDSIM_EXPERIMENTS_CLI_H_

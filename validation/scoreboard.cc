@@ -1,0 +1,425 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "validation/scoreboard.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+
+namespace schedsim::validation {
+namespace {
+
+using Json = experiments::OrderedJson;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+int Sign(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
+
+// JSON number, or null for NaN/inf.
+Json Num(double x) {
+  if (!std::isfinite(x)) return nullptr;
+  return x;
+}
+
+// Rounded for reports: JSON keeps 4 decimals of percentages and ratios.
+double Round(double x, int digits) {
+  if (!std::isfinite(x)) return x;
+  const double f = std::pow(10.0, digits);
+  return std::round(x * f) / f;
+}
+
+std::string Pct(double x) {
+  if (!std::isfinite(x)) return "n/a";
+  return absl::StrFormat("%+.2f%%", x);
+}
+
+std::string Ratio(double x) {
+  if (!std::isfinite(x)) return "-";
+  return absl::StrFormat("%.2f", x);
+}
+
+std::string PValue(const ScoredRow& s) {
+  if (!s.simulated) return "-";
+  if (!std::isfinite(s.simulated->p_value)) {
+    return s.simulated->identical ? "identical" : "n/a";
+  }
+  return absl::StrFormat("%.3f", s.simulated->p_value);
+}
+
+std::string CountPct(int hits, int rows) {
+  if (rows == 0) return "0/0";
+  return absl::StrFormat("%d/%d (%.0f%%)", hits, rows,
+                         100.0 * hits / static_cast<double>(rows));
+}
+
+double Percent(int hits, int rows) {
+  return rows == 0 ? 0.0 : Round(100.0 * hits / rows, 1);
+}
+
+}  // namespace
+
+const char* VerdictName(Verdict v) {
+  switch (v) {
+    case Verdict::kMatch:
+      return "match";
+    case Verdict::kMismatch:
+      return "mismatch";
+    case Verdict::kNeutralAgree:
+      return "neutral-agree";
+    case Verdict::kNeutralDisagree:
+      return "neutral-disagree";
+    case Verdict::kNotExpressible:
+      return "not-expressible";
+  }
+  return "?";
+}
+
+ScoredRow ScoreRow(const Row& row, const std::optional<Simulated>& simulated,
+                   const std::string& failure) {
+  ScoredRow s;
+  s.row = &row;
+  s.row_class = Classify(row.published);
+  s.simulated = simulated;
+  s.size_ratio = kNaN;
+  s.absolute_ratio = kNaN;
+  const double pub = row.published.change_pct;
+  if (!simulated) {
+    s.verdict = Verdict::kNotExpressible;
+    s.reason = !row.not_expressible.empty() ? row.not_expressible : failure;
+    return s;
+  }
+  const double sim = simulated->change_pct;
+  if (pub != 0 && std::isfinite(sim)) {
+    s.size_ratio = sim / pub;
+    s.within_2x =
+        s.size_ratio >= 1.0 / kSizeFactor && s.size_ratio <= kSizeFactor;
+  }
+  if (row.absolute && row.published.baseline > 0 &&
+      std::isfinite(simulated->baseline)) {
+    s.absolute_ratio = simulated->baseline / row.published.baseline;
+  }
+  if (s.row_class == RowClass::kNeutral) {
+    // Without a p-value (no spread) only the size can say "neutral".
+    const bool tested = std::isfinite(simulated->p_value);
+    const bool significant = tested && simulated->p_value < 0.05;
+    const bool agree =
+        std::fabs(sim) < kNeutralSimPct || (tested && !significant);
+    s.verdict = agree ? Verdict::kNeutralAgree : Verdict::kNeutralDisagree;
+    if (agree) {
+      s.reason = std::fabs(sim) < kNeutralSimPct
+                     ? absl::StrFormat("|%s| < 5%%", Pct(sim))
+                     : absl::StrFormat("%s, not significant", Pct(sim));
+    } else {
+      s.reason = tested ? absl::StrFormat(
+                              "published neutral (%s), simulated %s and "
+                              "significant (p = %.3f)",
+                              Pct(pub), Pct(sim), simulated->p_value)
+                        : absl::StrFormat(
+                              "published neutral (%s), simulated %s "
+                              "with no spread to test it",
+                              Pct(pub), Pct(sim));
+    }
+    return s;
+  }
+  const double need = std::max(kMinMatchPct, std::fabs(pub) / 5.0);
+  const bool same_sign = Sign(sim) == Sign(pub);
+  const bool match = same_sign && std::fabs(sim) >= need;
+  s.verdict = match ? Verdict::kMatch : Verdict::kMismatch;
+  if (!std::isfinite(sim)) {
+    s.reason = "the simulated change is undefined (a baseline of 0)";
+  } else if (!same_sign) {
+    s.reason = absl::StrFormat(
+        "simulated %s against published %s: "
+        "the opposite direction",
+        Pct(sim), Pct(pub));
+  } else if (!match) {
+    s.reason = absl::StrFormat(
+        "simulated %s against published %s: below max(1%%, a fifth of the "
+        "published size)",
+        Pct(sim), Pct(pub));
+  } else {
+    s.reason = s.within_2x
+                   ? "direction and size (within 2x)"
+                   : absl::StrFormat("direction; size %.2fx", s.size_ratio);
+  }
+  if (s.row_class == RowClass::kAmbiguous) {
+    s.reason =
+        absl::StrCat("ambiguous published change (not scored); ", s.reason);
+  }
+  return s;
+}
+
+Summary Summarize(const std::vector<ScoredRow>& rows, const std::string& tier) {
+  Summary sum;
+  sum.tier = tier;
+  for (const ScoredRow& s : rows) {
+    ++sum.rows;
+    if (s.verdict == Verdict::kNotExpressible) ++sum.not_expressible;
+    if (s.simulated && s.simulated->identical) ++sum.identical;
+    switch (s.row_class) {
+      case RowClass::kDirectional:
+        ++sum.directional.rows;
+        if (s.verdict == Verdict::kMatch) {
+          ++sum.directional.hits;
+          if (s.within_2x) ++sum.size_within_2x;
+        }
+        break;
+      case RowClass::kNeutral:
+        ++sum.neutral.rows;
+        if (s.verdict == Verdict::kNeutralAgree) ++sum.neutral.hits;
+        break;
+      case RowClass::kAmbiguous:
+        ++sum.ambiguous;
+        break;
+    }
+    // Absolute: every row whose published baseline is in a measure the
+    // model reports; a row not run counts as a miss.
+    if (s.row->absolute && s.row->not_expressible.empty()) {
+      ++sum.absolute.rows;
+      if (std::isfinite(s.absolute_ratio) &&
+          s.absolute_ratio >= 1.0 / kAbsoluteFactor &&
+          s.absolute_ratio <= kAbsoluteFactor) {
+        ++sum.absolute.hits;
+      }
+    }
+  }
+  return sum;
+}
+
+std::string SummaryLine(const Summary& s) {
+  return absl::StrCat(
+      "direction ", CountPct(s.directional.hits, s.directional.rows),
+      ", size within 2x ", CountPct(s.size_within_2x, s.directional.rows),
+      ", neutral ", CountPct(s.neutral.hits, s.neutral.rows),
+      ", absolute within 1.5x ", CountPct(s.absolute.hits, s.absolute.rows),
+      " (", s.tier, " tier; ", s.rows, " rows, ", s.ambiguous, " ambiguous, ",
+      s.not_expressible, " not expressible)");
+}
+
+absl::StatusOr<Floor> ParseFloor(const std::string& text,
+                                 const std::string& filename) {
+  experiments::JsonFileReader r(filename);
+  Json root;
+  SCHEDSIM_RETURN_IF_ERROR(r.ParseText(text, &root));
+  SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(root, "", "a floor"));
+  const std::vector<std::string> keys = {
+      "about",          "tier",          "direction_match",
+      "size_within_2x", "neutral_agree", "absolute_within_1_5x"};
+  SCHEDSIM_RETURN_IF_ERROR(r.CheckKeys(root, "", keys, "a floor"));
+  Floor f;
+  if (!root.contains("tier")) return r.Error("", "missing \"tier\"");
+  SCHEDSIM_ASSIGN_OR_RETURN(f.tier, r.Name(root["tier"], "tier", "a tier"));
+  if (f.tier != "quick" && f.tier != "full") {
+    return r.Error("tier", "expected \"quick\" or \"full\"");
+  }
+  struct Field {
+    const char* key;
+    int* out;
+  };
+  for (const Field& field :
+       {Field{"direction_match", &f.direction_match},
+        Field{"size_within_2x", &f.size_within_2x},
+        Field{"neutral_agree", &f.neutral_agree},
+        Field{"absolute_within_1_5x", &f.absolute_within_1_5x}}) {
+    if (!root.contains(field.key)) {
+      return r.Error("", absl::StrCat("missing \"", field.key, "\""));
+    }
+    SCHEDSIM_ASSIGN_OR_RETURN(int64_t v,
+                              r.Int(root[field.key], field.key, 0, 100000));
+    *field.out = static_cast<int>(v);
+  }
+  return f;
+}
+
+absl::Status CheckFloor(const Summary& summary, const Floor& floor) {
+  std::vector<std::string> below;
+  auto check = [&](const char* name, int got, int want) {
+    if (got < want) below.push_back(absl::StrCat(name, " ", got, " < ", want));
+  };
+  if (summary.tier != floor.tier) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the floor is for the ", floor.tier, " tier; this is the ",
+                     summary.tier, " tier"));
+  }
+  check("direction_match", summary.directional.hits, floor.direction_match);
+  check("size_within_2x", summary.size_within_2x, floor.size_within_2x);
+  check("neutral_agree", summary.neutral.hits, floor.neutral_agree);
+  check("absolute_within_1_5x", summary.absolute.hits,
+        floor.absolute_within_1_5x);
+  if (below.empty()) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat("the scoreboard fell below the committed floor "
+                   "(validation/floor.json): ",
+                   absl::StrJoin(below, ", ")));
+}
+
+Json SummaryJson(const Summary& s) {
+  Json j = Json::object();
+  j["tier"] = s.tier;
+  j["rows"] = s.rows;
+  j["not_expressible"] = s.not_expressible;
+  j["identical"] = s.identical;
+  j["directional"] = {
+      {"rows", s.directional.rows},
+      {"direction_match", s.directional.hits},
+      {"direction_match_pct", Percent(s.directional.hits, s.directional.rows)},
+      {"size_within_2x", s.size_within_2x},
+      {"size_within_2x_pct", Percent(s.size_within_2x, s.directional.rows)}};
+  j["neutral"] = {{"rows", s.neutral.rows},
+                  {"agree", s.neutral.hits},
+                  {"agree_pct", Percent(s.neutral.hits, s.neutral.rows)}};
+  j["ambiguous"] = {{"rows", s.ambiguous}};
+  j["absolute"] = {
+      {"rows", s.absolute.rows},
+      {"within_1_5x", s.absolute.hits},
+      {"within_1_5x_pct", Percent(s.absolute.hits, s.absolute.rows)}};
+  j["line"] = SummaryLine(s);
+  return j;
+}
+
+Json ScoreboardJson(const std::vector<ScoredRow>& rows,
+                    const Summary& summary) {
+  Json out = Json::object();
+  Json list = Json::array();
+  for (const ScoredRow& s : rows) {
+    const Row& r = *s.row;
+    Json j = Json::object();
+    j["id"] = r.id;
+    j["seed"] = r.seed;
+    j["benchmark"] = r.benchmark;
+    j["point"] = r.point;
+    j["published"] = {{"baseline", r.published.baseline},
+                      {"variant", r.published.variant},
+                      {"unit", r.published.unit},
+                      {"higher_is_better", r.published.higher_is_better},
+                      {"change_pct", r.published.change_pct}};
+    if (r.published.significant) {
+      j["published"]["significant"] = *r.published.significant;
+    } else {
+      j["published"]["significant"] = nullptr;
+    }
+    if (s.simulated) {
+      const Simulated& m = *s.simulated;
+      j["simulated"] = {
+          {"baseline", Num(m.baseline)},
+          {"variant", Num(m.variant)},
+          {"change_pct", Num(Round(m.change_pct, 4))},
+          {"p_value", Num(Round(m.p_value, 6))},
+          {"coeffvar_baseline_pct", Num(Round(m.coeffvar_baseline_pct, 4))},
+          {"coeffvar_variant_pct", Num(Round(m.coeffvar_variant_pct, 4))},
+          {"iterations", m.iterations},
+          {"identical", m.identical}};
+    } else {
+      j["simulated"] = nullptr;
+    }
+    j["class"] = RowClassName(s.row_class);
+    j["verdict"] = VerdictName(s.verdict);
+    j["size_ratio"] = Num(Round(s.size_ratio, 4));
+    j["within_2x"] = s.within_2x;
+    j["absolute_ratio"] = Num(Round(s.absolute_ratio, 4));
+    j["reason"] = s.reason;
+    if (s.robustness) {
+      j["robustness"] = {{"sign_holds", s.robustness->sign_holds},
+                         {"flipped_by", s.robustness->flipped_by}};
+    }
+    list.push_back(std::move(j));
+  }
+  out["rows"] = std::move(list);
+  out["summary"] = SummaryJson(summary);
+  return out;
+}
+
+namespace {
+
+struct Columns {
+  std::string id, cls, pub, sim, p, cvb, cvv, verdict, ratio, in2x, abs;
+};
+
+Columns RowColumns(const ScoredRow& s) {
+  Columns c;
+  c.id = s.row->id;
+  c.cls = RowClassName(s.row_class);
+  c.pub = Pct(s.row->published.change_pct);
+  if (s.simulated) {
+    c.sim = Pct(s.simulated->change_pct);
+    c.p = PValue(s);
+    c.cvb = absl::StrFormat("%.2f", s.simulated->coeffvar_baseline_pct);
+    c.cvv = absl::StrFormat("%.2f", s.simulated->coeffvar_variant_pct);
+  } else {
+    c.sim = c.p = c.cvb = c.cvv = "-";
+  }
+  c.verdict = VerdictName(s.verdict);
+  c.ratio = Ratio(s.size_ratio);
+  c.in2x = s.simulated ? (s.within_2x ? "yes" : "no") : "-";
+  c.abs = Ratio(s.absolute_ratio);
+  return c;
+}
+
+}  // namespace
+
+std::string ScoreboardTable(const std::vector<ScoredRow>& rows,
+                            const Summary& summary) {
+  std::string out =
+      absl::StrFormat("%-42s %-11s %9s %9s %9s %7s %7s %-16s %6s %3s %6s\n",
+                      "row", "class", "published", "simulated", "p", "cv_base",
+                      "cv_var", "verdict", "size", "2x", "abs");
+  for (const ScoredRow& s : rows) {
+    const Columns c = RowColumns(s);
+    absl::StrAppend(
+        &out,
+        absl::StrFormat("%-42s %-11s %9s %9s %9s %7s %7s %-16s %6s %3s %6s\n",
+                        c.id, c.cls, c.pub, c.sim, c.p, c.cvb, c.cvv, c.verdict,
+                        c.ratio, c.in2x, c.abs));
+  }
+  if (summary.identical > 0) {
+    absl::StrAppend(&out, "warning: ", summary.identical,
+                    " rows have identical iterations (no spread): their "
+                    "p-values are not tests\n");
+  }
+  absl::StrAppend(&out, "\nsummary: ", SummaryLine(summary), "\n");
+  return out;
+}
+
+std::string ScoreboardMarkdown(const std::vector<ScoredRow>& rows,
+                               const Summary& summary,
+                               const std::string& label) {
+  std::string out;
+  absl::StrAppend(&out, "**Summary (", summary.tier, " tier):** ",
+                  SummaryLine(summary), "\n\n");
+  if (!label.empty()) absl::StrAppend(&out, "Made from ", label, ".\n\n");
+  absl::StrAppend(
+      &out,
+      "| row | class | published | simulated | p | CoeffVar base / var | "
+      "verdict | size ratio | within 2x | absolute ratio |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const ScoredRow& s : rows) {
+    const Columns c = RowColumns(s);
+    absl::StrAppend(&out, "| `", c.id, "` | ", c.cls, " | ", c.pub, " | ",
+                    c.sim, " | ", c.p, " | ", c.cvb, " / ", c.cvv, " | ",
+                    c.verdict, " | ", c.ratio, " | ", c.in2x, " | ", c.abs,
+                    " |\n");
+  }
+  absl::StrAppend(&out,
+                  "\nWhy each row that is not a match or an agreement "
+                  "got its verdict:\n\n");
+  for (const ScoredRow& s : rows) {
+    if (s.verdict == Verdict::kMatch || s.verdict == Verdict::kNeutralAgree) {
+      continue;
+    }
+    absl::StrAppend(&out, "- `", s.row->id, "` (", VerdictName(s.verdict),
+                    "): ", s.reason, "\n");
+  }
+  return out;
+}
+
+std::string ProgressLine(const ScoredRow& s) {
+  const Columns c = RowColumns(s);
+  return absl::StrFormat("%-42s published %9s simulated %9s %s", c.id, c.pub,
+                         c.sim, c.verdict);
+}
+
+}  // namespace schedsim::validation

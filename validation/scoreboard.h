@@ -1,0 +1,151 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Scoring the catalogue's rows (catalogue.h) against simulated results, the
+// summary, the committed floor, and the scoreboard as a table, JSON and
+// markdown (docs/validation.md).
+//
+//   ScoredRow s = ScoreRow(row, simulated);   // verdict, ratios
+//   Summary sum = Summarize(scored);
+//   std::cout << ScoreboardTable(scored, sum);
+//
+// The rules (docs/validation.md, "Verdicts"):
+// - a directional row (Classify) `match`es when the simulated change has
+//   the published sign and at least max(1%, a fifth of the published size);
+//   otherwise `mismatch`;
+// - a neutral row is `neutral-agree` when |simulated change| < 5% or the
+//   simulated difference is not significant (p >= 0.05); without a p-value
+//   (identical iterations) only the size counts; otherwise
+//   `neutral-disagree`;
+// - an ambiguous row (3% <= |published| <= 5%, or beyond 5% but marked not
+//   significant) gets the directional verdict but is not scored;
+// - a row the model cannot express is `not-expressible`; it counts in its
+//   class's total, never as a success.
+// The size ratio is simulated / published change (within 2x: 0.5..2); the
+// absolute ratio is simulated baseline / published baseline in the
+// benchmark's unit (within 1.5x: 1/1.5..1.5), for rows whose published
+// baseline is in a measure the model reports.
+
+#ifndef SCHEDSIM_VALIDATION_SCOREBOARD_H_
+#define SCHEDSIM_VALIDATION_SCOREBOARD_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "experiments/json_util.h"
+#include "validation/catalogue.h"
+
+namespace schedsim::validation {
+
+// What the simulator gave for a row: the mean (of the kind the metric
+// declares) of the baseline and of the variant over the iterations, the
+// change signed better-is-positive, Welch's p (NaN when there is no test:
+// fewer than 2 iterations or no spread) and the CoeffVars.
+struct Simulated {
+  double baseline = 0;
+  double variant = 0;
+  double change_pct = 0;
+  double p_value = 0;
+  double coeffvar_baseline_pct = 0;
+  double coeffvar_variant_pct = 0;
+  int iterations = 0;
+  // Every iteration of both variants gave the same value: no spread.
+  bool identical = false;
+};
+
+// The robustness verdict for a row (schedsim validate --robustness).
+struct RowRobustness {
+  bool sign_holds = true;
+  std::vector<std::string> flipped_by;
+};
+
+enum class Verdict {
+  kMatch,
+  kMismatch,
+  kNeutralAgree,
+  kNeutralDisagree,
+  kNotExpressible
+};
+const char* VerdictName(Verdict v);
+
+inline constexpr double kNeutralSimPct = 5.0;
+inline constexpr double kMinMatchPct = 1.0;
+inline constexpr double kSizeFactor = 2.0;
+inline constexpr double kAbsoluteFactor = 1.5;
+
+struct ScoredRow {
+  const Row* row = nullptr;
+  RowClass row_class = RowClass::kAmbiguous;
+  std::optional<Simulated> simulated;  // unset when not expressible
+  Verdict verdict = Verdict::kNotExpressible;
+  double size_ratio = 0;  // NaN when undefined
+  bool within_2x = false;
+  double absolute_ratio = 0;  // NaN when undefined
+  std::string reason;         // why this verdict, in words
+  std::optional<RowRobustness> robustness;
+};
+
+// Scores one row; `simulated` is unset for a row that was not run (not
+// expressible, or its experiment failed: then `failure` says why).
+ScoredRow ScoreRow(const Row& row, const std::optional<Simulated>& simulated,
+                   const std::string& failure = "");
+
+struct ClassCount {
+  int rows = 0;
+  int hits = 0;  // direction matches / neutral agreements / within 1.5x
+};
+
+struct Summary {
+  std::string tier;
+  int rows = 0;
+  int not_expressible = 0;
+  ClassCount directional;  // hits = direction matches
+  int size_within_2x = 0;  // of the directional rows
+  ClassCount neutral;      // hits = called neutral
+  int ambiguous = 0;
+  ClassCount absolute;  // hits = within 1.5x
+  // Rows where every iteration gave the same value (no spread).
+  int identical = 0;
+};
+
+Summary Summarize(const std::vector<ScoredRow>& rows, const std::string& tier);
+
+// "direction 23/57 (40%), size within 2x 6/57 (11%), neutral 30/40 (75%),
+// absolute within 1.5x 20/60 (33%)": the README's scoreboard line.
+std::string SummaryLine(const Summary& s);
+
+// The committed floor (validation/floor.json): the least count of each
+// summary figure the quick tier may give. CheckFloor fails naming every
+// figure below it.
+struct Floor {
+  std::string tier;
+  int direction_match = 0;
+  int size_within_2x = 0;
+  int neutral_agree = 0;
+  int absolute_within_1_5x = 0;
+};
+absl::StatusOr<Floor> ParseFloor(const std::string& text,
+                                 const std::string& filename);
+absl::Status CheckFloor(const Summary& summary, const Floor& floor);
+
+// The scoreboard: a fixed-width table, the JSON document of
+// docs/validation.md ({"rows": [...], "summary": {...}}), and markdown.
+std::string ScoreboardTable(const std::vector<ScoredRow>& rows,
+                            const Summary& summary);
+experiments::OrderedJson ScoreboardJson(const std::vector<ScoredRow>& rows,
+                                        const Summary& summary);
+experiments::OrderedJson SummaryJson(const Summary& summary);
+// `label` says what the scoreboard was made from (commit, date); may be "".
+std::string ScoreboardMarkdown(const std::vector<ScoredRow>& rows,
+                               const Summary& summary,
+                               const std::string& label);
+
+// One line for the progress output: id, published and simulated change,
+// verdict.
+std::string ProgressLine(const ScoredRow& row);
+
+}  // namespace schedsim::validation
+
+#endif  // SCHEDSIM_VALIDATION_SCOREBOARD_H_

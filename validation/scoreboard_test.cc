@@ -1,0 +1,171 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The verdict rules, the summary and the floor (scoreboard.h).
+
+#include "validation/scoreboard.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace schedsim::validation {
+namespace {
+
+Row MakeRow(double pub_change, std::optional<bool> significant = {}) {
+  Row r;
+  r.id = "000/x/1";
+  r.published.baseline = 100;
+  r.published.variant = 100 + pub_change;
+  r.published.change_pct = pub_change;
+  r.published.significant = significant;
+  r.experiment = "e";
+  return r;
+}
+
+Simulated Sim(double change, double p = 0.01, double baseline = 100) {
+  Simulated s;
+  s.baseline = baseline;
+  s.variant = baseline + change;
+  s.change_pct = change;
+  s.p_value = p;
+  s.iterations = 3;
+  return s;
+}
+
+TEST(Verdict, DirectionalMatchNeedsSignAndAFifthOfTheSize) {
+  const Row r = MakeRow(20);
+  EXPECT_EQ(ScoreRow(r, Sim(4)).verdict, Verdict::kMatch);  // 20 / 5
+  EXPECT_EQ(ScoreRow(r, Sim(3.9)).verdict, Verdict::kMismatch);
+  EXPECT_EQ(ScoreRow(r, Sim(-10)).verdict, Verdict::kMismatch);
+  const Row six = MakeRow(-6);
+  EXPECT_EQ(ScoreRow(six, Sim(-1.2)).verdict, Verdict::kMatch);
+  EXPECT_EQ(ScoreRow(six, Sim(-1.1)).verdict, Verdict::kMismatch);
+  const Row four = MakeRow(4);  // ambiguous, but judged the same way
+  EXPECT_EQ(ScoreRow(four, Sim(1.0)).verdict, Verdict::kMatch);  // max(1%)
+  EXPECT_EQ(ScoreRow(four, Sim(0.9)).verdict, Verdict::kMismatch);
+}
+
+TEST(Verdict, SizeRatioAndWithin2x) {
+  const Row r = MakeRow(10);
+  ScoredRow s = ScoreRow(r, Sim(5));
+  EXPECT_DOUBLE_EQ(s.size_ratio, 0.5);
+  EXPECT_TRUE(s.within_2x);
+  s = ScoreRow(r, Sim(21));
+  EXPECT_FALSE(s.within_2x);
+  s = ScoreRow(r, Sim(-10));
+  EXPECT_FALSE(s.within_2x);
+}
+
+TEST(Verdict, NeutralAgreesWhenSmallOrNotSignificant) {
+  const Row r = MakeRow(1);
+  EXPECT_EQ(ScoreRow(r, Sim(4.9, 0.001)).verdict, Verdict::kNeutralAgree);
+  EXPECT_EQ(ScoreRow(r, Sim(8, 0.2)).verdict, Verdict::kNeutralAgree);
+  EXPECT_EQ(ScoreRow(r, Sim(8, 0.01)).verdict, Verdict::kNeutralDisagree);
+  EXPECT_EQ(
+      ScoreRow(r, Sim(-8, std::numeric_limits<double>::quiet_NaN())).verdict,
+      Verdict::kNeutralDisagree);  // no test: only the size counts
+}
+
+TEST(Verdict, AmbiguousIsShownNotScored) {
+  const Row r = MakeRow(4);
+  ScoredRow s = ScoreRow(r, Sim(4));
+  EXPECT_EQ(s.row_class, RowClass::kAmbiguous);
+  EXPECT_EQ(s.verdict, Verdict::kMatch);
+  const Summary sum = Summarize({s}, "quick");
+  EXPECT_EQ(sum.ambiguous, 1);
+  EXPECT_EQ(sum.directional.rows, 0);
+  EXPECT_EQ(sum.neutral.rows, 0);
+}
+
+TEST(Verdict, NotExpressibleCountsAgainstItsClass) {
+  Row r = MakeRow(30);
+  r.not_expressible = "no model";
+  ScoredRow s = ScoreRow(r, std::nullopt);
+  EXPECT_EQ(s.verdict, Verdict::kNotExpressible);
+  EXPECT_EQ(s.reason, "no model");
+  const Summary sum = Summarize({s}, "quick");
+  EXPECT_EQ(sum.directional.rows, 1);
+  EXPECT_EQ(sum.directional.hits, 0);
+  EXPECT_EQ(sum.not_expressible, 1);
+  EXPECT_EQ(sum.absolute.rows, 0);
+}
+
+TEST(Summary, CountsAndAbsoluteRatio) {
+  const Row a = MakeRow(10), b = MakeRow(-10), n = MakeRow(0.5);
+  Row no_abs = MakeRow(20);
+  no_abs.absolute = false;
+  std::vector<ScoredRow> rows = {
+      ScoreRow(a, Sim(9, 0.01, 140)),   // match, 2x, abs 1.4
+      ScoreRow(b, Sim(-30, 0.01, 40)),  // match, not 2x, abs 0.4
+      ScoreRow(n, Sim(0.1, 0.9, 100)),  // agree, abs 1
+      ScoreRow(no_abs, Sim(-5, 0.01, 1000)),
+  };
+  EXPECT_NEAR(rows[0].absolute_ratio, 1.4, 1e-12);
+  EXPECT_TRUE(std::isnan(rows[3].absolute_ratio));
+  const Summary s = Summarize(rows, "full");
+  EXPECT_EQ(s.directional.rows, 3);
+  EXPECT_EQ(s.directional.hits, 2);
+  EXPECT_EQ(s.size_within_2x, 1);
+  EXPECT_EQ(s.neutral.rows, 1);
+  EXPECT_EQ(s.neutral.hits, 1);
+  EXPECT_EQ(s.absolute.rows, 3);
+  EXPECT_EQ(s.absolute.hits, 2);
+  EXPECT_NE(SummaryLine(s).find("direction 2/3 (67%)"), std::string::npos)
+      << SummaryLine(s);
+
+  const auto j = ScoreboardJson(rows, s);
+  ASSERT_EQ(j["rows"].size(), 4u);
+  for (const char* key :
+       {"id", "seed", "benchmark", "point", "published", "simulated", "class",
+        "verdict", "size_ratio", "within_2x", "absolute_ratio", "reason"}) {
+    EXPECT_TRUE(j["rows"][0].contains(key)) << key;
+  }
+  for (const char* key : {"baseline", "variant", "change_pct", "significant"}) {
+    EXPECT_TRUE(j["rows"][0]["published"].contains(key)) << key;
+  }
+  for (const char* key : {"baseline", "variant", "change_pct", "p_value",
+                          "coeffvar_baseline_pct", "coeffvar_variant_pct"}) {
+    EXPECT_TRUE(j["rows"][0]["simulated"].contains(key)) << key;
+  }
+  EXPECT_EQ(j["summary"]["directional"]["direction_match"], 2);
+}
+
+TEST(Floor, ParsesAndChecks) {
+  absl::StatusOr<Floor> f = ParseFloor(
+      R"({"tier": "quick", "direction_match": 2, "size_within_2x": 1,
+          "neutral_agree": 1, "absolute_within_1_5x": 0})",
+      "floor.json");
+  ASSERT_TRUE(f.ok()) << f.status();
+  Summary s;
+  s.tier = "quick";
+  s.directional.hits = 2;
+  s.size_within_2x = 1;
+  s.neutral.hits = 1;
+  EXPECT_TRUE(CheckFloor(s, *f).ok());
+  s.directional.hits = 1;
+  absl::Status below = CheckFloor(s, *f);
+  EXPECT_FALSE(below.ok());
+  EXPECT_NE(below.message().find("direction_match 1 < 2"), std::string::npos)
+      << below;
+  s.tier = "full";
+  EXPECT_FALSE(CheckFloor(s, *f).ok());
+  absl::StatusOr<Floor> bad =
+      ParseFloor(R"({"tier": "quick", "direction_match": -1})", "floor.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("floor.json: direction_match"),
+            std::string::npos)
+      << bad.status();
+}
+
+TEST(Floor, TheBuiltInFloorParses) {
+  absl::StatusOr<Floor> f =
+      ParseFloor(std::string(BuiltinFloorText()), "validation/floor.json");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->tier, "quick");
+}
+
+}  // namespace
+}  // namespace schedsim::validation

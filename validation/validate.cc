@@ -1,0 +1,339 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "validation/validate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <regex>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/status_macros.h"
+#include "experiments/machine_source.h"
+#include "experiments/runner.h"
+#include "experiments/statistics.h"
+
+namespace schedsim::validation {
+namespace {
+
+using experiments::OrderedJson;
+using Json = OrderedJson;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const Tier& TierOf(const ExperimentTemplate& t, const std::string& tier) {
+  return tier == "full" ? t.full : t.quick;
+}
+
+std::string RowMachine(const Row& row, const ExperimentTemplate& t) {
+  if (!row.machine.empty()) return row.machine;
+  return t.spec.value("machine", std::string());
+}
+
+// The row's workload parameters without the swept one, as a sorted key.
+Json FixedParams(const Row& row, const ExperimentTemplate& t) {
+  Json fixed = Json::object();
+  for (const auto& item : row.params.items()) {
+    if (item.key() != t.sweep) fixed[item.key()] = item.value();
+  }
+  return fixed;
+}
+
+absl::StatusOr<int> CpusOf(const std::string& machine,
+                           std::map<std::string, int>* cache) {
+  auto it = cache->find(machine);
+  if (it != cache->end()) return it->second;
+  experiments::MachineSource source;
+  source.machine = machine;
+  SCHEDSIM_ASSIGN_OR_RETURN(topology::Topology topo,
+                            experiments::LoadMachine(source));
+  (*cache)[machine] = topo.num_cpus();
+  return topo.num_cpus();
+}
+
+double MeanOf(const std::vector<double>& x, workloads::MeanKind kind) {
+  switch (kind) {
+    case workloads::MeanKind::kHarmonic:
+      return experiments::Hmean(x);
+    case workloads::MeanKind::kGeometric:
+      return experiments::Gmean(x);
+    case workloads::MeanKind::kArithmetic:
+      break;
+  }
+  return experiments::Amean(x);
+}
+
+bool AllEqual(const std::vector<double>& a, const std::vector<double>& b) {
+  for (const std::vector<double>* v : {&a, &b}) {
+    for (double x : *v) {
+      if (x != (*v)[0]) return false;
+    }
+  }
+  return true;
+}
+
+// The simulated result of `row` from its group's runs.
+absl::StatusOr<Simulated> RowResult(const Row& row, const Group& group,
+                                    const experiments::Experiment& e,
+                                    const experiments::ExperimentResult& r) {
+  const ExperimentTemplate& t = *group.experiment_template;
+  int point = 0;
+  if (!t.sweep.empty()) {
+    const std::string want = experiments::ShowJson(row.params[t.sweep]);
+    point = -1;
+    for (int i = 0; i < e.num_points(); ++i) {
+      if (experiments::ShowJson(
+              experiments::ParamValueJson(e.sweep->values[i])) == want) {
+        point = i;
+      }
+    }
+    if (point < 0) {
+      return absl::InternalError(
+          absl::StrCat(row.id, ": point ", want, " not in the sweep"));
+    }
+  }
+  int variant = 1;
+  if (!row.variant.empty()) {
+    variant = -1;
+    for (size_t i = 0; i < e.variants.size(); ++i) {
+      if (e.variants[i].name == row.variant) variant = static_cast<int>(i);
+    }
+    if (variant <= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          row.id, ": variant \"", row.variant,
+          "\" is not a non-baseline variant of template \"", t.name, "\""));
+    }
+  } else if (e.variants.size() < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        row.id, ": template \"", t.name, "\" needs a baseline and a variant"));
+  }
+  int metric = -1;
+  for (size_t i = 0; i < r.metrics.size(); ++i) {
+    if (r.metrics[i].name == t.metric) metric = static_cast<int>(i);
+  }
+  if (metric < 0) {
+    std::vector<std::string> names;
+    for (const auto& m : r.metrics) names.push_back(m.name);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "template \"", t.name, "\": the model has no metric \"", t.metric,
+        "\"; its metrics: ", absl::StrJoin(names, ", ")));
+  }
+  const workloads::MetricInfo& info = r.metrics[metric];
+  if (info.higher_is_better != row.published.higher_is_better) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(row.id, ": the published direction (",
+                     row.published.higher_is_better ? "higher" : "lower",
+                     " is better) differs from metric ", info.name, "'s"));
+  }
+  const std::vector<double> base = r.Samples(point, 0, metric);
+  const std::vector<double> var = r.Samples(point, variant, metric);
+  Simulated s;
+  s.iterations = static_cast<int>(base.size());
+  s.baseline = MeanOf(base, info.mean);
+  s.variant = MeanOf(var, info.mean);
+  s.change_pct =
+      experiments::PctDiff(s.baseline, s.variant, info.higher_is_better);
+  s.coeffvar_baseline_pct = experiments::CoeffVar(base);
+  s.coeffvar_variant_pct = experiments::CoeffVar(var);
+  s.identical = AllEqual(base, var) || (experiments::Stddev(base) == 0 &&
+                                        experiments::Stddev(var) == 0);
+  const experiments::WelchResult w = experiments::WelchTTest(base, var);
+  // A p-value only from real spread.
+  s.p_value = s.identical ? kNaN : w.p_value;
+  return s;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
+                                               const ValidateOptions& options) {
+  if (options.tier != "quick" && options.tier != "full") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown tier \"", options.tier, "\"; expected quick or full"));
+  }
+  std::optional<std::regex> only;
+  if (!options.only.empty()) {
+    try {
+      only.emplace(options.only, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--only: \"", options.only,
+                       "\" is not a regular expression: ", e.what()));
+    }
+  }
+  std::vector<Group> groups;
+  std::map<std::string, size_t> index;
+  std::map<std::string, int> cpus;
+  for (const Row& row : catalogue.rows) {
+    if (only && !std::regex_search(row.id, *only)) continue;
+    if (!row.not_expressible.empty()) continue;
+    const ExperimentTemplate& t = catalogue.experiments.at(row.experiment);
+    const std::string machine = RowMachine(row, t);
+    const Json fixed = FixedParams(row, t);
+    std::string key = t.name;
+    if (machine != t.spec.value("machine", std::string())) {
+      absl::StrAppend(&key, "@", machine);
+    }
+    if (!fixed.empty()) absl::StrAppend(&key, fixed.dump());
+    auto [it, inserted] = index.emplace(key, groups.size());
+    if (inserted) {
+      Group g;
+      g.key = key;
+      g.experiment_template = &t;
+      Json file = Json::object();
+      file["description"] =
+          absl::StrCat(t.spec.value("description", std::string()),
+                       " [schedsim validate: ", key, "]");
+      file["machine"] = machine;
+      Json workload = t.spec["workload"];
+      if (!workload.is_object()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(catalogue.filename, ": experiments.", t.name,
+                         ".workload: expected an object"));
+      }
+      if (!workload.contains("params")) workload["params"] = Json::object();
+      for (const auto& item : fixed.items()) {
+        workload["params"][item.key()] = item.value();
+      }
+      file["workload"] = workload;
+      if (!t.sweep.empty()) {
+        file["sweep"] = {{"param", t.sweep}, {"values", Json::array()}};
+      }
+      const Tier& tier = TierOf(t, options.tier);
+      file["iterations"] = tier.iterations;
+      file["seed"] = options.seed;
+      file["warmup_ms"] = tier.warmup_ms;
+      file["duration_ms"] = tier.duration_ms;
+      for (const char* key2 : {"policies", "config"}) {
+        if (t.spec.contains(key2)) file[key2] = t.spec[key2];
+      }
+      file["variants"] = t.spec["variants"];
+      g.file = std::move(file);
+      groups.push_back(std::move(g));
+    }
+    Group& g = groups[it->second];
+    g.rows.push_back(&row);
+    if (!t.sweep.empty()) {
+      Json& values = g.file["sweep"]["values"];
+      const Json& v = row.params[t.sweep];
+      if (std::find(values.begin(), values.end(), v) == values.end()) {
+        values.push_back(v);
+      }
+    }
+  }
+  for (Group& g : groups) {
+    const int points = g.file.contains("sweep")
+                           ? static_cast<int>(g.file["sweep"]["values"].size())
+                           : 1;
+    const int variants = static_cast<int>(g.file["variants"].size());
+    const int iterations = g.file["iterations"].get<int>();
+    g.runs = points * variants * iterations;
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        int n, CpusOf(g.file["machine"].get<std::string>(), &cpus));
+    const double ms =
+        g.file["warmup_ms"].get<double>() + g.file["duration_ms"].get<double>();
+    g.weight = g.runs * ms / 1000.0 * n;
+  }
+  return groups;
+}
+
+Estimate EstimateCost(const std::vector<Group>& groups, int jobs) {
+  Estimate e;
+  for (const Group& g : groups) {
+    e.runs += g.runs;
+    e.sim_cpu_s += g.weight;
+  }
+  if (jobs <= 0) {
+    jobs = std::max(1u, std::thread::hardware_concurrency());
+  }
+  e.wall_s = e.sim_cpu_s / (kAssumedSimCpuSecondsPerSecond * jobs);
+  return e;
+}
+
+absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
+                                               const ValidateOptions& options) {
+  SCHEDSIM_ASSIGN_OR_RETURN(std::vector<Group> groups,
+                            BuildGroups(catalogue, options));
+  if (options.robustness_pct != 0) {
+    return absl::UnimplementedError("--robustness is not available yet");
+  }
+  std::optional<std::regex> only;
+  if (!options.only.empty()) only.emplace(options.only, std::regex::ECMAScript);
+
+  std::map<const Row*, ScoredRow> scored;
+  const Estimate total = EstimateCost(groups, options.jobs);
+  double weight_done = 0;
+  int runs_done = 0;
+  const auto start = std::chrono::steady_clock::now();
+  // Not expressible rows first: they need no run.
+  {
+    std::vector<ScoredRow> batch;
+    for (const Row& row : catalogue.rows) {
+      if (only && !std::regex_search(row.id, *only)) continue;
+      if (row.not_expressible.empty()) continue;
+      scored[&row] = ScoreRow(row, std::nullopt);
+      batch.push_back(scored[&row]);
+    }
+    if (options.progress && !batch.empty()) {
+      options.progress(batch, 0, total.runs, total.wall_s);
+    }
+  }
+  for (const Group& g : groups) {
+    const std::string filename =
+        absl::StrCat(catalogue.filename, ": experiments.",
+                     g.experiment_template->name, " (", g.key, ")");
+    std::vector<ScoredRow> batch;
+    absl::StatusOr<experiments::Experiment> e =
+        experiments::ParseExperiment(g.file.dump(), filename);
+    absl::Status failed = e.status();
+    std::optional<experiments::ExperimentResult> result;
+    if (e.ok()) {
+      experiments::RunnerOptions ro;
+      ro.jobs = options.jobs;
+      absl::StatusOr<experiments::ExperimentResult> r =
+          experiments::RunExperiment(*e, ro);
+      if (r.ok()) {
+        result = std::move(*r);
+      } else {
+        failed = r.status();
+      }
+    }
+    for (const Row* row : g.rows) {
+      if (result) {
+        absl::StatusOr<Simulated> s = RowResult(*row, g, *e, *result);
+        if (!s.ok()) return s.status();
+        scored[row] = ScoreRow(*row, *s);
+      } else {
+        scored[row] =
+            ScoreRow(*row, std::nullopt,
+                     absl::StrCat("the experiment failed: ", failed.message()));
+      }
+      batch.push_back(scored[row]);
+    }
+    runs_done += g.runs;
+    weight_done += g.weight;
+    if (options.progress) {
+      const double elapsed = std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count();
+      const double eta = weight_done > 0 ? elapsed / weight_done *
+                                               (total.sim_cpu_s - weight_done)
+                                         : total.wall_s;
+      options.progress(batch, runs_done, total.runs, eta);
+    }
+  }
+  ValidationResult out;
+  for (const Row& row : catalogue.rows) {
+    auto it = scored.find(&row);
+    if (it != scored.end()) out.rows.push_back(it->second);
+  }
+  out.summary = Summarize(out.rows, options.tier);
+  return out;
+}
+
+}  // namespace schedsim::validation

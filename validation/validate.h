@@ -1,0 +1,99 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Runs the catalogue (catalogue.h) and scores it (scoreboard.h): what
+// `schedsim validate` does.
+//
+// Rows that share an experiment template, a machine and the workload
+// parameters other than the swept one form a group; a group is one
+// experiment (docs/experiments.md) whose sweep holds the rows' points and
+// whose variants are the template's, run for the tier's iterations and
+// durations with the experiment seed. So the ext4 and xfs rows of a
+// benchmark the model has no filesystem for share their runs, and a row
+// never gets settings of its own beyond what the report states.
+//
+//   ValidateOptions options;
+//   options.tier = "quick";
+//   absl::StatusOr<ValidationResult> v = RunValidation(catalogue, options);
+//   std::cout << ScoreboardTable(v->rows, v->summary);
+//
+// The ETA: each run is weighted by its simulated CPU-time ((warm-up +
+// duration) x CPUs); the estimate printed before the runs assumes
+// kAssumedSimCpuSecondsPerSecond per job (the engine's measured rate on a
+// busy machine, docs/performance.md); the ETA during the runs uses the
+// rate measured so far.
+
+#ifndef SCHEDSIM_VALIDATION_VALIDATE_H_
+#define SCHEDSIM_VALIDATION_VALIDATE_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "experiments/experiment.h"
+#include "experiments/json_util.h"
+#include "validation/catalogue.h"
+#include "validation/scoreboard.h"
+
+namespace schedsim::validation {
+
+inline constexpr double kAssumedSimCpuSecondsPerSecond = 40.0;
+
+// The rows of one experiment run.
+struct Group {
+  std::string key;  // "000-pgbench", "001-hackbench@zen3-2s-nps4", ...
+  const ExperimentTemplate* experiment_template = nullptr;
+  std::vector<const Row*> rows;
+  // The experiment file (docs/experiments.md) the group runs, for the
+  // tier: `schedsim run` accepts it as it is.
+  experiments::OrderedJson file;
+  double weight = 0;  // simulated CPU-seconds of all its runs
+  int runs = 0;
+};
+
+struct ValidateOptions {
+  std::string tier = "quick";  // "quick" or "full"
+  // Rows whose id matches (std::regex_search, ECMAScript); "" = all.
+  std::string only;
+  int jobs = 0;       // RunnerOptions::jobs
+  uint64_t seed = 1;  // the experiment seed of every group
+  // Re-run each group with its cost parameters scaled (robustness.h) by
+  // this percentage; 0 = no robustness check.
+  double robustness_pct = 0;
+  // Called after each group with its scored rows, the runs done so far
+  // and in all, and the estimated seconds left.
+  std::function<void(const std::vector<ScoredRow>& rows, int runs_done,
+                     int runs_total, double eta_s)>
+      progress;
+};
+
+// The groups of the selected rows, with their experiment files built for
+// the tier; errors name the catalogue, the template and the rows.
+absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
+                                               const ValidateOptions& options);
+
+struct ValidationResult {
+  std::vector<ScoredRow> rows;  // the selected rows, in catalogue order
+  Summary summary;
+};
+
+// Runs every group and scores every selected row (not expressible rows are
+// scored without a run). A group whose experiment fails to run makes its
+// rows `not-expressible` with the error as the reason, and the error is
+// returned only when `options` has no rows left to score.
+absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
+                                               const ValidateOptions& options);
+
+// Total runs and simulated CPU-seconds of `groups`.
+struct Estimate {
+  int runs = 0;
+  double sim_cpu_s = 0;
+  double wall_s = 0;  // at kAssumedSimCpuSecondsPerSecond per job
+};
+Estimate EstimateCost(const std::vector<Group>& groups, int jobs);
+
+}  // namespace schedsim::validation
+
+#endif  // SCHEDSIM_VALIDATION_VALIDATE_H_

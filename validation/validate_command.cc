@@ -1,0 +1,317 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "validation/validate_command.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <regex>
+#include <system_error>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "experiments/flags.h"
+#include "experiments/json_util.h"
+#include "validation/catalogue.h"
+#include "validation/scoreboard.h"
+#include "validation/validate.h"
+
+namespace schedsim::validation {
+namespace {
+
+constexpr int kUsageError = 2;
+constexpr int kMaxJobs = 4096;
+
+constexpr char kUsage[] =
+    "Usage: schedsim validate [--tier=quick|full] [--only=REGEX]\n"
+    "                         [--format=table|json|markdown] [--jobs=N] "
+    "[--out=DIR]\n"
+    "                         [--robustness[=PCT]] [--check-floor] "
+    "[--floor=FILE]\n"
+    "                         [--catalogue=FILE] [--seed=N] [--label=TEXT] "
+    "[--list]\n";
+
+std::string Duration(double s) {
+  if (!std::isfinite(s) || s < 0) s = 0;
+  const int64_t t = static_cast<int64_t>(std::llround(s));
+  if (t >= 3600) {
+    return absl::StrFormat("%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
+  }
+  return absl::StrFormat("%d:%02d", t / 60, t % 60);
+}
+
+bool WriteFile(const std::string& path, const std::string& text,
+               std::ostream& err) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (f) f << text;
+  if (f) f.close();
+  if (!f) {
+    err << "schedsim validate: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+// A group key as a file name: letters, digits, '-', '_', '.', '@'.
+std::string FileName(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+                    c == '.' || c == '@';
+    out.push_back(ok ? c : '_');
+  }
+  return out;
+}
+
+}  // namespace
+
+int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
+                    std::ostream& err) {
+  std::string tier = "quick";
+  std::string only;
+  std::string format = "table";
+  int64_t jobs = 0;
+  std::string out_dir;
+  std::string robustness;
+  bool check_floor = false;
+  std::string floor_file;
+  std::string catalogue_file;
+  std::string seed = "1";
+  std::string label;
+  bool list = false;
+  bool progress_flag = false;
+  bool help = false;
+  experiments::FlagSet flags("validate");
+  flags.String("tier", &tier,
+               "quick (shorter, fewer iterations; under 10 minutes on 2 "
+               "cores) or full (long enough for small CoeffVars)");
+  flags.String("only", &only,
+               "run only the rows whose id matches this regular expression "
+               "(ECMAScript), e.g. '^001/hackbench'");
+  flags.String("format", &format, "table, json or markdown");
+  flags.Int("jobs", &jobs,
+            "runs in parallel; 0 = one per hardware thread (the scoreboard "
+            "does not depend on it)");
+  flags.String("out", &out_dir,
+               "a directory to write scoreboard.{json,md,txt} and the "
+               "experiment file of every group (experiments/) to");
+  flags.String("robustness", &robustness,
+               "also re-run every group with each cost parameter scaled by "
+               "-PCT% and +PCT% and report whether the sign of each row's "
+               "change holds; --robustness alone means 25");
+  flags.Bool("check-floor", &check_floor,
+             "exit 1 when the summary falls below the committed floor "
+             "(validation/floor.json, or --floor)");
+  flags.String("floor", &floor_file,
+               "a floor file to check against instead of the built-in one "
+               "(implies --check-floor)");
+  flags.String("catalogue", &catalogue_file,
+               "a catalogue file instead of the built-in "
+               "validation/catalogue.json");
+  flags.String("seed", &seed, "the experiment seed of every group");
+  flags.String("label", &label,
+               "what the scoreboard is made from (commit, date), shown in "
+               "the markdown");
+  flags.Bool("list", &list, "list the rows and their groups; run nothing");
+  flags.Bool("progress", &progress_flag,
+             "print a progress line per row on stderr even when it is not a "
+             "terminal");
+  flags.Bool("help", &help, "show this help");
+  std::vector<std::string> positional;
+  // --robustness without a value.
+  std::vector<std::string> argv;
+  for (const std::string& a : args) {
+    argv.push_back(a == "--robustness" ? "--robustness=25" : a);
+  }
+  absl::Status parsed = flags.Parse(argv, &positional);
+  if (help) {
+    out << kUsage
+        << "\nRuns every row of the validation catalogue (the published "
+           "results of the seed\nreports, docs/validation.md) as an "
+           "experiment and prints, per row, the\npublished and simulated "
+           "change, the verdict and the ratios, then a summary.\n\n"
+        << flags.Usage();
+    return 0;
+  }
+  auto usage_error = [&](const std::string& message) {
+    err << "schedsim validate: " << message << "\n" << kUsage;
+    return kUsageError;
+  };
+  if (!parsed.ok()) return usage_error(std::string(parsed.message()));
+  if (!positional.empty()) {
+    return usage_error(
+        absl::StrCat("unexpected argument '", positional[0], "'"));
+  }
+  if (tier != "quick" && tier != "full") {
+    return usage_error(
+        absl::StrCat("--tier must be quick or full, got '", tier, "'"));
+  }
+  if (format != "table" && format != "json" && format != "markdown") {
+    return usage_error(absl::StrCat(
+        "--format must be table, json or markdown, got '", format, "'"));
+  }
+  if (jobs < 0 || jobs > kMaxJobs) {
+    return usage_error(
+        absl::StrCat("--jobs must be in 0..", kMaxJobs, ", got ", jobs));
+  }
+  ValidateOptions options;
+  options.tier = tier;
+  options.only = only;
+  options.jobs = static_cast<int>(jobs);
+  if (!absl::SimpleAtoi(seed, &options.seed)) {
+    return usage_error(absl::StrCat(
+        "--seed expects an integer in 0..2^64-1, got '", seed, "'"));
+  }
+  if (flags.Given("robustness")) {
+    double pct = 0;
+    if (!absl::SimpleAtod(robustness, &pct) || !(pct > 0 && pct < 100)) {
+      return usage_error(
+          absl::StrCat("--robustness expects a percentage in (0, 100), got '",
+                       robustness, "'"));
+    }
+    options.robustness_pct = pct;
+  }
+  if (!floor_file.empty()) check_floor = true;
+
+  absl::StatusOr<Catalogue> catalogue;
+  if (catalogue_file.empty()) {
+    catalogue = BuiltinCatalogue();
+  } else {
+    absl::StatusOr<std::string> text =
+        experiments::ReadFileText(catalogue_file);
+    if (!text.ok()) {
+      err << "schedsim validate: " << text.status().message() << "\n";
+      return 1;
+    }
+    catalogue = ParseCatalogue(*text, catalogue_file);
+  }
+  if (!catalogue.ok()) {
+    err << "schedsim validate: " << catalogue.status().message() << "\n";
+    return 1;
+  }
+  std::optional<Floor> floor;
+  if (check_floor) {
+    absl::StatusOr<Floor> f;
+    if (floor_file.empty()) {
+      f = ParseFloor(std::string(BuiltinFloorText()), "validation/floor.json");
+    } else {
+      absl::StatusOr<std::string> text = experiments::ReadFileText(floor_file);
+      if (!text.ok()) {
+        err << "schedsim validate: " << text.status().message() << "\n";
+        return 1;
+      }
+      f = ParseFloor(*text, floor_file);
+    }
+    if (!f.ok()) {
+      err << "schedsim validate: " << f.status().message() << "\n";
+      return 1;
+    }
+    if (f->tier != tier) {
+      return usage_error(absl::StrCat("the floor is for the ", f->tier,
+                                      " tier; add --tier=", f->tier));
+    }
+    floor = *f;
+  }
+
+  absl::StatusOr<std::vector<Group>> groups = BuildGroups(*catalogue, options);
+  if (!groups.ok()) {
+    err << "schedsim validate: " << groups.status().message() << "\n";
+    return 1;
+  }
+  if (list) {
+    for (const Row& row : catalogue->rows) {
+      out << absl::StrFormat(
+          "%-42s %-11s %s\n", row.id, RowClassName(Classify(row.published)),
+          row.not_expressible.empty() ? row.experiment : "not expressible");
+    }
+    for (const Group& g : *groups) {
+      out << absl::StrFormat("group %s: %d rows, %d runs\n", g.key,
+                             g.rows.size(), g.runs);
+    }
+    return 0;
+  }
+  const Estimate estimate = EstimateCost(*groups, options.jobs);
+  int rows_total = 0;
+  for (const Row& row : catalogue->rows) {
+    if (options.only.empty() ||
+        std::regex_search(row.id, std::regex(options.only))) {
+      ++rows_total;
+    }
+  }
+  err << absl::StrFormat(
+      "schedsim validate: %s tier: %d rows, %d experiments, %d runs, %.0f "
+      "simulated CPU-seconds; estimated %s at %.0f per second per job%s\n",
+      tier, rows_total, groups->size(), estimate.runs, estimate.sim_cpu_s,
+      Duration(estimate.wall_s), kAssumedSimCpuSecondsPerSecond,
+      options.robustness_pct > 0 ? " (x the robustness re-runs)" : "");
+  const bool show_progress =
+      progress_flag || (&err == &std::cerr && isatty(STDERR_FILENO));
+  int rows_done = 0;
+  if (show_progress) {
+    options.progress = [&](const std::vector<ScoredRow>& rows, int runs_done,
+                           int runs_total, double eta_s) {
+      for (const ScoredRow& s : rows) {
+        ++rows_done;
+        err << absl::StrFormat("[%3d/%d] %s  (runs %d/%d, ETA %s)\n", rows_done,
+                               rows_total, ProgressLine(s), runs_done,
+                               runs_total, Duration(eta_s));
+      }
+      err << std::flush;
+    };
+  }
+  absl::StatusOr<ValidationResult> result = RunValidation(*catalogue, options);
+  if (!result.ok()) {
+    err << "schedsim validate: " << result.status().message() << "\n";
+    return 1;
+  }
+  const std::string table = ScoreboardTable(result->rows, result->summary);
+  const std::string json =
+      ScoreboardJson(result->rows, result->summary)
+          .dump(2, ' ', false,
+                experiments::OrderedJson::error_handler_t::replace) +
+      "\n";
+  const std::string markdown =
+      ScoreboardMarkdown(result->rows, result->summary, label);
+  out << (format == "json" ? json : format == "markdown" ? markdown : table);
+
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(
+        std::filesystem::path(out_dir) / "experiments", ec);
+    if (ec) {
+      err << "schedsim validate: cannot create " << out_dir << ": "
+          << ec.message() << "\n";
+      return 1;
+    }
+    const std::filesystem::path dir(out_dir);
+    if (!WriteFile((dir / "scoreboard.json").string(), json, err) ||
+        !WriteFile((dir / "scoreboard.md").string(), markdown, err) ||
+        !WriteFile((dir / "scoreboard.txt").string(), table, err)) {
+      return 1;
+    }
+    for (const Group& g : *groups) {
+      const std::string path =
+          (dir / "experiments" / (FileName(g.key) + ".json")).string();
+      if (!WriteFile(path, g.file.dump(2) + "\n", err)) return 1;
+    }
+  }
+  err << "schedsim validate: summary: " << SummaryLine(result->summary) << "\n";
+  if (floor) {
+    absl::Status ok = CheckFloor(result->summary, *floor);
+    if (!ok.ok()) {
+      err << "schedsim validate: " << ok.message() << "\n";
+      return 1;
+    }
+    err << "schedsim validate: at or above the floor\n";
+  }
+  return 0;
+}
+
+}  // namespace schedsim::validation

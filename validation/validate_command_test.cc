@@ -1,0 +1,147 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// `schedsim validate` end to end on a small catalogue of the test workload
+// model (experiments/test_workload_model.h): the JSON keys, the verdicts,
+// --only, --check-floor, --out and the errors.
+
+#include "validation/validate_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace schedsim::validation {
+namespace {
+
+// Two variants of one compute-and-sleep model: the second computes twice
+// as much per op, so its ops/s is lower (a published loss is matched) and
+// its op latency higher.
+constexpr char kCatalogue[] = R"({
+ "sources": {"900": {"seed_file": "none", "author": "a test", "date": "2026",
+                     "list": "none", "machine": "skylake-e3-1240v5"}},
+ "experiments": {
+  "t": {"machine": "skylake-e3-1240v5",
+        "workload": {"model": "test_compute_sleep", "params": {"sleep_us": 100}},
+        "sweep": "tasks",
+        "variants": [{"name": "base"},
+                     {"name": "slow", "config": {"context_switch_ns": 200000}}],
+        "metric": "ops_per_s",
+        "tiers": {"quick": {"iterations": 2, "warmup_ms": 1, "duration_ms": 20},
+                  "full": {"iterations": 3, "warmup_ms": 1, "duration_ms": 30}}}
+ },
+ "rows": [
+  {"id": "900/t-loss/1", "seed": "900", "benchmark": "t-loss", "point": "1",
+   "where": "test", "experiment": "t", "params": {"tasks": 1},
+   "published": {"baseline": 2000, "variant": 1000, "unit": "ops/s",
+                 "higher_is_better": true, "change_pct": -50}},
+  {"id": "900/t-loss/2", "seed": "900", "benchmark": "t-loss", "point": "2",
+   "where": "test", "experiment": "t", "params": {"tasks": 2},
+   "published": {"baseline": 4000, "variant": 4000, "unit": "ops/s",
+                 "higher_is_better": true, "change_pct": 0}},
+  {"id": "900/t-gap/x", "seed": "900", "benchmark": "t-gap", "point": "x",
+   "where": "test", "not_expressible": "no model of x",
+   "published": {"baseline": 1, "variant": 2, "unit": "ops/s",
+                 "higher_is_better": true, "change_pct": 100}}
+ ]
+})";
+
+std::string TempFile(const std::string& name, const std::string& text) {
+  const std::string path =
+      (std::filesystem::path(testing::TempDir()) / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+int Validate(const std::vector<std::string>& args, std::string* out,
+             std::string* err) {
+  std::ostringstream o, e;
+  const int rc = ValidateCommand(args, o, e);
+  *out = o.str();
+  *err = e.str();
+  return rc;
+}
+
+TEST(ValidateCommand, JsonHasEveryRowAndTheSummary) {
+  const std::string cat = TempFile("cat.json", kCatalogue);
+  std::string out, err;
+  ASSERT_EQ(
+      Validate({"--catalogue=" + cat, "--format=json", "--jobs=2"}, &out, &err),
+      0)
+      << err;
+  const nlohmann::json j = nlohmann::json::parse(out);
+  ASSERT_EQ(j["rows"].size(), 3u);
+  EXPECT_EQ(j["rows"][0]["id"], "900/t-loss/1");
+  EXPECT_EQ(j["rows"][0]["class"], "directional");
+  EXPECT_TRUE(j["rows"][0]["simulated"].is_object());
+  EXPECT_EQ(j["rows"][1]["class"], "neutral");
+  EXPECT_EQ(j["rows"][2]["verdict"], "not-expressible");
+  EXPECT_TRUE(j["rows"][2]["simulated"].is_null());
+  EXPECT_EQ(j["rows"][2]["reason"], "no model of x");
+  EXPECT_EQ(j["summary"]["rows"], 3);
+  EXPECT_EQ(j["summary"]["not_expressible"], 1);
+  EXPECT_NE(err.find("estimated"), std::string::npos) << err;
+  EXPECT_NE(err.find("summary: direction"), std::string::npos) << err;
+}
+
+TEST(ValidateCommand, OnlyAndTableAndOut) {
+  const std::string cat = TempFile("cat2.json", kCatalogue);
+  const std::string dir =
+      (std::filesystem::path(testing::TempDir()) / "vout").string();
+  std::string out, err;
+  ASSERT_EQ(Validate({"--catalogue=" + cat, "--only=t-loss/1$", "--out=" + dir,
+                      "--progress"},
+                     &out, &err),
+            0)
+      << err;
+  EXPECT_NE(out.find("900/t-loss/1"), std::string::npos) << out;
+  EXPECT_EQ(out.find("900/t-loss/2"), std::string::npos) << out;
+  EXPECT_NE(out.find("summary: direction"), std::string::npos) << out;
+  EXPECT_NE(err.find("[  1/1] 900/t-loss/1"), std::string::npos) << err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/scoreboard.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/scoreboard.md"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/experiments/t.json"));
+}
+
+TEST(ValidateCommand, FloorFailsBelow) {
+  const std::string cat = TempFile("cat3.json", kCatalogue);
+  const std::string floor =
+      TempFile("floor.json",
+               R"({"tier": "quick", "direction_match": 5, "size_within_2x": 0,
+          "neutral_agree": 0, "absolute_within_1_5x": 0})");
+  std::string out, err;
+  EXPECT_EQ(Validate({"--catalogue=" + cat, "--floor=" + floor}, &out, &err),
+            1);
+  EXPECT_NE(err.find("below the committed floor"), std::string::npos) << err;
+  EXPECT_NE(err.find("direction_match"), std::string::npos) << err;
+}
+
+TEST(ValidateCommand, UsageErrors) {
+  std::string out, err;
+  EXPECT_EQ(Validate({"--tier=slow"}, &out, &err), 2);
+  EXPECT_NE(err.find("--tier must be quick or full"), std::string::npos);
+  EXPECT_EQ(Validate({"--format=xml"}, &out, &err), 2);
+  EXPECT_EQ(Validate({"--robustness=200"}, &out, &err), 2);
+  EXPECT_EQ(Validate({"--bogus"}, &out, &err), 2);
+  EXPECT_EQ(Validate({"--only=("}, &out, &err), 1);
+  EXPECT_NE(err.find("--only"), std::string::npos) << err;
+  const std::string bad = TempFile("bad.json", "{\"rows\": 3}");
+  EXPECT_EQ(Validate({"--catalogue=" + bad}, &out, &err), 1);
+  EXPECT_NE(err.find("bad.json"), std::string::npos) << err;
+  EXPECT_EQ(Validate({"--catalogue=/nonexistent/cat.json"}, &out, &err), 1);
+  EXPECT_NE(err.find("/nonexistent/cat.json"), std::string::npos) << err;
+}
+
+TEST(ValidateCommand, ListsTheBuiltInCatalogue) {
+  std::string out, err;
+  ASSERT_EQ(Validate({"--list"}, &out, &err), 0) << err;
+  EXPECT_NE(out.find("001/hackbench-p-nps4/512"), std::string::npos);
+  EXPECT_NE(out.find("group 000-pgbench"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace schedsim::validation
