@@ -87,9 +87,10 @@ struct SimConfig {
   double noise_scale = 1.0;
   // vmstat_update: each CPU folds its per-CPU VM counters every
   // sysctl_stat_interval = HZ (1 s) (mm/vmstat.c, vmstat_update,
-  // Linux 6.1). A deferrable work item: on an idle CPU it waits for the
-  // CPU's next wake-up, so the idle governor does not see it and it never
-  // wakes an idle CPU (its cost is then dropped). Cost assumed.
+  // Linux 6.1). A deferrable work item: the idle governor does not see it
+  // and it never wakes an idle CPU; one due while its CPU idles is skipped
+  // (a CPU entering NO_HZ idle folds its counters itself, quiet_vmstat in
+  // mm/vmstat.c). Cost assumed.
   int64_t vmstat_interval_ns = 1000000000;
   int64_t vmstat_cost_ns = 2000;  // assumed
   // The clocksource watchdog: one timer every WATCHDOG_INTERVAL = HZ >> 1

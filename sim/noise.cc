@@ -167,8 +167,8 @@ void SimulatorImpl::OnNoise(int cpu, int s) {
     const int next = s == kNoiseWatchdog ? (cpu + 1) % topo_.num_cpus() : cpu;
     PushNoise(now_ns_ + noise_period_ns_[s], next, s);
   }
-  // A deferrable timer due on an idle CPU waits for the CPU's next
-  // wake-up; its cost is then not charged (simplification).
+  // A deferrable timer due on an idle CPU does not wake it; the CPU folded
+  // its counters on entering idle (quiet_vmstat), so the run is skipped.
   if (s == kNoiseVmstat && c.mode == CpuMode::kIdle) return;
   RunKernelWork(cpu, noise_cost_ns_[s]);
 }
