@@ -65,6 +65,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/histogram.cc
   sim/hwp_model.cc
   sim/idle.cc
+  sim/noise.cc
   sim/pelt.cc
   sim/power.cc
   sim/program.cc

@@ -149,6 +149,7 @@ TEST(CliSimulateTest, JsonHasTheDocumentedKeys) {
                           "context_switches",
                           "migrations",
                           "load_balance_migrations",
+                          "background_events",
                           "placement",
                           "busy_pct",
                           "idle_pct",

@@ -283,10 +283,28 @@ TEST(ExperimentTest, ErrorsNameTheFieldAndWhatWasExpected) {
       {With(R"("variants": [{"name": "a", "config": {"turbo": 1}}])"),
        "exp.json: variants[0].config.turbo: expected true or false, got "
        "number 1"},
+      {With(R"("config": {"noise_scale": -1})"),
+       "exp.json: config.noise_scale: expected a number in 0..100, got "
+       "number -1"},
+      {With(R"("variants": [{"name": "a", "config": {"noise_scale": true}}])"),
+       "exp.json: variants[0].config.noise_scale: expected a number in "
+       "0..100, got boolean true"},
   };
   for (const Case& c : cases) {
     EXPECT_THAT(ErrorOf(c.text), HasSubstr(c.message)) << c.text;
   }
+}
+
+TEST(ExperimentTest, NoiseScaleIsAConfigKey) {
+  absl::StatusOr<Experiment> e =
+      ParseExperiment(With(R"("config": {"noise_scale": 0},
+              "variants": [{"name": "a"},
+                           {"name": "b", "config": {"noise_scale": 2.5}}])"),
+                      "exp.json");
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->variants.size(), 2u);
+  EXPECT_EQ(e->variants[0].config.noise_scale, 0.0);
+  EXPECT_EQ(e->variants[1].config.noise_scale, 2.5);
 }
 
 TEST(ExperimentTest, LoadReportsUnreadableFiles) {

@@ -28,12 +28,12 @@ constexpr int64_t kMaxNs = 1000000000000;  // 1000 s, config costs
 // --- SimConfig fields, by name ----------------------------------------------
 
 using FieldPtr = std::variant<int sim::SimConfig::*, int64_t sim::SimConfig::*,
-                              bool sim::SimConfig::*>;
+                              bool sim::SimConfig::*, double sim::SimConfig::*>;
 
 struct ConfigField {
   const char* name;
   FieldPtr field;
-  int64_t min = 0;  // integers only
+  int64_t min = 0;  // integers and doubles
   int64_t max = 0;
 };
 
@@ -65,6 +65,23 @@ const std::vector<ConfigField>& ConfigFields() {
       {"uclamp_enqueue_cost_ns", &C::uclamp_enqueue_cost_ns, 0, kMaxNs},
       {"load_balance", &C::load_balance},
       {"newidle_balance", &C::newidle_balance},
+      {"noise_scale", &C::noise_scale, 0, 100},
+      {"vmstat_interval_ns", &C::vmstat_interval_ns, 1000000, kMaxNs},
+      {"vmstat_cost_ns", &C::vmstat_cost_ns, 0, kMaxNs},
+      {"watchdog_interval_ns", &C::watchdog_interval_ns, 1000000, kMaxNs},
+      {"watchdog_cost_ns", &C::watchdog_cost_ns, 0, kMaxNs},
+      {"writeback_interval_ns", &C::writeback_interval_ns, 1000000, kMaxNs},
+      {"writeback_cost_ns", &C::writeback_cost_ns, 0, kMaxNs},
+      {"kernel_timer_interval_ns", &C::kernel_timer_interval_ns, 1000000,
+       kMaxNs},
+      {"kernel_timer_cost_ns", &C::kernel_timer_cost_ns, 0, kMaxNs},
+      {"kworker_per_s", &C::kworker_per_s, 0, 100000},
+      {"kworker_run_ns", &C::kworker_run_ns, 0, kMaxNs},
+      {"rcu_per_s", &C::rcu_per_s, 0, 100000},
+      {"rcu_run_ns", &C::rcu_run_ns, 0, kMaxNs},
+      {"device_irq_per_s", &C::device_irq_per_s, 0, 100000},
+      {"device_irq_ns", &C::device_irq_ns, 0, kMaxNs},
+      {"start_skew_max_ns", &C::start_skew_max_ns, 0, kMaxNs},
   };
   return *fields;
 }
@@ -478,6 +495,11 @@ absl::Status JsonFileReader::ApplySimConfig(const Json& j,
     }
     if (auto* p = std::get_if<bool sim::SimConfig::*>(&field->field)) {
       SCHEDSIM_ASSIGN_OR_RETURN(config->*(*p), Bool(item.value(), at));
+    } else if (auto* p = std::get_if<double sim::SimConfig::*>(&field->field)) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          config->*(*p),
+          Number(item.value(), at, static_cast<double>(field->min),
+                 static_cast<double>(field->max)));
     } else if (auto* p = std::get_if<int sim::SimConfig::*>(&field->field)) {
       SCHEDSIM_ASSIGN_OR_RETURN(int64_t v,
                                 Int(item.value(), at, field->min, field->max));

@@ -113,7 +113,8 @@ TEST(ScenarioTest, ConfigSetsFieldsByName) {
       ParseScenario(Minimal(R"("config": {"hz": 1000, "context_switch_ns": 2500,
                   "smt_factor_pct": 55, "pm_qos_latency_ns": 0,
                   "turbo": false, "pl1_mw": 65000, "load_balance": false,
-                  "sched_latency_ns": 3e6})"),
+                  "sched_latency_ns": 3e6, "noise_scale": 0.5,
+                  "kworker_per_s": 10})"),
                     "scenario.json");
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->config.hz, 1000);
@@ -125,6 +126,13 @@ TEST(ScenarioTest, ConfigSetsFieldsByName) {
   EXPECT_FALSE(s->config.load_balance);
   EXPECT_TRUE(s->config.newidle_balance);
   EXPECT_EQ(s->config.sched_latency_ns, 3000000);
+  EXPECT_EQ(s->config.noise_scale, 0.5);
+  EXPECT_EQ(s->config.kworker_per_s, 10);
+  // An integer is a number too.
+  absl::StatusOr<Scenario> zero = ParseScenario(
+      Minimal(R"("config": {"noise_scale": 0})"), "scenario.json");
+  ASSERT_TRUE(zero.ok()) << zero.status();
+  EXPECT_EQ(zero->config.noise_scale, 0.0);
 }
 
 // The config table must name every SimConfig field: read them from the
@@ -356,6 +364,12 @@ TEST(ScenarioErrorTest, OutOfRangeValues) {
             "measure, in milliseconds)");
   EXPECT_EQ(ErrorOf(Minimal(R"("config": {"hz": 0})")),
             "scenario.json: config.hz: expected an integer in 1..10000, got 0");
+  EXPECT_EQ(ErrorOf(Minimal(R"("config": {"noise_scale": -0.5})")),
+            "scenario.json: config.noise_scale: expected a number in 0..100, "
+            "got number -0.5");
+  EXPECT_EQ(ErrorOf(Minimal(R"("config": {"noise_scale": "none"})")),
+            "scenario.json: config.noise_scale: expected a number in 0..100, "
+            "got string \"none\"");
   EXPECT_EQ(ErrorOf(Minimal(R"("programs": {"p": [
                 {"sleep_ns": {"uniform": [20, 10]}}]})")),
             "scenario.json: programs.p[0].sleep_ns.uniform[1]: expected an "

@@ -359,6 +359,7 @@ nlohmann::ordered_json SimReportJson(const sim::SimStats& stats,
   j["context_switches"] = stats.context_switches;
   j["migrations"] = stats.migrations;
   j["load_balance_migrations"] = stats.load_balance_migrations;
+  j["background_events"] = stats.background_events;
 
   const sim::PlacementStats& p = stats.placement;
   const double searches = static_cast<double>(p.searches);

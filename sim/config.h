@@ -77,6 +77,61 @@ struct SimConfig {
   // --- Load balancing --------------------------------------------------------
   bool load_balance = true;
   bool newidle_balance = true;
+
+  // --- Run-to-run variability (docs/model.md "Run-to-run variability") ----
+  // Scales every source below: the rates of the background timers, kernel
+  // thread wake-ups and interrupts (periods divide by it), the CV of user
+  // work (Workload::work_cv, set by each model's work_cv_pct) and the start
+  // skew. 0 turns every source off: no random numbers drawn, no events
+  // added, the run is what it is without noise.
+  double noise_scale = 1.0;
+  // vmstat_update: each CPU folds its per-CPU VM counters every
+  // sysctl_stat_interval = HZ (1 s) (mm/vmstat.c, vmstat_update,
+  // Linux 6.1). A deferrable work item: the idle governor does not see it
+  // and it never wakes an idle CPU; one due while its CPU idles is skipped
+  // (a CPU entering NO_HZ idle folds its counters itself, quiet_vmstat in
+  // mm/vmstat.c). Cost assumed.
+  int64_t vmstat_interval_ns = 1000000000;
+  int64_t vmstat_cost_ns = 2000;  // assumed
+  // The clocksource watchdog: one timer every WATCHDOG_INTERVAL = HZ >> 1
+  // (0.5 s), moved to the next online CPU each time (kernel/time/
+  // clocksource.c, clocksource_watchdog, Linux 6.1). Not deferrable: the
+  // idle governor of the CPU it is on sees it. Cost (reading the watchdog
+  // clocksource, HPET/ACPI PM timer) assumed.
+  int64_t watchdog_interval_ns = 500000000;
+  int64_t watchdog_cost_ns = 3000;  // assumed
+  // Writeback: the flusher's periodic wake-up every dirty_writeback_interval
+  // = 500 centisecs (5 s) (mm/page-writeback.c dirty_writeback_interval,
+  // fs/fs-writeback.c wb_workfn / wb_wakeup_delayed, Linux 6.1), on CPU 0
+  // (the unbound kworker; assumed placement). Visible to the idle governor.
+  int64_t writeback_interval_ns = 5000000000;
+  int64_t writeback_cost_ns = 20000;  // assumed
+  // Other per-CPU non-deferrable kernel timers (networking, delayed work
+  // queued with queue_delayed_work_on, the RCU grace-period machinery's
+  // timeouts): one periodic timer per CPU, assumed 10 per second; each CPU's
+  // phase is random. Visible to the idle governor.
+  int64_t kernel_timer_interval_ns = 100000000;  // assumed
+  int64_t kernel_timer_cost_ns = 1500;           // assumed
+  // kworker wake-ups (kernel/workqueue.c, process_one_work: work queued
+  // from interrupts and other CPUs): Poisson per CPU, each a short
+  // kernel-thread run charged as kernel time on the CPU. Rate and run time
+  // assumed.
+  int64_t kworker_per_s = 50;     // assumed
+  int64_t kworker_run_ns = 5000;  // assumed
+  // RCU: callback processing and quiescent-state reports in RCU_SOFTIRQ
+  // (kernel/rcu/tree.c, rcu_core, Linux 6.1): Poisson per CPU, charged as
+  // softirq time. Rate and cost assumed.
+  int64_t rcu_per_s = 30;     // assumed
+  int64_t rcu_run_ns = 3000;  // assumed
+  // Device interrupts (network, storage, USB...): Poisson per CPU, each a
+  // hard-IRQ handler; not a timer, so the idle governor cannot see them.
+  // Rate and handler time assumed.
+  int64_t device_irq_per_s = 100;  // assumed
+  int64_t device_irq_ns = 2500;    // assumed
+  // Start-time skew: each initial task's first wake-up is delayed by a
+  // uniform 0..start_skew_max_ns (fork/exec and the launcher's loop;
+  // assumed).
+  int64_t start_skew_max_ns = 50000;  // assumed
 };
 
 }  // namespace schedsim::sim

@@ -30,6 +30,11 @@ constexpr int32_t kNiceWeights[40] = {
 // with an error (an endless loop that never blocks or computes).
 constexpr int kMaxInlineOps = 1 << 20;
 
+// The streams of the run-to-run variability (noise.cc), forked from the
+// run's seed: the background activity and start skew, the work jitter.
+constexpr uint64_t kNoiseStream = 0x6e6f697365;  // "noise"
+constexpr uint64_t kWorkStream = 0x776f726b;     // "work"
+
 // (int64_t)std::ceil(x) and std::llround(x) for 0 <= x < 2^63, without a
 // libm call: the portable x86-64 baseline (`-c opt`, no SSE4.1) has no
 // rounding instruction, so GCC calls ceil() and llround(). Exact: the
@@ -48,7 +53,12 @@ inline int64_t RoundNonNegative(double x) {  // halves away from zero
 SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
                              const SimConfig& config, const Policies& policies,
                              uint64_t seed)
-    : topo_(topology), config_(config), policies_(policies), rng_(seed) {}
+    : topo_(topology),
+      config_(config),
+      policies_(policies),
+      rng_(seed),
+      noise_rng_(Rng(seed).Fork(kNoiseStream)),
+      work_rng_(Rng(seed).Fork(kWorkStream)) {}
 
 // Records the first error: RunUntil stops after the current event and
 // returns it. Handlers return right after calling it.
@@ -200,6 +210,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
         absl::StrCat("hz must be in 1..10000, got ", config_.hz));
   }
   tick_ns_ = 1000000000 / config_.hz;
+  if (absl::Status s = InitNoise(workload); !s.ok()) return s;
   // Tunables scale by 1 + ilog2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG).
   int factor = 1;
   for (int c = std::min(n, 8); c > 1; c >>= 1) ++factor;
@@ -348,7 +359,9 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     metric_stats_[i].name = workload.metrics[i];
   }
 
-  // Every CPU starts idle.
+  // The background activity's first events, then every CPU starts idle
+  // (its governor sees the background timers).
+  ArmNoise();
   for (int cpu = 0; cpu < n; ++cpu) {
     EnterIdle(cpu);
     if (!error_.empty()) return absl::FailedPreconditionError(error_);
@@ -372,10 +385,12 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       }
       t.cpu = cpu;
       t.state = TaskState::kWaking;
-      t.wake_start_ns = now_ns_;
+      // Start-time skew: the task arrives a little later (0 without noise).
+      const int64_t start_ns = now_ns_ + StartSkewNs();
+      t.wake_start_ns = start_ns;
       ++cpus_[cpu].ttwu_pending;
       RefreshProbe(cpu);
-      PushDelivery(now_ns_, cpu, id);
+      PushDelivery(start_ns, cpu, id);
     }
   }
   return absl::OkStatus();
@@ -510,6 +525,8 @@ void SimulatorImpl::Dispatch(const Event& e) {
       return OnFreqDone(e.cpu);
     case kEvPmu:
       return OnPmu(e.cpu);
+    case kEvNoise:
+      return OnNoise(e.cpu, e.task);
     case kEvPhaseEnd:
     case kEvTick:
     case kEvWakeDeliver:
@@ -550,6 +567,7 @@ void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = op.d2.Sample(rng_);
+        if (work_sigma_ > 0) JitterWork(t);
         if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
             t.pending_cost_ns == 0) {
           break;  // nothing to do: no phase (and no zero-length event)
@@ -787,6 +805,7 @@ void SimulatorImpl::ResetStats() {
   stats_start_ns_ = now_ns_;
   events_ = 0;
   lb_migrations_ = 0;
+  background_events_ = 0;
   placement_stats_ = PlacementStats();
   wakeup_latency_ = LatencyHistogram();
   for (TaskCounters& ts : task_stats_) ts = TaskCounters();
@@ -843,6 +862,7 @@ SimStats SimulatorImpl::Stats() const {
     ts.exited = t.state == TaskState::kDead;
   }
   out.load_balance_migrations = lb_migrations_;
+  out.background_events = background_events_;
   for (size_t i = 0; i < cpus_.size(); ++i) {
     int cpu = static_cast<int>(i);
     if (cpus_[i].mode == CpuMode::kBusy) {

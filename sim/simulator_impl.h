@@ -55,6 +55,20 @@ enum EventKind : uint16_t {
   kEvPollTimeout,   // cpu: POLL time limit reached (queue_)
   kEvFreqDone,      // cpu = domain: P-state transition completes (queue_)
   kEvPmu,           // cpu = package: power-management evaluation (queue_)
+  kEvNoise,         // cpu: background kernel activity; task = NoiseSource
+                    // (queue_)
+};
+
+// The background activity of docs/model.md "Run-to-run variability".
+enum NoiseSource : int32_t {
+  kNoiseVmstat,       // per CPU, periodic, deferrable
+  kNoiseWatchdog,     // one timer moving round the CPUs
+  kNoiseWriteback,    // CPU 0, periodic
+  kNoiseKernelTimer,  // per CPU, periodic
+  kNoiseKworker,      // per CPU, Poisson
+  kNoiseRcu,          // per CPU, Poisson
+  kNoiseDeviceIrq,    // per CPU, Poisson
+  kNoiseSources,
 };
 
 // Bands order simultaneous events: interrupts and deliveries before timers
@@ -435,6 +449,26 @@ class SimulatorImpl {
   int64_t PhysicalExitNs(int cpu) const;
   int64_t SleepLengthNs(int cpu, int64_t* delta_tick_ns) const;
 
+  // noise.cc
+  // Validates the noise fields of config_ and the workload's work_cv and
+  // derives the scaled periods and rates.
+  absl::Status InitNoise(const Workload& workload);
+  // Arms the first event of every source that is on (before the CPUs
+  // first go idle, so that their governors see the timers).
+  void ArmNoise();
+  // Schedules source `s`'s next event on `cpu` at `time_ns`; a visible
+  // timer joins the CPU's timer list.
+  void PushNoise(int64_t time_ns, int cpu, int s);
+  void OnNoise(int cpu, int s);
+  // The CPU spends `cost_ns` in kernel context: stolen from a running task,
+  // or an idle CPU exits its state, runs it and goes idle again.
+  void RunKernelWork(int cpu, int64_t cost_ns);
+  // The compute op's jitter factor (lognormal, mean 1) applied to cycles
+  // and stall. REQUIRES: work_sigma_ > 0.
+  void JitterWork(Task& t);
+  // The start skew of a new initial task: uniform 0..start_skew_ns_.
+  int64_t StartSkewNs();
+
   // freq.cc
   void InitFrequency();
   void SetDomainKhz(int domain, int64_t khz);
@@ -478,6 +512,19 @@ class SimulatorImpl {
   std::string spec_names_;
   Policies policies_;
   Rng rng_;
+  // Run-to-run variability (noise.cc): its own streams, forked from the
+  // run's seed, so that the workload's draws are those of a run without
+  // noise.
+  Rng noise_rng_;
+  Rng work_rng_;
+  double work_sigma_ = 0;  // of the jitter factor's log; 0 = off
+  double work_mu_ = 0;
+  // Per source: its period (periodic sources) or mean interval (Poisson),
+  // scaled by noise_scale; 0 = off.
+  std::array<int64_t, kNoiseSources> noise_period_ns_{};
+  std::array<double, kNoiseSources> noise_mean_ns_{};
+  std::array<int64_t, kNoiseSources> noise_cost_ns_{};
+  int64_t start_skew_ns_ = 0;
   topology::SchedDomains domains_;
   topology::CpuSet all_cpus_;
   std::vector<topology::CpuSet> affinities_;  // see SpecInfo::affinity
@@ -504,6 +551,7 @@ class SimulatorImpl {
   LatencyHistogram wakeup_latency_;
   uint64_t events_ = 0;
   uint64_t lb_migrations_ = 0;
+  uint64_t background_events_ = 0;
   int64_t stats_start_ns_ = 0;
 
   EventQueue queue_;

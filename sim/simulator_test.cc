@@ -5,6 +5,7 @@
 
 #include "sim/simulator.h"
 
+#include <cmath>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -95,8 +96,10 @@ topology::Topology Preset(const char* name) {
   return *std::move(t);
 }
 
+// Exact checks: no run-to-run variability.
 SimConfig QuietConfig() {
   SimConfig c;
+  c.noise_scale = 0;
   c.turbo = false;
   c.load_balance = false;
   return c;
@@ -504,6 +507,190 @@ TEST(SimulatorTest, EndlessLoopWithoutTimeIsAnError) {
   absl::Status s = sim->RunFor(Milliseconds(1));
   EXPECT_THAT(s.message(),
               HasSubstr("without computing, sleeping or blocking"));
+}
+
+// --- Run-to-run variability
+// ---------------------------------------------------
+
+// A deterministic ping-pong with fixed user work: without noise every seed
+// gives the same run.
+Workload FixedWorkPingPong(double work_cv) {
+  Workload w;
+  w.channels = {{"a", ChannelSpec::Kind::kPipe, 16},
+                {"b", ChannelSpec::Kind::kPipe, 16}};
+  w.metrics = {"round_trip"};
+  ProgramBuilder ping("ping");
+  ping.Loop(0)
+      .Stamp()
+      .Compute(Dist::Constant(20000))
+      .Send(0)
+      .Recv(1)
+      .Mark(0)
+      .EndLoop();
+  ProgramBuilder pong("pong");
+  pong.Loop(0).Recv(0).Compute(Dist::Constant(30000)).Send(1).EndLoop();
+  w.programs = {Build(ping), Build(pong)};
+  w.tasks = {Task("ping", 0, ""), Task("pong", 1, "")};
+  w.work_cv = work_cv;
+  return w;
+}
+
+SimStats RunPingPong(const SimConfig& config, const Workload& w,
+                     uint64_t seed) {
+  topology::Topology topo = Preset("zen3-2s-nps2");
+  FitIdleGovernor fit;
+  PerformanceGovernor perf;
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, config, w, {&perf, &fit, &place}, seed);
+  EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+  return sim->Stats();
+}
+
+TEST(NoiseTest, SeedsDifferWithNoiseAndAgreeWithout) {
+  const Workload w = FixedWorkPingPong(0.05);
+  SimConfig noisy;  // noise_scale 1 (the default)
+  SimStats a = RunPingPong(noisy, w, 1), b = RunPingPong(noisy, w, 1),
+           c = RunPingPong(noisy, w, 2);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.metrics[0].count, b.metrics[0].count);
+  EXPECT_EQ(a.metrics[0].latency_ns.sum(), b.metrics[0].latency_ns.sum());
+  EXPECT_EQ(a.energy_uj(), b.energy_uj());
+  EXPECT_GT(a.background_events, 0u);
+  EXPECT_NE(a.metrics[0].latency_ns.sum(), c.metrics[0].latency_ns.sum());
+  EXPECT_NE(a.events, c.events);
+
+  SimConfig quiet;
+  quiet.noise_scale = 0;
+  SimStats d = RunPingPong(quiet, w, 1), e = RunPingPong(quiet, w, 2);
+  EXPECT_EQ(d.events, e.events);
+  EXPECT_EQ(d.metrics[0].latency_ns.sum(), e.metrics[0].latency_ns.sum());
+  EXPECT_EQ(d.energy_uj(), e.energy_uj());
+  EXPECT_EQ(d.background_events, 0u);
+}
+
+// noise_scale 0 is the run without any source: the same as switching every
+// source off one by one, whatever the sources' own parameters are.
+TEST(NoiseTest, ZeroScaleIsTheRunWithoutNoise) {
+  const Workload jittered = FixedWorkPingPong(0.05);
+  Workload plain = FixedWorkPingPong(0);
+  SimConfig zero;
+  zero.noise_scale = 0;
+  zero.kworker_per_s = 100000;  // ignored at scale 0
+  zero.device_irq_ns = 1000000;
+  zero.start_skew_max_ns = 1000000;
+  SimConfig off;  // scale 1, every source off
+  off.vmstat_cost_ns = off.watchdog_cost_ns = off.writeback_cost_ns = 0;
+  off.vmstat_interval_ns = off.watchdog_interval_ns = 1000000000000;
+  off.writeback_interval_ns = off.kernel_timer_interval_ns = 1000000000000;
+  off.kworker_per_s = off.rcu_per_s = off.device_irq_per_s = 0;
+  off.start_skew_max_ns = 0;
+  SimStats a = RunPingPong(zero, jittered, 3);
+  SimConfig zero_defaults;
+  zero_defaults.noise_scale = 0;
+  SimStats b = RunPingPong(zero_defaults, plain, 3);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.metrics[0].count, b.metrics[0].count);
+  EXPECT_EQ(a.metrics[0].latency_ns.sum(), b.metrics[0].latency_ns.sum());
+  EXPECT_EQ(a.wakeup_latency_ns.sum(), b.wakeup_latency_ns.sum());
+  EXPECT_EQ(a.energy_uj(), b.energy_uj());
+  // Scale 1 with the Poisson sources off and the periodic ones beyond the
+  // run: no background event runs.
+  SimStats c = RunPingPong(off, plain, 3);
+  EXPECT_EQ(c.background_events, 0u);
+}
+
+// Records the sleep length each Select sees.
+class SleepLengthRecorder final : public platform::IdleGovernor {
+ public:
+  absl::string_view name() const override { return "recorder"; }
+  int Select(platform::IdleDevice& dev, bool* stop_tick) override {
+    *stop_tick = true;
+    lengths.push_back(dev.sleep_length_ns(nullptr));
+    return dev.state_count() - 1;
+  }
+  std::vector<int64_t> lengths;
+};
+
+TEST(NoiseTest, IdleCpuSeesABackgroundTimer) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;  // no tasks: every CPU idle, no task timers
+  PerformanceGovernor perf;
+  PrevTargetPlacement place;
+  auto sleep_lengths = [&](double scale) {
+    SleepLengthRecorder rec;
+    SimConfig c;
+    c.noise_scale = scale;
+    auto sim = MakeSim(topo, c, w, {&perf, &rec, &place});
+    EXPECT_TRUE(sim->RunFor(Seconds(2)).ok());
+    EXPECT_EQ(sim->Stats().background_events > 0, scale > 0);
+    return rec.lengths;
+  };
+  const std::vector<int64_t> quiet = sleep_lengths(0);
+  ASSERT_EQ(quiet.size(), static_cast<size_t>(topo.num_cpus()));
+  for (int64_t l : quiet) EXPECT_EQ(l, 1000000000);  // nothing pending
+  const std::vector<int64_t> noisy = sleep_lengths(1);
+  // The CPUs wake for the background activity and go idle again, each time
+  // seeing the next per-CPU kernel timer (at most its 100 ms period away).
+  ASSERT_GT(noisy.size(), 10 * quiet.size());
+  SimConfig defaults;
+  for (int64_t l : noisy) {
+    EXPECT_LE(l, defaults.kernel_timer_interval_ns);
+    EXPECT_LT(l, defaults.vmstat_interval_ns);
+  }
+}
+
+TEST(NoiseTest, ComputeJitterHasTheConfiguredCv) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  constexpr int kTasks = 1500;
+  constexpr double kCv = 0.2;
+  constexpr int64_t kStallNs = 1000000;  // 1 ms, frequency-independent
+  Workload w;
+  ProgramBuilder b("work");
+  b.Compute(Dist::Constant(0), Dist::Constant(kStallNs));
+  w.programs.push_back(Build(b));
+  TaskSpec t = Task("work", 0, "");
+  t.count = kTasks;
+  w.tasks.push_back(t);
+  w.work_cv = kCv / 2;  // times noise_scale 2
+  SimConfig c = QuietConfig();
+  c.noise_scale = 2;
+  // Only the jitter: the background sources off.
+  c.vmstat_cost_ns = c.watchdog_cost_ns = c.writeback_cost_ns = 0;
+  c.kernel_timer_cost_ns = c.kworker_run_ns = c.rcu_run_ns = 0;
+  c.device_irq_ns = c.start_skew_max_ns = 0;
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(1);  // C1: no POLL time limit events
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, c, w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(500)).ok());  // ~190 ms of work
+  SimStats s = sim->Stats();
+  double sum = 0, sum_sq = 0;
+  for (const TaskStats& ts : s.tasks) {
+    ASSERT_TRUE(ts.exited);
+    // Plus a context switch (1.5 us), a small constant.
+    const double x = static_cast<double>(ts.run_ns) / kStallNs;
+    sum += x;
+    sum_sq += x * x;
+  }
+  const double mean = sum / kTasks;
+  const double cv = std::sqrt(sum_sq / kTasks - mean * mean) / mean;
+  EXPECT_NEAR(mean, 1.0, 0.02);  // mean 1 (plus the switch costs)
+  EXPECT_NEAR(cv, kCv, 0.02);    // standard error ~0.004
+}
+
+TEST(NoiseTest, BadNoiseSettingsAreRejected) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  SimConfig c;
+  c.noise_scale = -1;
+  auto s1 = Simulator::Create(topo, c, PingPong(1), {&perf, &fit, &place}, 1);
+  EXPECT_THAT(s1.status().message(), HasSubstr("noise_scale must be in"));
+  Workload w = PingPong(1);
+  w.work_cv = -0.1;
+  auto s2 = Simulator::Create(topo, SimConfig(), w, {&perf, &fit, &place}, 1);
+  EXPECT_THAT(s2.status().message(), HasSubstr("work_cv must be in"));
 }
 
 }  // namespace

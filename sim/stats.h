@@ -88,6 +88,9 @@ struct SimStats {
   uint64_t migrations = 0;
   uint64_t context_switches = 0;
   uint64_t load_balance_migrations = 0;
+  // Background kernel activity handled, all CPUs (timers, kworker and RCU
+  // runs, device interrupts: docs/model.md "Run-to-run variability").
+  uint64_t background_events = 0;
 
   double duration_s() const { return (end_ns - start_ns) * 1e-9; }
   double energy_uj() const {

@@ -57,6 +57,13 @@ struct Workload {
   std::vector<BarrierSpec> barriers;
   std::vector<TaskSpec> tasks;
   std::vector<std::string> metrics;  // kMark ids index this
+  // Service-time jitter of user work: the coefficient of variation (a
+  // fraction, 0.03 = 3%) of the factor each compute op's cycles and stall
+  // are multiplied by, drawn per op from a lognormal with mean 1 (sigma^2 =
+  // ln(1 + cv^2), mu = -sigma^2 / 2). The simulator multiplies it by
+  // SimConfig::noise_scale; 0 = no jitter (no draws). Models set it from
+  // their work_cv_pct parameter. 0..10.
+  double work_cv = 0;
 };
 
 }  // namespace schedsim::sim

@@ -62,7 +62,8 @@ Result RunPingPong(int64_t pm_qos_latency_ns) {
       topology::MakePreset("skylake-e3-1240v5");
   EXPECT_TRUE(topo.ok());
   SimConfig config;
-  config.turbo = false;  // a fixed 3.5 GHz: the performance governor's pick
+  config.noise_scale = 0;  // exact: no run-to-run variability
+  config.turbo = false;    // a fixed 3.5 GHz: the performance governor's pick
   config.pm_qos_latency_ns = pm_qos_latency_ns;
   PerformanceGovernor freq;
   FitIdleGovernor idle;

@@ -60,6 +60,9 @@ WorkloadModel HackbenchModel() {
        "(hackbench's default -l 100)"},
       {"message_cycles", kDefaultHackbenchMessageCycles,
        "model only: user cycles per message and side (assumed)"},
+      WorkCvParam(
+          5.0,
+          "assumed: per-message work of a few microseconds, cache-dependent"),
   };
   m.metrics = {
       {"messages_per_s", "msgs/s", true, MeanKind::kHarmonic,

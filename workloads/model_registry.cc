@@ -24,6 +24,25 @@ absl::Status WorkloadRegistry::Register(WorkloadModel model) {
     return absl::AlreadyExistsError(absl::StrCat("workload model '", model.name,
                                                  "' is already registered"));
   }
+  for (const platform::ParamSpec& spec : model.params) {
+    if (spec.name != kWorkCvParam) continue;
+    // The model's user-work jitter: its build's workload gets work_cv.
+    auto inner = std::move(model.build);
+    model.build = [inner = std::move(inner), name = model.name](
+                      const platform::Params& p,
+                      const topology::Topology& topology)
+        -> absl::StatusOr<sim::Workload> {
+      const double pct = p.GetDouble(kWorkCvParam);
+      if (!(pct >= 0 && pct <= 100)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            name, ": ", kWorkCvParam, " must be in 0..100, got ", pct));
+      }
+      absl::StatusOr<sim::Workload> w = inner(p, topology);
+      if (w.ok()) w->work_cv = pct / 100.0;
+      return w;
+    };
+    break;
+  }
   std::string name = model.name;
   models_.emplace(std::move(name), std::move(model));
   return absl::OkStatus();

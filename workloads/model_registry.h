@@ -52,6 +52,12 @@ struct MetricValue {
   double value = 0;
 };
 
+// The parameter that sets a model's service-time jitter of user work
+// (sim::Workload::work_cv) in percent. A model that declares it (a double,
+// see WorkCvParam in model_util.h) gets it applied by the registry: its
+// registered build sets work_cv = work_cv_pct / 100 on what it returns.
+inline constexpr char kWorkCvParam[] = "work_cv_pct";
+
 struct WorkloadModel {
   std::string name;         // "hackbench"
   std::string description;  // what it models, mechanisms, assumptions

@@ -50,6 +50,15 @@ absl::StatusOr<IoDevice> IoDeviceFromParams(absl::string_view model,
   return d;
 }
 
+platform::ParamSpec WorkCvParam(double default_pct, absl::string_view source) {
+  return {kWorkCvParam, default_pct,
+          absl::StrCat("model only: coefficient of variation of each compute "
+                       "op's user work, percent (a lognormal factor with mean "
+                       "1 on its cycles and stall, drawn per op; times "
+                       "SimConfig noise_scale; 0 = none; ",
+                       source, ")")};
+}
+
 int64_t UsAtMaxToCycles(double us, const topology::Topology& topology) {
   // kHz * us / 1000 = cycles.
   const double cycles =

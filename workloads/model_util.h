@@ -64,6 +64,13 @@ absl::StatusOr<IoDevice> IoDeviceFromParams(absl::string_view model,
                                             const platform::Params& params);
 absl::Status ValidateIoDevice(absl::string_view model, const IoDevice& device);
 
+// The kWorkCvParam ("work_cv_pct") spec of a model whose user work varies
+// with coefficient of variation `default_pct` percent: each compute op's
+// cycles and stall are multiplied by a lognormal factor with mean 1 (see
+// sim::Workload::work_cv). `source` ends the doc ("assumed", or where the
+// figure comes from).
+platform::ParamSpec WorkCvParam(double default_pct, absl::string_view source);
+
 // Cycles that take `us` microseconds at the machine's highest frequency
 // (FrequencySpec::max_turbo_khz): work that runs longer at lower
 // frequencies. At least 0.

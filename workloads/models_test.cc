@@ -103,6 +103,55 @@ TEST(ModelsTest, EveryModelRunsAndEvaluates) {
   }
 }
 
+// Run-to-run variability: hackbench and netperf draw no random number of
+// their own, yet with noise (the default) two seeds give two results and
+// one seed the same result; without it every seed gives the same run.
+TEST(ModelsTest, SeedsVaryDeterministicModelsOnlyWithNoise) {
+  for (const char* model : {"hackbench", "netperf"}) {
+    auto run = [&](uint64_t seed, double noise_scale) {
+      RunOptions o;
+      o.duration_ms = 20;
+      o.seed = seed;
+      o.config.noise_scale = noise_scale;
+      absl::StatusOr<ModelRun> r = RunModel(model, SmallParams(model), o);
+      EXPECT_TRUE(r.ok()) << model << ": " << r.status();
+      return r.ok() ? r->metrics : std::map<std::string, double>{};
+    };
+    EXPECT_EQ(run(1, 1), run(1, 1)) << model;
+    EXPECT_NE(run(1, 1), run(2, 1)) << model;
+    EXPECT_EQ(run(1, 0), run(2, 0)) << model;
+  }
+}
+
+TEST(ModelsTest, WorkCvParameterSetsTheWorkloadsJitter) {
+  const WorkloadRegistry& registry = WorkloadRegistry::Global();
+  for (const WorkloadModel* m : registry.List()) {
+    if (m->name.rfind("test_", 0) == 0) continue;
+    bool has = false;
+    for (const platform::ParamSpec& p : m->params) {
+      if (p.name != kWorkCvParam) continue;
+      has = true;
+      EXPECT_EQ(p.doc.rfind("model only:", 0), 0u) << m->name;
+    }
+    // Every model with user work has one; perf_bench_pipe has none.
+    EXPECT_EQ(has, m->name != "perf_bench_pipe") << m->name;
+  }
+  absl::StatusOr<const WorkloadModel*> hb = registry.Lookup("hackbench");
+  ASSERT_TRUE(hb.ok());
+  absl::StatusOr<platform::Params> p =
+      registry.ResolveParams(**hb, {{"work_cv_pct", 7.5}});
+  ASSERT_TRUE(p.ok()) << p.status();
+  absl::StatusOr<sim::Workload> w =
+      (*hb)->build(*p, Machine("skylake-e3-1240v5"));
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_DOUBLE_EQ(w->work_cv, 0.075);
+  p = registry.ResolveParams(**hb, {{"work_cv_pct", -1.0}});
+  ASSERT_TRUE(p.ok()) << p.status();
+  w = (*hb)->build(*p, Machine("skylake-e3-1240v5"));
+  EXPECT_THAT(w.status().message(),
+              HasSubstr("hackbench: work_cv_pct must be in 0..100"));
+}
+
 TEST(ModelsTest, BadParametersNameTheModel) {
   const WorkloadRegistry& registry = WorkloadRegistry::Global();
   absl::StatusOr<const WorkloadModel*> netperf = registry.Lookup("netperf");

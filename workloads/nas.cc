@@ -183,6 +183,9 @@ WorkloadModel NasModel() {
        "model only: OpenMP barrier spin before sleeping, us (assumed)"},
       {"message_size", int64_t{65536},
        "model only: MPI halo bytes per rank and iteration (assumed)"},
+      WorkCvParam(2.0,
+                  "assumed: on top of imbalance_pct, the run-to-run spread of "
+                  "one iteration"),
   };
   m.metrics = {
       {"time_s", "s", false, MeanKind::kArithmetic,

@@ -247,6 +247,7 @@ WorkloadModel NetperfModel() {
        "loopback); 0 = TCP 8000 / UDP 5000 (assumed)"},
       {"cycles_per_byte", kDefaultCyclesPerByte,
        "model only: copy cycles per payload byte and side (assumed)"},
+      WorkCvParam(3.0, "assumed"),
   };
   m.metrics = {
       {"transactions_per_s", "trans/s", true, MeanKind::kHarmonic,
@@ -315,6 +316,7 @@ WorkloadModel TbenchModel() {
        "model only: client cycles per op (assumed)"},
       {"server_cycles", int64_t{10000},
        "model only: server cycles per op (assumed)"},
+      WorkCvParam(5.0, "assumed"),
   };
   m.metrics = {
       {"throughput_mb_s", "MB/s", true, MeanKind::kHarmonic,

@@ -177,6 +177,9 @@ WorkloadModel PgbenchModel() {
       {"stack_cycles", kDefaultTcpStackCycles,
        "model only: TCP loopback stack cycles per send on either side "
        "(assumed, as netperf); 0 for a unix-domain socket"},
+      WorkCvParam(
+          10.0,
+          "assumed: statements of one transaction type vary with buffer hits"),
   };
   for (platform::ParamSpec& p : IoDeviceParamSpecs()) {
     m.params.push_back(std::move(p));

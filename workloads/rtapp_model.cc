@@ -35,6 +35,9 @@ WorkloadModel RtAppModel() {
   m.params = {
       {"file", std::string(""), "path of an rt-app JSON file"},
       {"json", std::string(""), "inline rt-app JSON text (instead of `file`)"},
+      WorkCvParam(2.0,
+                  "assumed: rt-app calibrates its run loops, cache and TLB "
+                  "state still vary"),
   };
   m.metrics = {
       {"loops_per_s", "loops/s", true, MeanKind::kHarmonic,

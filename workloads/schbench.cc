@@ -142,6 +142,7 @@ WorkloadModel SchbenchModel() {
       {"cycles_per_operation", int64_t{0},
        "model only: cycles per matrix operation; 0 = 10.1 M * "
        "(cache_footprint / 256)^1.5 (assumed)"},
+      WorkCvParam(5.0, "assumed"),
   };
   m.metrics = {
       {"wakeup_p50_us", "us", false, MeanKind::kArithmetic,

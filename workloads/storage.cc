@@ -181,6 +181,7 @@ WorkloadModel Dbench4Model() {
        "model only: cycles per cached file operation (assumed)"},
       {"bytes_per_op", int64_t{4096},
        "model only: payload bytes counted per operation (assumed)"},
+      WorkCvParam(5.0, "assumed"),
   };
   for (platform::ParamSpec& p : IoDeviceParamSpecs()) {
     m.params.push_back(std::move(p));
@@ -234,6 +235,7 @@ WorkloadModel SqliteInsertModel() {
        "model only: device flushes per insert transaction (assumed)"},
       {"insert_cycles", int64_t{200000},
        "model only: CPU cycles per insert (assumed)"},
+      WorkCvParam(5.0, "assumed"),
   };
   for (platform::ParamSpec& p : IoDeviceParamSpecs()) {
     m.params.push_back(std::move(p));
@@ -284,6 +286,7 @@ WorkloadModel FsMarkModel() {
        "are not modelled"},
       {"create_cycles", int64_t{60000},
        "model only: cycles per file create + close (assumed)"},
+      WorkCvParam(5.0, "assumed"),
   };
   for (platform::ParamSpec& p : IoDeviceParamSpecs()) {
     m.params.push_back(std::move(p));

@@ -237,6 +237,7 @@ WorkloadModel UnixbenchModel() {
        "model only: cycles per syscall-test loop (assumed)"},
       {"pipe_cycles", int64_t{1200},
        "model only: cycles per pipe-test write + read (assumed)"},
+      WorkCvParam(3.0, "assumed"),
   };
   m.metrics = {
       {"loops_per_s", "loops/s", true, MeanKind::kHarmonic,
@@ -303,6 +304,9 @@ WorkloadModel GitsourceModel() {
        "model only: cycles of fork + exec + exit per command (assumed)"},
       {"shell_cycles", int64_t{50000},
        "model only: shell cycles between commands (assumed)"},
+      WorkCvParam(
+          3.0,
+          "assumed: on every compute op, the lognormal command work included"),
   };
   m.metrics = {
       {"time_s", "s", false, MeanKind::kArithmetic,

@@ -103,7 +103,8 @@ TEST(UnixbenchModelTest, SpawnForksAChildPerLoop) {
   EXPECT_GT(lps, bound / 3);
   // Every loop forked a child, which exited; all stay in the task table.
   const uint64_t loops = r.stats.metrics[0].count;
-  EXPECT_GE(r.stats.placement.forks, loops);
+  // (The stats reset may fall between a fork and its loop's mark.)
+  EXPECT_GE(r.stats.placement.forks + 1, loops);
   EXPECT_LE(r.stats.placement.forks, loops + 1);
   int exited = 0;
   for (const sim::TaskStats& t : r.stats.tasks) exited += t.exited;
