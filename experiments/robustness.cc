@@ -332,15 +332,25 @@ std::string RobustnessText(const Experiment& e,
   for (const ScaledParam& p : params) names.push_back(p.name());
   const int64_t runs = RobustnessRunCount(e);
   std::string out = absl::StrCat(
-      "\nRobustness: the sign of each difference against the baseline with "
-      "each cost\nscaled by -",
-      PctText(pct), "% and +", PctText(pct), "%, one at a time (",
-      params.size(), params.size() == 1 ? " parameter, " : " parameters, ",
-      runs, " more runs, the same seeds):\n");
+      "\nRobustness: each cost scaled by -", PctText(pct), "% and +",
+      PctText(pct), "%, one at a time, the same seeds\n(", params.size(),
+      params.size() == 1 ? " parameter, " : " parameters, ", runs,
+      " more runs): does each difference keep its sign?\n");
   if (names.empty()) {
     absl::StrAppend(&out, "  no cost parameter to scale\n");
   } else {
-    absl::StrAppend(&out, "  ", absl::StrJoin(names, ", "), "\n");
+    // The names, wrapped at 80 columns.
+    std::string line = " ";
+    for (size_t i = 0; i < names.size(); ++i) {
+      const std::string word =
+          absl::StrCat(names[i], i + 1 < names.size() ? "," : "");
+      if (line.size() > 1 && line.size() + 1 + word.size() > 80) {
+        absl::StrAppend(&out, line, "\n");
+        line = " ";
+      }
+      absl::StrAppend(&line, " ", word);
+    }
+    absl::StrAppend(&out, line, "\n");
   }
   if (entries.empty()) {
     absl::StrAppend(&out, "  no variant to compare against the baseline\n");
