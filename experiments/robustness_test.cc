@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "experiments/experiment.h"
 #include "experiments/json_util.h"
 #include "experiments/runner.h"
@@ -324,6 +325,55 @@ TEST(RobustnessTest, FrequencyGapIsRobustToCosts) {
 
   EXPECT_FALSE(CheckRobustness(e, *nominal, 0, options).ok());
   EXPECT_FALSE(CheckRobustness(e, *nominal, 100, options).ok());
+}
+
+// A real check where one cost decides the winner. `fast` runs at the
+// highest frequency but pays a context-switch cost C per op (one
+// switch-in per wake-up, charged as stall inside the op); `slow` runs at
+// the lowest and pays none (its own 0 scales to 0). First measure the
+// frequency gap G (slow's op latency minus fast's with C = 0), then set
+// C = G / 0.9: fast is then slower by about 0.11 G. Scaled by 0.75, C is
+// 0.83 G and fast wins again: context_switch_ns-25% flips the sign, while
+// +25% (1.39 G) keeps it. The other costs are the same in both variants
+// and far smaller than the margins.
+TEST(RobustnessTest, ContextSwitchCostDecidesTheWinner) {
+  auto experiment = [](int64_t c) {
+    return Parse(absl::StrCat(R"({
+        "machine": "skylake-e3-1240v5",
+        "workload": {"model": "test_compute_sleep",
+                     "params": {"cycles": 40000, "sleep_us": 20}},
+        "iterations": 2, "seed": 3, "duration_ms": 50,
+        "variants": [{"name": "fast", "cpufreq": "performance",
+                      "config": {"context_switch_ns": )",
+                              c, R"(}},
+                     {"name": "slow", "cpufreq": "powersave",
+                      "config": {"context_switch_ns": 0}}]})"));
+  };
+  RunnerOptions options;
+  options.jobs = 2;
+  const int latency = 1;  // op_latency_us, lower is better
+  absl::StatusOr<ExperimentResult> free_switch =
+      RunExperiment(experiment(0), options);
+  ASSERT_TRUE(free_switch.ok()) << free_switch.status();
+  const DeclaredMeans gap_means = MeansOf(*free_switch);
+  const double gap_us = gap_means[0][1][latency] - gap_means[0][0][latency];
+  ASSERT_GT(gap_us, 10) << "the lowest frequency should be much slower";
+
+  const Experiment e = experiment(std::llround(gap_us * 1000 / 0.9));
+  absl::StatusOr<ExperimentResult> nominal = RunExperiment(e, options);
+  ASSERT_TRUE(nominal.ok()) << nominal.status();
+  absl::StatusOr<std::vector<RobustnessEntry>> v =
+      CheckRobustness(e, *nominal, 25, options);
+  ASSERT_TRUE(v.ok()) << v.status();
+  ASSERT_EQ(v->size(), 2u);
+  const RobustnessEntry& entry = (*v)[latency];
+  ASSERT_EQ(entry.metric, "op_latency_us");
+  EXPECT_GT(entry.nominal_change_pct, 0) << "slow should now win";
+  EXPECT_FALSE(entry.sign_holds);
+  EXPECT_THAT(entry.flipped_by, ElementsAre("config.context_switch_ns-25%"));
+  // Throughput follows the op latency.
+  EXPECT_EQ((*v)[0].metric, "ops_per_s");
+  EXPECT_THAT((*v)[0].flipped_by, ElementsAre("config.context_switch_ns-25%"));
 }
 
 }  // namespace
