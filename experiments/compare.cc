@@ -438,8 +438,8 @@ std::string ComparisonTable(const Experiment& e, const ExperimentResult& r) {
       "smaller spread\n(Stddev, CoeffVar) counts as better. *...*: "
       "significant, Welch's t-test p < 0.05.\nDiff: d = difference of the "
       "arithmetic means, ± its 95% confidence half-width,\np = the t-test's "
-      "p-value, all in percent; p=n/a: no test (fewer than 2 iterations,\nor "
-      "no spread on either side: every iteration identical).\n");
+      "p-value, all in percent. p=n/a: no test (fewer than 2\niterations, "
+      "or no spread on either side: every iteration identical).\n");
   return out;
 }
 
