@@ -261,6 +261,19 @@ absl::StatusOr<std::vector<RobustnessEntry>> CheckRobustness(
     return absl::InvalidArgumentError(absl::StrCat(
         "the robustness scaling must be a percentage in (0, 100), got ", pct));
   }
+  bool matches = e.model != nullptr &&
+                 static_cast<int>(nominal.runs.size()) == e.num_points() &&
+                 nominal.variants.size() == e.variants.size() &&
+                 nominal.metrics.size() == e.model->metrics.size();
+  for (size_t p = 0; matches && p < nominal.runs.size(); ++p) {
+    matches = nominal.runs[p].size() == e.variants.size();
+  }
+  if (!matches) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(e.filename,
+                     ": the nominal result is not a result of this experiment "
+                     "(its points, variants or metrics differ)"));
+  }
   const std::vector<ScaledParam> params = RobustnessParams(e);
   const int64_t per_experiment = int64_t{e.num_points()} *
                                  static_cast<int64_t>(e.variants.size()) *

@@ -134,8 +134,10 @@ std::vector<RobustnessEntry> Verdicts(const Experiment& e,
 
 // Runs every scaled experiment (the runs of each in parallel, as
 // RunExperiment; options.progress sees (done, total) over all the scaled
-// runs) and returns the verdicts. `pct` must be in (0, 100). Errors name
-// the scaled parameter.
+// runs) and returns the verdicts. `pct` must be in (0, 100), and `nominal`
+// must be RunExperiment(e, ...) (the same points, variants and metrics;
+// InvalidArgument otherwise). Errors of a scaled run name the scaling
+// ("with config.wakeup_cost_ns-25% (config.wakeup_cost_ns x 0.75): ...").
 absl::StatusOr<std::vector<RobustnessEntry>> CheckRobustness(
     const Experiment& e, const ExperimentResult& nominal, double pct,
     const RunnerOptions& options);

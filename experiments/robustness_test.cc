@@ -325,6 +325,13 @@ TEST(RobustnessTest, FrequencyGapIsRobustToCosts) {
 
   EXPECT_FALSE(CheckRobustness(e, *nominal, 0, options).ok());
   EXPECT_FALSE(CheckRobustness(e, *nominal, 100, options).ok());
+  // A result of another experiment.
+  ExperimentResult other = *nominal;
+  other.runs[0].pop_back();
+  other.variants.pop_back();
+  absl::Status mismatch = CheckRobustness(e, other, 25, options).status();
+  EXPECT_THAT(mismatch.message(),
+              HasSubstr("is not a result of this experiment"));
 }
 
 // A real check where one cost decides the winner. `fast` runs at the
