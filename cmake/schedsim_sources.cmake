@@ -22,6 +22,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/param_flags.cc
   experiments/policies_command.cc
   experiments/reports.cc
+  experiments/robustness.cc
   experiments/run_command.cc
   experiments/runner.cc
   experiments/scenario.cc

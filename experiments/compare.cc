@@ -72,6 +72,7 @@ struct Cell {
   double ci95_pct = kNaN;     // CI half-width, % of |baseline amean|
   WelchResult welch;
   bool significant = false;
+  bool identical = false;  // NoSpread(samples): >= 2 samples, all equal
 };
 
 // cells[point][variant][metric].
@@ -91,6 +92,7 @@ Cells ComputeCells(const Experiment& e, const ExperimentResult& r) {
         c.samples = r.Samples(p, v, m);
         c.summary = Summarize(c.samples);
         c.mean = MeanOf(c.summary, info.mean);
+        c.identical = NoSpread(c.samples);
       }
       const Cell& base = cells[p][0][m];
       for (int v = 0; v < variants; ++v) {
@@ -271,7 +273,68 @@ std::string CsvNumber(double v) {
   return absl::StrFormat("%.10g", v);
 }
 
+// The row label of metric `m` at point `p`: "ops_per_s-4", or the metric
+// alone without a sweep.
+std::string RowName(const Experiment& e, const workloads::MetricInfo& info,
+                    int p) {
+  return e.sweep ? absl::StrCat(info.name, "-", e.PointValue(p)) : info.name;
+}
+
+// The spread warnings of metric `m` at point `p`, in variant order (see
+// SpreadWarnings in compare.h).
+std::vector<std::string> Warnings(const Experiment& e,
+                                  const ExperimentResult& r, const Cells& cells,
+                                  int p, int m) {
+  std::vector<std::string> out;
+  const std::string row = RowName(e, r.metrics[m], p);
+  const Cell& base = cells[p][0][m];
+  const std::string& base_name = r.variants[0].name;
+  if (r.variants.size() == 1) {
+    if (base.identical) {
+      out.push_back(absl::StrCat(row, ": every iteration of ", base_name,
+                                 " is identical (no spread)"));
+    }
+    return out;
+  }
+  for (size_t v = 1; v < r.variants.size(); ++v) {
+    const Cell& c = cells[p][v][m];
+    const std::string& name = r.variants[v].name;
+    if (base.identical && c.identical) {
+      out.push_back(absl::StrCat(row, ": every iteration of ", base_name,
+                                 " and ", name,
+                                 " is identical (no spread): no "
+                                 "significance test"));
+    } else if (base.identical || c.identical) {
+      out.push_back(absl::StrCat(
+          row, ": every iteration of ", base.identical ? base_name : name,
+          " is identical (no spread): the test rests on ",
+          base.identical ? name : base_name, "'s spread alone"));
+    }
+  }
+  return out;
+}
+
+// Every spread warning: by metric, then point, then variant.
+std::vector<std::string> AllWarnings(const Experiment& e,
+                                     const ExperimentResult& r,
+                                     const Cells& cells) {
+  std::vector<std::string> out;
+  for (size_t m = 0; m < r.metrics.size(); ++m) {
+    for (int p = 0; p < e.num_points(); ++p) {
+      for (std::string& w : Warnings(e, r, cells, p, static_cast<int>(m))) {
+        out.push_back(std::move(w));
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> SpreadWarnings(const Experiment& e,
+                                        const ExperimentResult& r) {
+  return AllWarnings(e, r, ComputeCells(e, r));
+}
 
 std::string ComparisonTable(const Experiment& e, const ExperimentResult& r) {
   const Cells cells = ComputeCells(e, r);
@@ -311,10 +374,7 @@ std::string ComparisonTable(const Experiment& e, const ExperimentResult& r) {
         absl::StrCat("\n", info.name, " (", info.unit, ", ",
                      info.higher_is_better ? "higher" : "lower", " is better)");
     rows.push_back(note);
-    auto name = [&](int p) {
-      return e.sweep ? absl::StrCat(info.name, "-", e.PointValue(p))
-                     : info.name;
-    };
+    auto name = [&](int p) { return RowName(e, info, p); };
     struct Stat {
       std::string label;
       double Summary::*field;  // nullptr: the metric's mean
@@ -362,6 +422,14 @@ std::string ComparisonTable(const Experiment& e, const ExperimentResult& r) {
       }
       rows.push_back(std::move(row));
     }
+    for (int p = 0; p < e.num_points(); ++p) {
+      for (const std::string& w :
+           Warnings(e, r, cells, p, static_cast<int>(m))) {
+        Row warning;
+        warning.note = absl::StrCat("warning: ", w);
+        rows.push_back(std::move(warning));
+      }
+    }
   }
   absl::StrAppend(&out, RenderRows(rows, variants));
   absl::StrAppend(
@@ -370,7 +438,8 @@ std::string ComparisonTable(const Experiment& e, const ExperimentResult& r) {
       "smaller spread\n(Stddev, CoeffVar) counts as better. *...*: "
       "significant, Welch's t-test p < 0.05.\nDiff: d = difference of the "
       "arithmetic means, ± its 95% confidence half-width,\np = the t-test's "
-      "p-value, all in percent.\n");
+      "p-value, all in percent. p=n/a: no test (fewer than 2\niterations, "
+      "or no spread on either side: every iteration identical).\n");
   return out;
 }
 
@@ -477,6 +546,7 @@ OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {
         one["df"] = Number(c.welch.df);
         one["p_value"] = Number(c.welch.p_value);
         one["significant"] = c.significant;
+        one["identical"] = c.identical;
         ms[info.name] = std::move(one);
       }
       variant["metrics"] = std::move(ms);
@@ -503,6 +573,7 @@ OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {
     points.push_back(std::move(point));
   }
   j["points"] = std::move(points);
+  j["warnings"] = AllWarnings(e, r, cells);
   return j;
 }
 

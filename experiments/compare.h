@@ -21,6 +21,19 @@
 // the half-width of its 95% confidence interval, and the p-value, both in
 // percent.
 //
+// Honest statistics: a p-value comes only from real spread. When every
+// iteration of a variant is identical (a deterministic model, or a metric
+// the seed does not move), the table prints a warning line after the
+// metric's rows,
+//
+//   warning: ops_per_s-4: every iteration of baseline and hwp_boost is
+//   identical (no spread): no significance test
+//
+// (one line), and when neither side of a comparison has spread there is no
+// test: no `*` marker, and the Diff row shows `±n/a p=n/a`. When only one
+// side has none, Welch's test is still defined and made, and the warning
+// says it rests on the other side's spread alone.
+//
 // The same results as JSON (every sample, summary and test, plus the
 // reports) and as CSV (one row per sample, plus summary rows).
 
@@ -28,6 +41,7 @@
 #define SCHEDSIM_EXPERIMENTS_COMPARE_H_
 
 #include <string>
+#include <vector>
 
 #include "experiments/experiment.h"
 #include "experiments/json_util.h"
@@ -39,6 +53,13 @@ namespace schedsim::experiments {
 // comparison table, lines ending in '\n'.
 std::string ComparisonTable(const Experiment& experiment,
                             const ExperimentResult& result);
+
+// The spread warnings above, without the "warning: " prefix, by metric,
+// sweep point and variant: "ops_per_s-4: every iteration of baseline and
+// hwp_boost is identical (no spread): no significance test". Empty when
+// every variant has spread (or runs once).
+std::vector<std::string> SpreadWarnings(const Experiment& experiment,
+                                        const ExperimentResult& result);
 
 // The reports (reports.h) of every variant, per sweep point.
 std::string ReportsSection(const Experiment& experiment,
@@ -53,7 +74,8 @@ OrderedJson ResultJson(const Experiment& experiment,
 //   sweep_param,sweep_value,variant,metric,unit,row,iteration,seed,value
 // and one row per sample (row "sample"), then per (sweep value, variant,
 // metric) the summary rows amean, hmean, gmean, stddev, coeffvar, min, max,
-// diff_pct, ci95_pct and p_value (iteration and seed empty).
+// diff_pct, ci95_pct and p_value (iteration and seed empty; an undefined
+// value, such as the p-value of a comparison without spread, is empty).
 std::string ResultCsv(const Experiment& experiment,
                       const ExperimentResult& result);
 

@@ -58,8 +58,11 @@ class CompareTest : public ::testing::Test {
     absl::StatusOr<platform::Params> params = experiment_.PointParams(0);
     ASSERT_TRUE(params.ok());
     result_.point_params = {*params};
-    const std::vector<std::vector<double>> samples = {
-        {10, 12, 14}, {11, 13, 15, 17}, {30, 31, 32}};
+    SetSamples({{10, 12, 14}, {11, 13, 15, 17}, {30, 31, 32}});
+  }
+
+  // Per variant, the samples of both metrics.
+  void SetSamples(const std::vector<std::vector<double>>& samples) {
     result_.runs.assign(1, std::vector<std::vector<RunResult>>(3));
     for (size_t v = 0; v < samples.size(); ++v) {
       for (double x : samples[v]) {
@@ -152,6 +155,59 @@ TEST_F(CompareTest, CsvRows) {
   EXPECT_THAT(csv, HasSubstr(",,a,score,points,p_value,,,\n"));
 }
 
+// Identical iterations (a deterministic model): a = {10, 10, 10} and
+// b = {12, 12, 12} have no spread, so no test; c = {30, 31, 32} varies, so
+// a against c is tested on c's spread alone.
+TEST_F(CompareTest, IdenticalIterationsHaveNoTestAndAWarning) {
+  SetSamples({{10, 10, 10}, {12, 12, 12}, {30, 31, 32}});
+  const std::string table = ComparisonTable(experiment_, result_);
+  EXPECT_THAT(table, HasSubstr("\nwarning: score: every iteration of a and b "
+                               "is identical (no spread): no significance "
+                               "test\n"));
+  EXPECT_THAT(table, HasSubstr("\nwarning: score: every iteration of a is "
+                               "identical (no spread): the test rests on c's "
+                               "spread alone\n"));
+  EXPECT_THAT(table, HasSubstr("\nwarning: latency: every iteration of a and "
+                               "b is identical"));
+  // No marker on b's mean, and no p-value or interval on its Diff row; c
+  // is still tested (t = 21 / sqrt(1/3), p < 0.05).
+  EXPECT_THAT(table,
+              ContainsRegex("\nAmean +score +10.00 \\(   0.00%\\) +12.00 "
+                            "\\( \\+20.00%\\) +31.00 \\*\\+210.00%\\*\n"));
+  EXPECT_THAT(table, ContainsRegex("\nDiff +score +- +d=\\+20.00% ±n/a p=n/a "
+                                   "+d=\\+210.00% ±[0-9.]+% p=[0-9.]+%\n"));
+
+  OrderedJson j = ResultJson(experiment_, result_);
+  const OrderedJson& point = j["points"][0]["variants"];
+  EXPECT_EQ(point["a"]["metrics"]["score"]["identical"], true);
+  EXPECT_EQ(point["b"]["metrics"]["score"]["identical"], true);
+  EXPECT_EQ(point["c"]["metrics"]["score"]["identical"], false);
+  EXPECT_EQ(point["b"]["metrics"]["score"]["p_value"], nullptr);
+  EXPECT_EQ(point["b"]["metrics"]["score"]["t"], nullptr);
+  EXPECT_EQ(point["b"]["metrics"]["score"]["ci95_pct"], nullptr);
+  EXPECT_EQ(point["b"]["metrics"]["score"]["significant"], false);
+  EXPECT_NEAR(point["b"]["metrics"]["score"]["diff_pct"].get<double>(), 20,
+              1e-9);
+  EXPECT_TRUE(point["c"]["metrics"]["score"]["p_value"].is_number());
+  EXPECT_EQ(point["c"]["metrics"]["score"]["significant"], true);
+  ASSERT_EQ(j["warnings"].size(), 4u);  // 2 metrics x (b, c)
+  EXPECT_EQ(j["warnings"][0],
+            "score: every iteration of a and b is identical (no spread): no "
+            "significance test");
+  EXPECT_EQ(SpreadWarnings(experiment_, result_).size(), 4u);
+
+  const std::string csv = ResultCsv(experiment_, result_);
+  EXPECT_THAT(csv, HasSubstr(",,b,score,points,p_value,,,\n"));
+  EXPECT_THAT(csv, HasSubstr(",,b,score,points,ci95_pct,,,\n"));
+}
+
+TEST_F(CompareTest, SpreadEverywhereHasNoWarnings) {
+  EXPECT_TRUE(SpreadWarnings(experiment_, result_).empty());
+  EXPECT_THAT(ComparisonTable(experiment_, result_),
+              ::testing::Not(HasSubstr("warning:")));
+  EXPECT_TRUE(ResultJson(experiment_, result_)["warnings"].empty());
+}
+
 TEST_F(CompareTest, OneIterationHasNoTest) {
   for (auto& variant : result_.runs[0]) variant.resize(1);
   experiment_.iterations = 1;
@@ -161,6 +217,8 @@ TEST_F(CompareTest, OneIterationHasNoTest) {
               ContainsRegex("\nAmean +score +10.00 \\(   0.00%\\) +11.00 "
                             "\\( \\+10.00%\\)"));
   EXPECT_THAT(table, HasSubstr("d=+10.00% ±n/a p=n/a"));
+  // One sample is not "identical iterations": no warning.
+  EXPECT_THAT(table, ::testing::Not(HasSubstr("warning:")));
 }
 
 TEST_F(CompareTest, ReportsPerSweepPoint) {

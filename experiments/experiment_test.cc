@@ -196,7 +196,7 @@ TEST(ExperimentTest, ErrorsNameTheFieldAndWhatWasExpected) {
                             "params": {"task": 2}})"),
        "exp.json: workload.params: unknown parameter 'task' (did you mean "
        "'tasks'?); workload 'test_compute_sleep' has the parameters tasks, "
-       "cycles, sleep_us"},
+       "cycles, sleep_us, stall_ns"},
       {With(R"("workload": {"model": "test_compute_sleep",
                             "params": {"tasks": "two"}})"),
        "exp.json: workload.params.tasks: expected an integer (workload "
@@ -216,7 +216,8 @@ TEST(ExperimentTest, ErrorsNameTheFieldAndWhatWasExpected) {
       {With(R"("seed": -1)"), "exp.json: seed: expected an integer in 0.."},
       {With(R"("sweep": {"param": "threads", "values": [1]})"),
        "exp.json: sweep.param: unknown parameter 'threads'; workload "
-       "'test_compute_sleep' has the parameters tasks, cycles, sleep_us"},
+       "'test_compute_sleep' has the parameters tasks, cycles, sleep_us, "
+       "stall_ns"},
       {With(R"("sweep": {"param": "tasks", "values": [1, 2, 1]})"),
        "exp.json: sweep.values[2]: 1 is already swept at sweep.values[0]"},
       {With(R"("sweep": {"param": "tasks", "values": [1, "2"]})"),

@@ -28,6 +28,13 @@ void FlagSet::Bool(const std::string& name, bool* out, std::string help) {
       {name, Type::kBool, out, std::move(help), *out ? "true" : "false"});
 }
 
+void FlagSet::OptionalDouble(const std::string& name, double* out,
+                             double bare_value, std::string help) {
+  flags_.push_back(
+      {name, Type::kOptionalDouble, out, std::move(help), absl::StrCat(*out)});
+  flags_.back().bare_value = bare_value;
+}
+
 FlagSet::Flag* FlagSet::Find(const std::string& name) {
   for (Flag& f : flags_) {
     if (f.name == name) return &f;
@@ -55,6 +62,7 @@ absl::Status FlagSet::Set(Flag& flag, const std::string& value) {
       }
       return absl::OkStatus();
     case Type::kDouble:
+    case Type::kOptionalDouble:
       if (!absl::SimpleAtod(value, static_cast<double*>(flag.out))) {
         return absl::InvalidArgumentError(absl::StrCat(
             "--", flag.name, " expects a number, got '", value, "'"));
@@ -99,6 +107,9 @@ absl::Status FlagSet::Parse(const std::vector<std::string>& args,
     } else if (flag->type == Type::kBool) {
       absl::Status s = Set(*flag, "true");
       if (!s.ok()) return s;
+    } else if (flag->type == Type::kOptionalDouble) {
+      flag->given = true;
+      *static_cast<double*>(flag->out) = flag->bare_value;
     } else if (i + 1 < args.size()) {
       absl::Status s = Set(*flag, args[++i]);
       if (!s.ok()) return s;
@@ -113,11 +124,16 @@ absl::Status FlagSet::Parse(const std::vector<std::string>& args,
 std::string FlagSet::Usage() const {
   std::string out;
   for (const Flag& f : flags_) {
-    const char* type = f.type == Type::kString   ? "<string>"
-                       : f.type == Type::kInt    ? "<int>"
-                       : f.type == Type::kDouble ? "<number>"
-                                                 : "<bool>";
-    absl::StrAppend(&out, "  --", f.name, "=", type, "\n      ", f.help);
+    const char* type = f.type == Type::kString   ? "=<string>"
+                       : f.type == Type::kInt    ? "=<int>"
+                       : f.type == Type::kDouble ? "=<number>"
+                       : f.type == Type::kBool   ? "=<bool>"
+                                                 : "[=<number>]";
+    absl::StrAppend(&out, "  --", f.name, type, "\n      ", f.help);
+    if (f.type == Type::kOptionalDouble) {
+      absl::StrAppend(&out, " (--", f.name,
+                      " alone: ", absl::StrCat(f.bare_value), ")");
+    }
     if (!f.default_text.empty()) {
       absl::StrAppend(&out, " (default: ", f.default_text, ")");
     }

@@ -2,6 +2,13 @@
 //
 // FlagSet: the per-subcommand flag parser of the schedsim CLI. Flags are
 // `--name=value` (or `--name value`); booleans may be given as `--name`.
+// A number flag with an optional value (OptionalDouble) is `--name` (its
+// bare value) or `--name=value`, never `--name value` (the next argument
+// stays a positional one):
+//
+//   double pct = 0;
+//   flags.OptionalDouble("robustness", &pct, /*bare_value=*/25, "...");
+//   // --robustness -> 25, --robustness=10 -> 10, absent -> 0.
 // Unknown flags, missing values and values of the wrong type are errors
 // naming the flag and listing what exists.
 
@@ -25,6 +32,10 @@ class FlagSet {
   void Int(const std::string& name, int64_t* out, std::string help);
   void Double(const std::string& name, double* out, std::string help);
   void Bool(const std::string& name, bool* out, std::string help);
+  // A number whose value is optional: `--name` sets `bare_value`,
+  // `--name=V` sets V.
+  void OptionalDouble(const std::string& name, double* out, double bare_value,
+                      std::string help);
 
   // Parses `args` (without the program and command names). Arguments that
   // do not start with "--" are appended to `positional`; "--" ends flags.
@@ -38,7 +49,7 @@ class FlagSet {
   std::string Usage() const;
 
  private:
-  enum class Type { kString, kInt, kDouble, kBool };
+  enum class Type { kString, kInt, kDouble, kBool, kOptionalDouble };
   struct Flag {
     std::string name;
     Type type;
@@ -46,6 +57,7 @@ class FlagSet {
     std::string help;
     std::string default_text;
     bool given = false;
+    double bare_value = 0;  // kOptionalDouble given without a value
   };
   Flag* Find(const std::string& name);
   absl::Status Set(Flag& flag, const std::string& value);

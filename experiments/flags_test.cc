@@ -64,6 +64,35 @@ TEST(FlagSetTest, WrongTypesAndMissingValuesAreErrors) {
               HasSubstr("--machine needs a value"));
 }
 
+TEST(FlagSetTest, OptionalDoubleTakesNoValueOrAnEqualsValue) {
+  auto parse = [](const std::vector<std::string>& args, double* pct,
+                  std::vector<std::string>* pos) {
+    FlagSet f("run");
+    f.OptionalDouble("robustness", pct, /*bare_value=*/25, "scale costs");
+    return f.Parse(args, pos);
+  };
+  double pct = 0;
+  std::vector<std::string> pos;
+  ASSERT_TRUE(parse({"--robustness", "file.json"}, &pct, &pos).ok());
+  EXPECT_EQ(pct, 25);
+  // The next argument is not its value.
+  EXPECT_THAT(pos, ElementsAre("file.json"));
+  pct = 0;
+  pos.clear();
+  ASSERT_TRUE(parse({"--robustness=10", "file.json"}, &pct, &pos).ok());
+  EXPECT_EQ(pct, 10);
+  EXPECT_THAT(pos, ElementsAre("file.json"));
+  pct = 0;
+  ASSERT_TRUE(parse({"file.json"}, &pct, &pos).ok());
+  EXPECT_EQ(pct, 0);  // absent: unchanged
+  EXPECT_THAT(parse({"--robustness=lots"}, &pct, &pos).message(),
+              HasSubstr("--robustness expects a number, got 'lots'"));
+  FlagSet f("run");
+  f.OptionalDouble("robustness", &pct, 25, "scale costs");
+  EXPECT_THAT(f.Usage(), HasSubstr("--robustness[=<number>]"));
+  EXPECT_THAT(f.Usage(), HasSubstr("(--robustness alone: 25)"));
+}
+
 TEST(FlagSetTest, UsageShowsDefaults) {
   Parsed p;
   FlagSet f = Make(&p);

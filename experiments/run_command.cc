@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "experiments/compare.h"
 #include "experiments/experiment.h"
 #include "experiments/flags.h"
+#include "experiments/robustness.h"
 #include "experiments/runner.h"
 
 namespace schedsim::experiments {
@@ -32,7 +34,8 @@ constexpr char kUsage[] =
     "Usage: schedsim run FILE [--format=table|json|csv] [--out=DIR] "
     "[--jobs=N]\n"
     "                         [--trace=perfetto] [--trace-iteration=K]\n"
-    "                         [--iterations=N] [--seed=N]\n";
+    "                         [--iterations=N] [--seed=N] "
+    "[--robustness[=PCT]]\n";
 
 // A one-line progress bar, redrawn in place.
 class ProgressBar {
@@ -90,6 +93,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   int64_t trace_iteration = 0;
   int64_t iterations = 0;
   std::string seed;
+  double robustness = 0;
   bool help = false;
   FlagSet flags("run");
   flags.String("format", &format,
@@ -113,6 +117,12 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   flags.String("seed", &seed,
                "the experiment seed, an integer 0..2^64-1, overriding the "
                "file's \"seed\"");
+  flags.OptionalDouble(
+      "robustness", &robustness, kDefaultRobustnessPct,
+      "also re-run with each cost parameter scaled by -PCT% and +PCT%, one "
+      "at a time, and report whether the sign of each difference against "
+      "the baseline holds (robust) or which parameters flip it (fragile); "
+      "PCT in (0, 100); (1 + 2 x parameters) x the runs");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   absl::Status parsed = flags.Parse(args, &positional);
@@ -156,6 +166,13 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return usage_error(absl::StrCat("--iterations must be in 0..",
                                     kMaxIterations, ", got ", iterations));
   }
+  if (flags.Given("robustness") &&
+      !(std::isfinite(robustness) && robustness > 0 && robustness < 100)) {
+    return usage_error(
+        absl::StrCat("--robustness expects a percentage in (0, 100) (e.g. "
+                     "--robustness=25, or --robustness alone for ",
+                     kDefaultRobustnessPct, "), got ", robustness));
+  }
   uint64_t seed_value = 0;
   if (flags.Given("seed") && !absl::SimpleAtoi(seed, &seed_value)) {
     return usage_error(absl::StrCat("--seed expects an integer in 0..",
@@ -181,29 +198,68 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   if (!trace.empty()) {
     options.keep_task_names_iteration = static_cast<int>(trace_iteration);
   }
+  const bool check_robustness = flags.Given("robustness");
+  const int64_t nominal_runs = int64_t{e.num_points()} *
+                               static_cast<int64_t>(e.variants.size()) *
+                               e.iterations;
+  const int64_t scaled_runs = check_robustness ? RobustnessRunCount(e) : 0;
+  if (check_robustness) {
+    err << "schedsim run: --robustness=" << robustness << ": "
+        << RobustnessParams(e).size() << " cost parameters x 2 scalings + "
+        << "the nominal = " << nominal_runs + scaled_runs << " runs ("
+        << nominal_runs << " per pass)\n";
+  }
   std::unique_ptr<ProgressBar> bar;
   if (&err == &std::cerr && isatty(STDERR_FILENO)) {
     bar = std::make_unique<ProgressBar>(&err);
     ProgressBar* b = bar.get();
-    options.progress = [b](int done, int total) { b->Update(done, total); };
+    const int all = static_cast<int>(
+        std::min<int64_t>(nominal_runs + scaled_runs, INT32_MAX));
+    options.progress = [b, all](int done, int) { b->Update(done, all); };
   }
   absl::StatusOr<ExperimentResult> result = RunExperiment(e, options);
-  if (bar) bar->Clear();
   if (!result.ok()) {
+    if (bar) bar->Clear();
     err << "schedsim run: " << result.status().message() << "\n";
     return 1;
   }
+  std::vector<RobustnessEntry> verdicts;
+  if (check_robustness) {
+    RunnerOptions scaled_options = options;
+    if (bar) {
+      ProgressBar* b = bar.get();
+      const int offset = static_cast<int>(nominal_runs);
+      const int all = static_cast<int>(
+          std::min<int64_t>(nominal_runs + scaled_runs, INT32_MAX));
+      scaled_options.progress = [b, offset, all](int done, int) {
+        b->Update(offset + done, all);
+      };
+    }
+    absl::StatusOr<std::vector<RobustnessEntry>> checked =
+        CheckRobustness(e, *result, robustness, scaled_options);
+    if (!checked.ok()) {
+      if (bar) bar->Clear();
+      err << "schedsim run: --robustness: " << checked.status().message()
+          << "\n";
+      return 1;
+    }
+    verdicts = *std::move(checked);
+  }
+  if (bar) bar->Clear();
 
   std::string table;
   if (format == "table" || !out_dir.empty()) {
-    table =
-        absl::StrCat(ComparisonTable(e, *result), ReportsSection(e, *result));
+    table = ComparisonTable(e, *result);
+    if (check_robustness) {
+      absl::StrAppend(&table, RobustnessText(e, verdicts, robustness));
+    }
+    absl::StrAppend(&table, ReportsSection(e, *result));
   }
   std::string json;
   if (format == "json" || !out_dir.empty()) {
-    json = ResultJson(e, *result)
-               .dump(2, ' ', false, OrderedJson::error_handler_t::replace) +
-           "\n";
+    OrderedJson j = ResultJson(e, *result);
+    if (check_robustness) j["robustness"] = RobustnessJson(e, verdicts);
+    json = j.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
   }
   std::string csv;
   if (format == "csv" || !out_dir.empty()) csv = ResultCsv(e, *result);

@@ -1,14 +1,17 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // `schedsim run FILE [--format=table|json|csv] [--out=DIR] [--jobs=N]
-//  [--trace=perfetto] [--trace-iteration=K] [--iterations=N] [--seed=N]`:
+//  [--trace=perfetto] [--trace-iteration=K] [--iterations=N] [--seed=N]
+//  [--robustness[=PCT]]`:
 // runs an experiment file (experiment.h) and prints the comparison of its
 // variants (compare.h) and the reports (reports.h). docs/cli.md documents
 // the command and docs/experiments.md the file and the output.
 //
 // The output depends only on the file and the flags that change what runs
 // (--iterations, --seed), never on --jobs. A progress bar goes to stderr
-// when `err` is std::cerr and stderr is a terminal.
+// when `err` is std::cerr and stderr is a terminal. --robustness adds the
+// robustness verdict (robustness.h) to the table and the JSON, and states
+// the number of runs on stderr.
 
 #ifndef SCHEDSIM_EXPERIMENTS_RUN_COMMAND_H_
 #define SCHEDSIM_EXPERIMENTS_RUN_COMMAND_H_

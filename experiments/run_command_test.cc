@@ -162,7 +162,8 @@ TEST_F(RunCommandTest, JsonResultHasSamplesSummariesAndTests) {
 
 // docs/experiments.md names every key of the JSON result.
 TEST_F(RunCommandTest, DocsNameEveryJsonKey) {
-  Result r = RunSchedsimRun({file_, "--format=json"});
+  Result r = RunSchedsimRun(
+      {file_, "--format=json", "--iterations=2", "--robustness"});
   ASSERT_EQ(r.code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   std::string docs = ReadFile("docs/experiments.md");
@@ -191,6 +192,73 @@ TEST_F(RunCommandTest, DocsNameEveryJsonKey) {
   documented(v["runs"][0]["report"]);
   documented(v["runs"][0]["report"]["busy_ns_at_khz"][0]);
   documented(v["runs"][0]["report"]["placement"]);
+  ASSERT_FALSE(j["robustness"].empty());
+  documented(j["robustness"][0]);
+  documented(j["robustness"][0]["scaled"][0]);
+}
+
+// --robustness: one verdict per metric x sweep point x non-baseline
+// variant, in the JSON and in the table.
+TEST_F(RunCommandTest, RobustnessHasOneEntryPerMetricPointAndVariant) {
+  Result r = RunSchedsimRun(
+      {file_, "--format=json", "--iterations=2", "--robustness"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // 8 nonzero config costs (smt_migration_penalty_ns is 0): 17 passes of
+  // 2 points x 2 variants x 2 iterations.
+  EXPECT_THAT(r.err, ::testing::HasSubstr("= 136 runs (8 per pass)"));
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("robustness"));
+  const nlohmann::json& v = j["robustness"];
+  ASSERT_EQ(v.size(), 2u * 2u * 1u);  // metrics x points x variants
+  std::vector<std::string> seen;
+  for (const nlohmann::json& entry : v) {
+    for (const char* key :
+         {"metric", "sweep_value", "variant", "sign_holds", "flipped_by"}) {
+      EXPECT_TRUE(entry.contains(key)) << key;
+    }
+    EXPECT_EQ(entry["variant"], "powersave");
+    EXPECT_TRUE(entry["sweep_value"].is_number_integer());
+    EXPECT_TRUE(entry["flipped_by"].is_array());
+    EXPECT_EQ(entry["sign_holds"], entry["flipped_by"].empty());
+    EXPECT_EQ(entry["pct"], 25.0);
+    EXPECT_EQ(entry["scaled"].size(), 16u);
+    seen.push_back(entry["metric"].get<std::string>() + "-" +
+                   entry["sweep_value"].dump());
+  }
+  EXPECT_THAT(seen,
+              ::testing::ElementsAre("ops_per_s-1", "ops_per_s-4",
+                                     "op_latency_us-1", "op_latency_us-4"));
+  // The nominal result is the one without --robustness.
+  Result plain = RunSchedsimRun({file_, "--format=json", "--iterations=2"});
+  nlohmann::json k = nlohmann::json::parse(plain.out);
+  EXPECT_FALSE(k.contains("robustness"));
+  EXPECT_EQ(j["points"], k["points"]);
+
+  Result table = RunSchedsimRun({file_, "--iterations=2", "--robustness=10"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out,
+              ::testing::HasSubstr("scaled by -10% and +10%, one at a time"));
+  EXPECT_THAT(table.out,
+              ::testing::ContainsRegex("\n  ops_per_s-1 +powersave +-[0-9.]+%  "
+                                       "(robust|fragile: flipped by .*)\n"));
+  // The section comes after the comparison and before the reports.
+  EXPECT_LT(table.out.find("Diff "), table.out.find("\nRobustness: "));
+  EXPECT_LT(table.out.find("\nRobustness: "), table.out.find("\nReports"));
+}
+
+TEST_F(RunCommandTest, RobustnessPercentageIsChecked) {
+  for (const char* flag : {"--robustness=0", "--robustness=100",
+                           "--robustness=-5", "--robustness=nan"}) {
+    Result r = RunSchedsimRun({file_, flag});
+    EXPECT_EQ(r.code, 2) << flag;
+    EXPECT_THAT(r.err, ::testing::HasSubstr(
+                           "--robustness expects a percentage in (0, 100)"))
+        << flag;
+  }
+  Result word = RunSchedsimRun({file_, "--robustness=lots"});
+  EXPECT_EQ(word.code, 2);
+  EXPECT_THAT(word.err, ::testing::HasSubstr(
+                            "--robustness expects a number, got 'lots'"));
 }
 
 TEST_F(RunCommandTest, OutputDoesNotDependOnJobs) {

@@ -22,7 +22,7 @@ using NoThrowPolicy = boost::math::policies::policy<
 using StudentsT = boost::math::students_t_distribution<double, NoThrowPolicy>;
 
 double Variance(const std::vector<double>& x) {
-  if (x.size() < 2) return 0;
+  if (x.size() < 2 || Identical(x)) return 0;
   const double mean = Amean(x);
   double sum = 0;
   for (double v : x) sum += (v - mean) * (v - mean);
@@ -30,6 +30,18 @@ double Variance(const std::vector<double>& x) {
 }
 
 }  // namespace
+
+bool Identical(const std::vector<double>& x) {
+  if (x.empty()) return false;
+  for (double v : x) {
+    if (!(v == x[0])) return false;  // also false for NaN
+  }
+  return true;
+}
+
+bool NoSpread(const std::vector<double>& x) {
+  return x.size() >= 2 && Identical(x);
+}
 
 double Amean(const std::vector<double>& x) {
   if (x.empty()) return kNaN;
@@ -121,16 +133,8 @@ WelchResult WelchTTest(const std::vector<double>& a,
     w.t = w.df = w.p_value = w.ci95_half_width = kNaN;
     return w;
   }
-  if (se2 == 0) {
-    w.df = na + nb - 2;
-    w.ci95_half_width = 0;
-    if (w.diff == 0) {
-      w.t = 0;
-      w.p_value = 1;
-    } else {
-      w.t = std::copysign(std::numeric_limits<double>::infinity(), w.diff);
-      w.p_value = 0;
-    }
+  if (se2 == 0) {  // neither side varies: nothing to test against
+    w.t = w.df = w.p_value = w.ci95_half_width = kNaN;
     return w;
   }
   const double se = std::sqrt(se2);

@@ -13,8 +13,10 @@
 //                      /*higher_is_better=*/true);  // +16.67
 //
 // Conventions for degenerate input: an empty sample has NaN statistics; one
-// sample has Stddev 0; see each function for the rest. NaN means "not
-// defined" and the reports print it as "n/a".
+// sample has Stddev 0; identical samples have Stddev exactly 0, and two
+// sides that both have no spread get no p-value (NaN), since a p-value
+// must come from real spread; see each function for the rest. NaN means
+// "not defined" and the reports print it as "n/a".
 
 #ifndef SCHEDSIM_EXPERIMENTS_STATISTICS_H_
 #define SCHEDSIM_EXPERIMENTS_STATISTICS_H_
@@ -32,12 +34,18 @@ double Hmean(const std::vector<double>& x);
 // NaN when one is negative.
 double Gmean(const std::vector<double>& x);
 // The sample standard deviation, sqrt(sum((x - mean)^2) / (n - 1)); 0 for
-// one sample.
+// one sample, and exactly 0 when every sample is identical.
 double Stddev(const std::vector<double>& x);
 // Stddev / Amean * 100 (in percent of the mean); NaN when the mean is 0.
 double CoeffVar(const std::vector<double>& x);
 double Min(const std::vector<double>& x);
 double Max(const std::vector<double>& x);
+// Every sample equal to the first (false when empty or a sample is NaN).
+bool Identical(const std::vector<double>& x);
+// At least 2 samples, all identical: repeated runs that show no spread at
+// all (the comparison tables warn, and no test is made when both sides of
+// a comparison have none).
+bool NoSpread(const std::vector<double>& x);
 
 // All of the above for one set of samples.
 struct Summary {
@@ -63,9 +71,14 @@ struct WelchResult {
   double ci95_half_width = 0;
 };
 // Fewer than 2 samples on either side: t, df, p_value and ci95_half_width
-// are NaN (diff is still the difference of the means). Both sides without
-// variance (se = 0): df = n_a + n_b - 2, ci95_half_width = 0, and t = 0 with
-// p = 1 when the means are equal, t = +-inf with p = 0 when they differ.
+// are NaN (diff is still the difference of the means). Neither side varies
+// (se = 0, every sample of `a` identical and every sample of `b`
+// identical): there is no spread to judge the difference against, so
+// there is no test either: t, df, p_value and ci95_half_width are NaN,
+// whether the means differ or not (a p-value comes only from real spread;
+// identical iterations of a deterministic model say nothing about noise).
+// One side without variance and the other with some (se > 0): the test is
+// defined and made as usual; df is then the varying side's n - 1.
 WelchResult WelchTTest(const std::vector<double>& a,
                        const std::vector<double>& b);
 

@@ -112,17 +112,26 @@ TEST(StatisticsTest, DegenerateSamples) {
   EXPECT_TRUE(std::isnan(w.p_value));
   EXPECT_TRUE(std::isnan(w.ci95_half_width));
   EXPECT_FALSE(Significant(w));
-  // Zero variance on both sides.
+  // Zero variance on both sides: no spread, no test, whether the means
+  // are equal or not (p = 0 for a difference would claim certainty that
+  // identical iterations cannot give).
   WelchResult same = WelchTTest({3, 3, 3}, {3, 3});
-  EXPECT_EQ(same.t, 0);
-  EXPECT_EQ(same.p_value, 1);
-  EXPECT_EQ(same.df, 3);
-  EXPECT_EQ(same.ci95_half_width, 0);
+  EXPECT_EQ(same.diff, 0);
+  EXPECT_TRUE(std::isnan(same.t));
+  EXPECT_TRUE(std::isnan(same.df));
+  EXPECT_TRUE(std::isnan(same.p_value));
+  EXPECT_TRUE(std::isnan(same.ci95_half_width));
+  EXPECT_FALSE(Significant(same));
   WelchResult differ = WelchTTest({3, 3, 3}, {2, 2});
-  EXPECT_TRUE(std::isinf(differ.t));
-  EXPECT_LT(differ.t, 0);
-  EXPECT_EQ(differ.p_value, 0);
-  EXPECT_TRUE(Significant(differ));
+  EXPECT_EQ(differ.diff, -1);
+  EXPECT_TRUE(std::isnan(differ.t));
+  EXPECT_TRUE(std::isnan(differ.p_value));
+  EXPECT_TRUE(std::isnan(differ.ci95_half_width));
+  EXPECT_FALSE(Significant(differ));
+  // Identical samples whose mean does not round-trip (0.1 * 3 / 3 !=
+  // 0.1) still have no spread at all.
+  EXPECT_EQ(Stddev({0.1, 0.1, 0.1}), 0);
+  EXPECT_TRUE(std::isnan(WelchTTest({0.1, 0.1, 0.1}, {0.2, 0.2}).p_value));
   // Zero mean: no coefficient of variation.
   EXPECT_TRUE(std::isnan(CoeffVar({-1, 1})));
   // Zeros and negatives in harmonic and geometric means.
@@ -130,6 +139,17 @@ TEST(StatisticsTest, DegenerateSamples) {
   EXPECT_EQ(Gmean({0, 5}), 0);
   EXPECT_TRUE(std::isnan(Hmean({-1, 5})));
   EXPECT_TRUE(std::isnan(Gmean({-1, 5})));
+}
+
+TEST(StatisticsTest, IdenticalAndNoSpread) {
+  EXPECT_TRUE(Identical({4, 4, 4}));
+  EXPECT_TRUE(Identical({4}));
+  EXPECT_FALSE(Identical({}));
+  EXPECT_FALSE(Identical({4, 4.000001}));
+  EXPECT_FALSE(Identical({std::numeric_limits<double>::quiet_NaN()}));
+  EXPECT_TRUE(NoSpread({4, 4}));
+  EXPECT_FALSE(NoSpread({4}));  // one sample: no spread to speak of
+  EXPECT_FALSE(NoSpread({4, 5}));
 }
 
 TEST(StatisticsTest, PctDiffIsPositiveWhenBetter) {

@@ -20,6 +20,9 @@ workloads::WorkloadModel TestModel() {
       {"tasks", int64_t{1}, "number of tasks"},
       {"cycles", int64_t{200000}, "cycles computed per op"},
       {"sleep_us", int64_t{200}, "mean sleep per op (exponential), us"},
+      {"stall_ns", int64_t{0},
+       "model only: frequency-independent stall per op, ns (a cost the "
+       "robustness check scales when nonzero)"},
   };
   m.metrics = {
       {"ops_per_s", "ops/s", true, workloads::MeanKind::kHarmonic,
@@ -39,7 +42,8 @@ workloads::WorkloadModel TestModel() {
     sim::ProgramBuilder b("worker");
     b.Loop(0)
         .Stamp()
-        .Compute(sim::Dist::Constant(p.GetInt("cycles")))
+        .Compute(sim::Dist::Constant(p.GetInt("cycles")),
+                 sim::Dist::Constant(p.GetInt("stall_ns")))
         .Sleep(sim::Dist::Exponential(p.GetInt("sleep_us") * 1000))
         .Mark(0)
         .EndLoop();

@@ -1,8 +1,9 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // A tiny workload model for the experiments tests (testonly): `tasks`
-// tasks, each looping "stamp; compute `cycles` cycles; sleep an
-// exponentially distributed `sleep_us`; count one op". Linking the library
+// tasks, each looping "stamp; compute `cycles` cycles plus `stall_ns` of
+// stall ("model only", default 0); sleep an exponentially distributed
+// `sleep_us`; count one op". Linking the library
 // registers it in WorkloadRegistry::Global() as kTestModelName, so tests
 // do not depend on the real benchmark models in workloads/.
 //
