@@ -82,6 +82,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"device_irq_per_s", &C::device_irq_per_s, 0, 100000},
       {"device_irq_ns", &C::device_irq_ns, 0, kMaxNs},
       {"start_skew_max_ns", &C::start_skew_max_ns, 0, kMaxNs},
+      {"layout_cv_pct", &C::layout_cv_pct, 0, 100},
   };
   return *fields;
 }

@@ -132,6 +132,16 @@ struct SimConfig {
   // uniform 0..start_skew_max_ns (fork/exec and the launcher's loop;
   // assumed).
   int64_t start_skew_max_ns = 50000;  // assumed
+  // Memory layout: each task's user work runs, for the whole run, at a
+  // speed factor of its own (lognormal, mean 1, this CV in percent), drawn
+  // when the task is created: physical page placement, cache-set and TLB
+  // conflicts and address-space randomisation differ from run to run and
+  // do not average out over a run, as the per-op work jitter does
+  // (Mytkowicz et al., "Producing Wrong Data Without Doing Anything
+  // Obviously Wrong!", ASPLOS 2009; Curtsinger and Berger, "STABILIZER:
+  // Statistically Sound Performance Evaluation", ASPLOS 2013: layout alone
+  // moves run times by several percent). The CV is assumed.
+  double layout_cv_pct = 1.0;  // assumed
 };
 
 }  // namespace schedsim::sim

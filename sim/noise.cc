@@ -84,6 +84,19 @@ absl::Status SimulatorImpl::InitNoise(const Workload& workload) {
           absl::StrCat(c.name, " must be >= ", c.min, ", got ", c.value));
     }
   }
+  const double layout_cv = k.layout_cv_pct / 100.0 * scale;
+  if (!std::isfinite(k.layout_cv_pct) || k.layout_cv_pct < 0 ||
+      k.layout_cv_pct > 100) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("layout_cv_pct must be in 0..100, got ", k.layout_cv_pct));
+  }
+  if (layout_cv > 0) {
+    layout_sigma_ = std::sqrt(std::log1p(layout_cv * layout_cv));
+    layout_mu_ = -layout_sigma_ * layout_sigma_ / 2;
+  } else {
+    layout_sigma_ = 0;
+    layout_mu_ = 0;
+  }
   const double cv = workload.work_cv * scale;
   if (cv > 0) {
     work_sigma_ = std::sqrt(std::log1p(cv * cv));
@@ -92,6 +105,7 @@ absl::Status SimulatorImpl::InitNoise(const Workload& workload) {
     work_sigma_ = 0;
     work_mu_ = 0;
   }
+  jitter_ = work_sigma_ > 0 || layout_sigma_ > 0;
   noise_period_ns_[kNoiseVmstat] = ScaledPeriod(k.vmstat_interval_ns, scale);
   noise_period_ns_[kNoiseWatchdog] =
       ScaledPeriod(k.watchdog_interval_ns, scale);
@@ -190,8 +204,15 @@ void SimulatorImpl::RunKernelWork(int cpu, int64_t cost_ns) {
   PushIdleExit(now_ns_ + exit_ns + cost_ns, cpu);
 }
 
+float SimulatorImpl::DrawLayoutFactor() {
+  return static_cast<float>(layout_rng_.LogNormal(layout_mu_, layout_sigma_));
+}
+
 void SimulatorImpl::JitterWork(Task& t) {
-  const double f = work_rng_.LogNormal(work_mu_, work_sigma_);
+  double f = work_sigma_ > 0 ? work_rng_.LogNormal(work_mu_, work_sigma_) : 1.0;
+  if (layout_sigma_ > 0) {
+    f *= task_layout_[static_cast<size_t>(&t - tasks_.data())];
+  }
   auto scale = [f](int64_t v) -> int64_t {
     const double x = static_cast<double>(v) * f;
     if (!(x > 0)) return 0;

@@ -32,8 +32,9 @@ constexpr int kMaxInlineOps = 1 << 20;
 
 // The streams of the run-to-run variability (noise.cc), forked from the
 // run's seed: the background activity and start skew, the work jitter.
-constexpr uint64_t kNoiseStream = 0x6e6f697365;  // "noise"
-constexpr uint64_t kWorkStream = 0x776f726b;     // "work"
+constexpr uint64_t kNoiseStream = 0x6e6f697365;     // "noise"
+constexpr uint64_t kWorkStream = 0x776f726b;        // "work"
+constexpr uint64_t kLayoutStream = 0x6c61796f7574;  // "layout"
 
 // (int64_t)std::ceil(x) and std::llround(x) for 0 <= x < 2^63, without a
 // libm call: the portable x86-64 baseline (`-c opt`, no SSE4.1) has no
@@ -58,7 +59,8 @@ SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
       policies_(policies),
       rng_(seed),
       noise_rng_(Rng(seed).Fork(kNoiseStream)),
-      work_rng_(Rng(seed).Fork(kWorkStream)) {}
+      work_rng_(Rng(seed).Fork(kWorkStream)),
+      layout_rng_(Rng(seed).Fork(kLayoutStream)) {}
 
 // Records the first error: RunUntil stops after the current event and
 // returns it. Handlers return right after calling it.
@@ -195,6 +197,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   t.pelt.util_sum = uint64_t{512} * kPeltMinDivider;
   tasks_.push_back(t);
   task_stats_.emplace_back();
+  if (layout_sigma_ > 0) task_layout_.push_back(DrawLayoutFactor());
   return id;
 }
 
@@ -373,6 +376,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   for (const TaskSpec& spec : workload.tasks) total += spec.count;
   tasks_.reserve(total);
   task_stats_.reserve(total);
+  if (layout_sigma_ > 0) task_layout_.reserve(total);
   for (size_t i = 0; i < workload.tasks.size(); ++i) {
     for (int k = 0; k < workload.tasks[i].count; ++k) {
       int id = CreateTask(static_cast<int>(i), 0);
@@ -567,7 +571,7 @@ void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = op.d2.Sample(rng_);
-        if (work_sigma_ > 0) JitterWork(t);
+        if (jitter_) JitterWork(t);
         if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
             t.pending_cost_ns == 0) {
           break;  // nothing to do: no phase (and no zero-length event)

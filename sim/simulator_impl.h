@@ -464,8 +464,10 @@ class SimulatorImpl {
   // or an idle CPU exits its state, runs it and goes idle again.
   void RunKernelWork(int cpu, int64_t cost_ns);
   // The compute op's jitter factor (lognormal, mean 1) applied to cycles
-  // and stall. REQUIRES: work_sigma_ > 0.
+  // and stall, times the task's layout factor. REQUIRES: jitter_.
   void JitterWork(Task& t);
+  // The layout factor of a new task (1 when the source is off).
+  float DrawLayoutFactor();
   // The start skew of a new initial task: uniform 0..start_skew_ns_.
   int64_t StartSkewNs();
 
@@ -519,6 +521,12 @@ class SimulatorImpl {
   Rng work_rng_;
   double work_sigma_ = 0;  // of the jitter factor's log; 0 = off
   double work_mu_ = 0;
+  double layout_sigma_ = 0;  // of the layout factor's log; 0 = off
+  double layout_mu_ = 0;
+  bool jitter_ = false;  // work_sigma_ > 0 || layout_sigma_ > 0
+  Rng layout_rng_;
+  // Per task (by id), only while the layout source is on.
+  std::vector<float> task_layout_;
   // Per source: its period (periodic sources) or mean interval (Poisson),
   // scaled by noise_scale; 0 = off.
   std::array<int64_t, kNoiseSources> noise_period_ns_{};

@@ -584,6 +584,7 @@ TEST(NoiseTest, ZeroScaleIsTheRunWithoutNoise) {
   off.writeback_interval_ns = off.kernel_timer_interval_ns = 1000000000000;
   off.kworker_per_s = off.rcu_per_s = off.device_irq_per_s = 0;
   off.start_skew_max_ns = 0;
+  off.layout_cv_pct = 0;
   SimStats a = RunPingPong(zero, jittered, 3);
   SimConfig zero_defaults;
   zero_defaults.noise_scale = 0;
@@ -658,6 +659,7 @@ TEST(NoiseTest, ComputeJitterHasTheConfiguredCv) {
   c.vmstat_cost_ns = c.watchdog_cost_ns = c.writeback_cost_ns = 0;
   c.kernel_timer_cost_ns = c.kworker_run_ns = c.rcu_run_ns = 0;
   c.device_irq_ns = c.start_skew_max_ns = 0;
+  c.layout_cv_pct = 0;
   FixedFreqGovernor freq(3500000);
   FixedIdleGovernor idle(1);  // C1: no POLL time limit events
   PrevTargetPlacement place;
@@ -676,6 +678,51 @@ TEST(NoiseTest, ComputeJitterHasTheConfiguredCv) {
   const double cv = std::sqrt(sum_sq / kTasks - mean * mean) / mean;
   EXPECT_NEAR(mean, 1.0, 0.02);  // mean 1 (plus the switch costs)
   EXPECT_NEAR(cv, kCv, 0.02);    // standard error ~0.004
+}
+
+// The layout factor is drawn once per task: two compute ops of one task
+// share it, so the spread across tasks of their sum is the configured CV
+// (independent draws per op would give CV / sqrt(2)).
+TEST(NoiseTest, LayoutFactorIsPerTaskAndHasTheConfiguredCv) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  constexpr int kTasks = 1500;
+  constexpr double kCv = 0.2;
+  constexpr int64_t kStallNs = 500000;
+  Workload w;
+  ProgramBuilder b("work");
+  b.Compute(Dist::Constant(0), Dist::Constant(kStallNs));
+  b.Compute(Dist::Constant(0), Dist::Constant(kStallNs));
+  w.programs.push_back(Build(b));
+  TaskSpec t = Task("work", 0, "");
+  t.count = kTasks;
+  w.tasks.push_back(t);
+  SimConfig c = QuietConfig();
+  c.noise_scale = 1;
+  c.layout_cv_pct = kCv * 100;
+  c.vmstat_cost_ns = c.watchdog_cost_ns = c.writeback_cost_ns = 0;
+  c.kernel_timer_cost_ns = c.kworker_run_ns = c.rcu_run_ns = 0;
+  c.device_irq_ns = c.start_skew_max_ns = 0;
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(1);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, c, w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(500)).ok());
+  SimStats s = sim->Stats();
+  double sum = 0, sum_sq = 0;
+  for (const TaskStats& ts : s.tasks) {
+    ASSERT_TRUE(ts.exited);
+    const double x = static_cast<double>(ts.run_ns) / (2 * kStallNs);
+    sum += x;
+    sum_sq += x * x;
+  }
+  const double mean = sum / kTasks;
+  const double cv = std::sqrt(sum_sq / kTasks - mean * mean) / mean;
+  EXPECT_NEAR(mean, 1.0, 0.02);
+  EXPECT_NEAR(cv, kCv, 0.02);
+
+  c.layout_cv_pct = 101;
+  auto bad = Simulator::Create(topo, c, w, {&freq, &idle, &place}, 1);
+  EXPECT_THAT(bad.status().message(), HasSubstr("layout_cv_pct must be in"));
 }
 
 TEST(NoiseTest, BadNoiseSettingsAreRejected) {

@@ -359,6 +359,34 @@ Columns RowColumns(const ScoredRow& s) {
   return c;
 }
 
+// With --robustness: one line per row, `robust` or `fragile: flipped by
+// ...`; "" when no row has a verdict.
+std::string RobustnessSection(const std::vector<ScoredRow>& rows) {
+  std::string out;
+  int robust = 0, fragile = 0;
+  for (const ScoredRow& s : rows) {
+    if (!s.robustness) continue;
+    if (out.empty())
+      absl::StrAppend(&out,
+                      "\nrobustness (the sign of each row's simulated change "
+                      "under each cost scaled):\n");
+    if (s.robustness->sign_holds) {
+      ++robust;
+      absl::StrAppend(&out, absl::StrFormat("  %-42s robust\n", s.row->id));
+    } else {
+      ++fragile;
+      absl::StrAppend(
+          &out, absl::StrFormat("  %-42s fragile: flipped by %s\n", s.row->id,
+                                absl::StrJoin(s.robustness->flipped_by, ", ")));
+    }
+  }
+  if (!out.empty()) {
+    absl::StrAppend(
+        &out, absl::StrFormat("  %d robust, %d fragile\n", robust, fragile));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string ScoreboardTable(const std::vector<ScoredRow>& rows,
@@ -375,6 +403,7 @@ std::string ScoreboardTable(const std::vector<ScoredRow>& rows,
                         c.id, c.cls, c.pub, c.sim, c.p, c.cvb, c.cvv, c.verdict,
                         c.ratio, c.in2x, c.abs));
   }
+  absl::StrAppend(&out, RobustnessSection(rows));
   if (summary.identical > 0) {
     absl::StrAppend(&out, "warning: ", summary.identical,
                     " rows have identical iterations (no spread): their "
@@ -403,6 +432,7 @@ std::string ScoreboardMarkdown(const std::vector<ScoredRow>& rows,
                     c.verdict, " | ", c.ratio, " | ", c.in2x, " | ", c.abs,
                     " |\n");
   }
+  absl::StrAppend(&out, RobustnessSection(rows));
   absl::StrAppend(&out,
                   "\nWhy each row that is not a match or an agreement "
                   "got its verdict:\n\n");

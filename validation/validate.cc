@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "experiments/machine_source.h"
+#include "experiments/robustness.h"
 #include "experiments/runner.h"
 #include "experiments/statistics.h"
 
@@ -77,10 +78,16 @@ bool AllEqual(const std::vector<double>& a, const std::vector<double>& b) {
   return true;
 }
 
-// The simulated result of `row` from its group's runs.
-absl::StatusOr<Simulated> RowResult(const Row& row, const Group& group,
-                                    const experiments::Experiment& e,
-                                    const experiments::ExperimentResult& r) {
+// Where a row's numbers are in its group's result.
+struct RowIndex {
+  int point = 0;
+  int variant = 1;
+  int metric = 0;
+};
+
+absl::StatusOr<RowIndex> FindRow(const Row& row, const Group& group,
+                                 const experiments::Experiment& e,
+                                 const experiments::ExperimentResult& r) {
   const ExperimentTemplate& t = *group.experiment_template;
   int point = 0;
   if (!t.sweep.empty()) {
@@ -130,8 +137,22 @@ absl::StatusOr<Simulated> RowResult(const Row& row, const Group& group,
                      row.published.higher_is_better ? "higher" : "lower",
                      " is better) differs from metric ", info.name, "'s"));
   }
-  const std::vector<double> base = r.Samples(point, 0, metric);
-  const std::vector<double> var = r.Samples(point, variant, metric);
+  RowIndex index;
+  index.point = point;
+  index.variant = variant;
+  index.metric = metric;
+  return index;
+}
+
+// The simulated result of `row` from its group's runs.
+absl::StatusOr<Simulated> RowResult(const Row& row, const Group& group,
+                                    const experiments::Experiment& e,
+                                    const experiments::ExperimentResult& r) {
+  SCHEDSIM_ASSIGN_OR_RETURN(RowIndex index, FindRow(row, group, e, r));
+  const workloads::MetricInfo& info = r.metrics[index.metric];
+  const std::vector<double> base = r.Samples(index.point, 0, index.metric);
+  const std::vector<double> var =
+      r.Samples(index.point, index.variant, index.metric);
   Simulated s;
   s.iterations = static_cast<int>(base.size());
   s.baseline = MeanOf(base, info.mean);
@@ -242,11 +263,22 @@ absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
   return groups;
 }
 
-Estimate EstimateCost(const std::vector<Group>& groups, int jobs) {
+Estimate EstimateCost(const std::vector<Group>& groups, int jobs,
+                      double robustness_pct) {
   Estimate e;
   for (const Group& g : groups) {
-    e.runs += g.runs;
-    e.sim_cpu_s += g.weight;
+    int64_t factor = 1;
+    if (robustness_pct > 0) {
+      // The nominal runs and 2 per scaled parameter.
+      absl::StatusOr<experiments::Experiment> x =
+          experiments::ParseExperiment(g.file.dump(), g.key);
+      if (x.ok()) {
+        factor +=
+            experiments::RobustnessRunCount(*x) / std::max<int64_t>(1, g.runs);
+      }
+    }
+    e.runs += static_cast<int>(g.runs * factor);
+    e.sim_cpu_s += g.weight * factor;
   }
   if (jobs <= 0) {
     jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -259,14 +291,17 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
                                                const ValidateOptions& options) {
   SCHEDSIM_ASSIGN_OR_RETURN(std::vector<Group> groups,
                             BuildGroups(catalogue, options));
-  if (options.robustness_pct != 0) {
-    return absl::UnimplementedError("--robustness is not available yet");
+  if (options.robustness_pct != 0 &&
+      !(options.robustness_pct > 0 && options.robustness_pct < 100)) {
+    return absl::InvalidArgumentError(
+        "the robustness percentage must be in (0, 100)");
   }
   std::optional<std::regex> only;
   if (!options.only.empty()) only.emplace(options.only, std::regex::ECMAScript);
 
   std::map<const Row*, ScoredRow> scored;
-  const Estimate total = EstimateCost(groups, options.jobs);
+  const Estimate total =
+      EstimateCost(groups, options.jobs, options.robustness_pct);
   double weight_done = 0;
   int runs_done = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -292,9 +327,10 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
         experiments::ParseExperiment(g.file.dump(), filename);
     absl::Status failed = e.status();
     std::optional<experiments::ExperimentResult> result;
+    std::vector<experiments::RobustnessEntry> robustness;
+    experiments::RunnerOptions ro;
+    ro.jobs = options.jobs;
     if (e.ok()) {
-      experiments::RunnerOptions ro;
-      ro.jobs = options.jobs;
       absl::StatusOr<experiments::ExperimentResult> r =
           experiments::RunExperiment(*e, ro);
       if (r.ok()) {
@@ -303,11 +339,29 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
         failed = r.status();
       }
     }
+    if (result && options.robustness_pct > 0) {
+      absl::StatusOr<std::vector<experiments::RobustnessEntry>> v =
+          experiments::CheckRobustness(*e, *result, options.robustness_pct, ro);
+      if (!v.ok()) return v.status();
+      robustness = std::move(*v);
+    }
     for (const Row* row : g.rows) {
       if (result) {
         absl::StatusOr<Simulated> s = RowResult(*row, g, *e, *result);
         if (!s.ok()) return s.status();
         scored[row] = ScoreRow(*row, *s);
+        if (options.robustness_pct > 0) {
+          SCHEDSIM_ASSIGN_OR_RETURN(RowIndex index,
+                                    FindRow(*row, g, *e, *result));
+          const std::string& metric = result->metrics[index.metric].name;
+          for (const experiments::RobustnessEntry& v : robustness) {
+            if (v.metric == metric && v.point == index.point &&
+                v.variant == index.variant) {
+              scored[row].robustness =
+                  RowRobustness{v.sign_holds, v.flipped_by};
+            }
+          }
+        }
       } else {
         scored[row] =
             ScoreRow(*row, std::nullopt,

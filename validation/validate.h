@@ -92,7 +92,9 @@ struct Estimate {
   double sim_cpu_s = 0;
   double wall_s = 0;  // at kAssumedSimCpuSecondsPerSecond per job
 };
-Estimate EstimateCost(const std::vector<Group>& groups, int jobs);
+// With `robustness_pct` > 0 the robustness re-runs are counted too.
+Estimate EstimateCost(const std::vector<Group>& groups, int jobs,
+                      double robustness_pct = 0);
 
 }  // namespace schedsim::validation
 

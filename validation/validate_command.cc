@@ -237,7 +237,8 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     }
     return 0;
   }
-  const Estimate estimate = EstimateCost(*groups, options.jobs);
+  const Estimate estimate =
+      EstimateCost(*groups, options.jobs, options.robustness_pct);
   int rows_total = 0;
   for (const Row& row : catalogue->rows) {
     if (options.only.empty() ||
@@ -250,7 +251,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
       "simulated CPU-seconds; estimated %s at %.0f per second per job%s\n",
       tier, rows_total, groups->size(), estimate.runs, estimate.sim_cpu_s,
       Duration(estimate.wall_s), kAssumedSimCpuSecondsPerSecond,
-      options.robustness_pct > 0 ? " (x the robustness re-runs)" : "");
+      options.robustness_pct > 0 ? " (robustness re-runs included)" : "");
   const bool show_progress =
       progress_flag || (&err == &std::cerr && isatty(STDERR_FILENO));
   int rows_done = 0;

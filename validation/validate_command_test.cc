@@ -107,6 +107,22 @@ TEST(ValidateCommand, OnlyAndTableAndOut) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/experiments/t.json"));
 }
 
+TEST(ValidateCommand, RobustnessPerRow) {
+  const std::string cat = TempFile("cat4.json", kCatalogue);
+  std::string out, err;
+  ASSERT_EQ(Validate({"--catalogue=" + cat, "--only=t-loss/1$",
+                      "--robustness=20", "--format=json"},
+                     &out, &err),
+            0)
+      << err;
+  const nlohmann::json j = nlohmann::json::parse(out);
+  ASSERT_EQ(j["rows"].size(), 1u);
+  ASSERT_TRUE(j["rows"][0].contains("robustness")) << j.dump(1);
+  EXPECT_TRUE(j["rows"][0]["robustness"]["sign_holds"].is_boolean());
+  EXPECT_TRUE(j["rows"][0]["robustness"]["flipped_by"].is_array());
+  EXPECT_NE(err.find("robustness re-runs included"), std::string::npos) << err;
+}
+
 TEST(ValidateCommand, FloorFailsBelow) {
   const std::string cat = TempFile("cat3.json", kCatalogue);
   const std::string floor =

@@ -117,8 +117,10 @@ TEST(UnixbenchModelTest, SyscallAndPipeRunAtTheCpuFrequency) {
     const double cycles = std::string(test) == "syscall" ? 1100 : 1200;
     const double one = RunUb("unixbench", {{"test", std::string(test)}})
                            .metrics.at("loops_per_s");
+    // The one task's memory-layout factor (docs/model.md, CV 1%) may run
+    // it a few percent faster than its nominal cycles.
     const double bound = MaxGhz() * 1e9 / cycles;
-    EXPECT_LE(one, bound) << test;
+    EXPECT_LE(one, 1.05 * bound) << test;
     EXPECT_GT(one, 0.7 * bound) << test;
     const double four = RunUb("unixbench", {{"test", std::string(test)},
                                             {"copies", int64_t{4}}})
