@@ -1,10 +1,13 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Internals of Simulator (see simulator.h). Private to sim/: one class whose
-// methods are spread over simulator.cc (engine, execution, programs),
-// sched_fair.cc (runqueues, CFS, tick), wakeup.cc (try_to_wake_up and the
-// placement path), idle.cc (cpuidle), freq.cc (frequency, power) and
-// balance.cc (load balancing).
+// methods are spread over simulator.cc (the engine loop, dispatch),
+// simulator_init.cc (building the machine, the workload's checks),
+// interpreter.cc (compute phases, the program interpreter),
+// simulator_stats.cc (statistics), sched_fair.cc (runqueues, CFS, tick),
+// wakeup.cc (try_to_wake_up and the placement path), idle.cc (cpuidle),
+// noise.cc (background activity), freq.cc (frequency, power) and balance.cc
+// (load balancing).
 //
 // State lives in dense arrays indexed by task id, CPU id and domain id.
 
@@ -360,7 +363,9 @@ class SimulatorImpl {
  private:
   friend class Simulator;
 
-  // simulator.cc
+  // simulator.cc (Dispatch, Fail, OnPhaseEnd), interpreter.cc (phases,
+  // RunTask, BlockCurrent, ChargeCpu, SiblingChanged), simulator_init.cc
+  // (CreateTask)
   void Dispatch(const Event& e);
   void Fail(std::string message);
   // Fail(absl::StrCat(args...)), out of line: the message is built only on

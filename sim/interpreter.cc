@@ -1,0 +1,410 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The execution model (compute phases at the CPU's frequency, settled and
+// rescheduled when the rate changes) and the task-program interpreter
+// (RunTask): one translation unit, so that the phase helpers inline into
+// the interpreter.
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/simulator_impl.h"
+
+namespace schedsim::sim {
+
+namespace {
+
+// Inline ops a task may run without time passing before the run stops
+// with an error (an endless loop that never blocks or computes).
+constexpr int kMaxInlineOps = 1 << 20;
+
+// (int64_t)std::ceil(x) and std::llround(x) for 0 <= x < 2^63, without a
+// libm call: the portable x86-64 baseline (`-c opt`, no SSE4.1) has no
+// rounding instruction, so GCC calls ceil() and llround(). Exact: the
+// truncation is exact, and x - trunc(x) is exact for every double.
+inline int64_t CeilNonNegative(double x) {
+  const int64_t t = static_cast<int64_t>(x);
+  return t + (static_cast<double>(t) < x);
+}
+inline int64_t RoundNonNegative(double x) {  // halves away from zero
+  const int64_t t = static_cast<int64_t>(x);
+  return t + (x - static_cast<double>(t) >= 0.5);
+}
+
+}  // namespace
+
+// What `cpu` executes per ns now: its domain's frequency, times the SMT
+// factor while another thread of its core is busy. Cached, inverted, in
+// Cpu::ns_per_cycle.
+double SimulatorImpl::RateOf(int cpu) const {
+  const Cpu& c = cpus_[cpu];
+  double rate = static_cast<double>(fdoms_[c.domain].cur_khz) * 1e-6;
+  int busy = packages_[c.package].busy_threads_per_core[c.core];
+  if (c.mode == CpuMode::kBusy) --busy;
+  if (busy > 0) rate = rate * config_.smt_factor_pct / 100.0;
+  return rate;
+}
+
+void SimulatorImpl::UpdateRate(int cpu) {
+  Cpu& c = cpus_[cpu];
+  int busy = packages_[c.package].busy_threads_per_core[c.core];
+  if (c.mode == CpuMode::kBusy) --busy;
+  c.ns_per_cycle = fdoms_[c.domain].ns_per_cycle[busy > 0 ? 1 : 0];
+  assert(c.ns_per_cycle == NsPerCycle(RateOf(cpu)));
+}
+
+// The same arithmetic as RateOf, done once per frequency change.
+void SimulatorImpl::SetCurKhz(FreqDomainState& d, int64_t khz) {
+  d.cur_khz = khz;
+  const double rate = static_cast<double>(khz) * 1e-6;
+  d.ns_per_cycle[0] = NsPerCycle(rate);
+  d.ns_per_cycle[1] = NsPerCycle(rate * config_.smt_factor_pct / 100.0);
+}
+
+// Accounts the progress of `cpu`'s current phase since seg_start_ns at
+// seg_ns_per_cycle: cycles and stall shrink in proportion to the time elapsed.
+void SimulatorImpl::SettlePhase(int cpu) {
+  Cpu& c = cpus_[cpu];
+  if (c.curr < 0) return;
+  Task& t = tasks_[c.curr];
+  int64_t elapsed = now_ns_ - c.seg_start_ns;
+  c.seg_start_ns = now_ns_;
+  if (!t.in_phase || elapsed <= 0) return;
+  double remaining = static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle +
+                     static_cast<double>(t.rem_stall_ns);
+  if (static_cast<double>(elapsed) >= remaining) {
+    t.rem_cycles = 0;
+    t.rem_stall_ns = 0;
+    return;
+  }
+  double keep = 1.0 - static_cast<double>(elapsed) / remaining;
+  t.rem_cycles = RoundNonNegative(static_cast<double>(t.rem_cycles) * keep);
+  t.rem_stall_ns = RoundNonNegative(static_cast<double>(t.rem_stall_ns) * keep);
+}
+
+void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
+  Cpu& c = cpus_[cpu];
+  Task& t = tasks_[c.curr];
+  assert(c.ns_per_cycle == NsPerCycle(RateOf(cpu)) &&
+         "Cpu::ns_per_cycle is stale");
+  c.seg_ns_per_cycle = c.ns_per_cycle;
+  const int64_t end =
+      now_ns_ + t.rem_stall_ns +
+      CeilNonNegative(static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle);
+  phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
+  phase_task_[cpu] = c.curr;
+  phase_op_[cpu] = program_ops_[t.program] + t.pc;
+  const int32_t chan_op = next_channel_op_[t.program][t.pc];
+  phase_channel_[cpu] =
+      chan_op >= 0
+          ? &channels_[program_ops_[t.program][chan_op].arg + t.channel_base]
+          : &no_channel_;
+}
+
+void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
+  Cpu& c = cpus_[cpu];
+  Task& t = tasks_[c.curr];
+  t.in_phase = true;
+  t.rem_stall_ns += extra_stall_ns + t.pending_cost_ns;
+  t.pending_cost_ns = 0;
+  c.seg_start_ns = now_ns_;
+  ReschedulePhaseEnd(cpu);
+}
+
+// The SMT sibling of `cpu` started or stopped running: the throughput of a
+// task running on the sibling changes.
+void SimulatorImpl::SiblingChanged(int cpu) {
+  for (int32_t s : cpus_[cpu].siblings) {
+    Cpu& sc = cpus_[s];
+    if (sc.mode != CpuMode::kBusy || sc.curr < 0 || !tasks_[sc.curr].in_phase)
+      continue;
+    assert(sc.ns_per_cycle == NsPerCycle(RateOf(s)) &&
+           "Cpu::ns_per_cycle is stale");
+    if (sc.ns_per_cycle == sc.seg_ns_per_cycle) continue;
+    SettlePhase(s);
+    ReschedulePhaseEnd(s);
+  }
+}
+
+// Steals `cost_ns` from whatever `cpu` runs (interrupt work): a running
+// phase ends later.
+void SimulatorImpl::ChargeCpu(int cpu, int64_t cost_ns) {
+  Cpu& c = cpus_[cpu];
+  if (cost_ns <= 0 || c.curr < 0 || c.mode != CpuMode::kBusy) return;
+  Task& t = tasks_[c.curr];
+  if (t.in_phase) {
+    SettlePhase(cpu);
+    t.rem_stall_ns += cost_ns;
+    ReschedulePhaseEnd(cpu);
+  } else {
+    t.pending_cost_ns += cost_ns;
+  }
+}
+
+// Dequeues the running task of `cpu` (it blocks or exits) and accounts it.
+void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
+  Cpu& c = cpus_[cpu];
+  int id = c.curr;
+  Task& t = tasks_[id];
+  UpdateCurr(cpu);
+  UpdatePelt(cpu);
+  t.block_start_ns = now_ns_;
+  t.last_ran_ns = now_ns_;
+  if (t.state != TaskState::kDead) t.state = TaskState::kBlocked;
+  if (voluntary) ++task_stats_[id].voluntary_switches;
+  if (t.iowait) ++c.nr_iowait;
+  c.need_resched = true;
+  DequeueTask(cpu, id);
+}
+
+// Runs the program of `cpu`'s current task from its pc until it starts a
+// phase, blocks, yields or exits.
+void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
+  Cpu& c = cpus_[cpu];
+  Task& t = tasks_[id];
+  const Op* const ops = program_ops_[t.program];
+  assert(first == nullptr || first == ops + t.pc);
+  const Op* next = first != nullptr ? first : ops + t.pc;
+  for (int guard = 0; guard < kMaxInlineOps; ++guard, next = ops + t.pc) {
+    const Op& op = *next;
+    switch (op.code) {
+      case OpCode::kCompute: {
+        ++t.pc;
+        t.rem_cycles = op.d1.Sample(rng_);
+        t.rem_stall_ns = op.d2.Sample(rng_);
+        if (jitter_) JitterWork(t);
+        if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
+            t.pending_cost_ns == 0) {
+          break;  // nothing to do: no phase (and no zero-length event)
+        }
+        StartPhase(cpu, 0);
+        return;
+      }
+      case OpCode::kSleep:
+      case OpCode::kIoWait: {
+        if (t.pending_cost_ns > 0) {  // finish kernel work first
+          StartPhase(cpu, 0);
+          return;
+        }
+        ++t.pc;
+        int64_t d = op.d1.Sample(rng_);
+        t.iowait = op.code == OpCode::kIoWait;
+        BlockCurrent(cpu, true);
+        queue_.Push(SimTime::FromNanoseconds(now_ns_ + d), kBandTimer,
+                    kEvTaskTimer, cpu, id);
+        if (!t.iowait) {
+          // A sleep is a timer the idle governor can see (its next timer
+          // event); an IO completion is a device interrupt it cannot.
+          std::vector<int64_t>& timers = cpus_[cpu].timers;
+          timers.push_back(now_ns_ + d);
+          std::push_heap(timers.begin(), timers.end(), std::greater<int64_t>());
+        }
+        return Schedule(cpu);
+      }
+      case OpCode::kSend: {
+        // The send (and the wake-up it may do) happens once the kernel work
+        // already queued (context switch, a previous receive) is done, so
+        // that it sees the reader's real state.
+        if (t.pending_cost_ns > 0) {
+          StartPhase(cpu, 0);
+          return;
+        }
+        ChannelState& ch = channels_[op.arg + t.channel_base];
+        if (ch.messages >= ch.capacity) {
+          // Full: wait for a reader (pc stays; retried on wake-up).
+          t.next_waiter = -1;
+          if (ch.writers_tail >= 0) {
+            tasks_[ch.writers_tail].next_waiter = id;
+          } else {
+            ch.writers_head = id;
+          }
+          ch.writers_tail = id;
+          BlockCurrent(cpu, true);
+          return Schedule(cpu);
+        }
+        ++t.pc;
+        ++ch.messages;
+        t.pending_cost_ns += ch.op_ns;
+        if (ch.readers_head >= 0) {
+          int reader = ch.readers_head;
+          ch.readers_head = tasks_[reader].next_waiter;
+          if (ch.readers_head < 0) ch.readers_tail = -1;
+          tasks_[reader].next_waiter = -1;
+          TryToWakeUp(reader, cpu, /*from_task=*/true, platform::kWfSync);
+        }
+        break;
+      }
+      case OpCode::kRecv: {
+        ChannelState& ch = channels_[op.arg + t.channel_base];
+        if (ch.messages == 0) {
+          if (t.pending_cost_ns > 0) {
+            StartPhase(cpu, 0);
+            return;
+          }
+          t.next_waiter = -1;
+          if (ch.readers_tail >= 0) {
+            tasks_[ch.readers_tail].next_waiter = id;
+          } else {
+            ch.readers_head = id;
+          }
+          ch.readers_tail = id;
+          BlockCurrent(cpu, true);
+          return Schedule(cpu);
+        }
+        ++t.pc;
+        --ch.messages;
+        t.pending_cost_ns += ch.op_ns;
+        if (ch.writers_head >= 0) {
+          int writer = ch.writers_head;
+          ch.writers_head = tasks_[writer].next_waiter;
+          if (ch.writers_head < 0) ch.writers_tail = -1;
+          tasks_[writer].next_waiter = -1;
+          TryToWakeUp(writer, cpu, /*from_task=*/true, platform::kWfSync);
+        }
+        break;
+      }
+      case OpCode::kBarrier: {
+        if (t.pending_cost_ns > 0) {
+          StartPhase(cpu, 0);
+          return;
+        }
+        BarrierState& b = barriers_[op.arg];
+        if (++b.arrived >= b.parties) {
+          // Last to arrive: release everyone.
+          b.arrived = 0;
+          ++b.generation;
+          ++t.pc;
+          for (int s : b.spinners) {
+            Task& st = tasks_[s];
+            st.spinning = false;
+            ++st.pc;
+            // It is running (spinning): its spin phase ends now.
+            Cpu& sc = cpus_[st.cpu];
+            if (sc.curr == s && st.in_phase) {
+              SettlePhase(st.cpu);
+              st.rem_cycles = 0;
+              st.rem_stall_ns = 0;
+              ReschedulePhaseEnd(st.cpu);
+            }
+          }
+          b.spinners.clear();
+          int w = b.waiters_head;
+          b.waiters_head = -1;
+          while (w >= 0) {
+            int next = tasks_[w].next_waiter;
+            tasks_[w].next_waiter = -1;
+            TryToWakeUp(w, cpu, /*from_task=*/true, 0);
+            w = next;
+          }
+          break;
+        }
+        int64_t spin = op.d1.Sample(rng_);
+        if (spin > 0) {
+          // Spin (busy, frequency-independent) until released or timed out.
+          t.spinning = true;
+          b.spinners.push_back(id);
+          t.rem_cycles = 0;
+          t.rem_stall_ns = spin;
+          StartPhase(cpu, 0);
+          return;
+        }
+        ++t.pc;
+        t.next_waiter = b.waiters_head;
+        b.waiters_head = id;
+        BlockCurrent(cpu, true);
+        return Schedule(cpu);
+      }
+      case OpCode::kYield: {
+        ++t.pc;
+        if (c.nr_running > 1) {
+          // sched_yield: go behind the other runnable tasks.
+          UpdateCurr(cpu);
+          int rightmost = -1;
+          for (int q : c.rq) {
+            if (rightmost < 0 ||
+                tasks_[q].vruntime > tasks_[rightmost].vruntime)
+              rightmost = q;
+          }
+          if (rightmost >= 0 && t.policy != SchedPolicy::kFifo) {
+            t.vruntime = std::max(t.vruntime, tasks_[rightmost].vruntime + 1);
+          }
+          c.need_resched = true;
+          return Schedule(cpu);
+        }
+        break;
+      }
+      case OpCode::kFork: {
+        ++t.pc;
+        // The child runs the given program; its spec is the parent's.
+        for (int k = 0; k < op.arg2; ++k) {
+          int child = CreateTask(t.spec, cpu);
+          Task& ct = tasks_[child];
+          ct.program = op.arg;
+          int dst = FindIdlestCpu(child, cpu, topology::kSdBalanceFork);
+          ++placement_stats_.forks;
+          ct.cpu = dst;
+          ct.state = TaskState::kWaking;
+          ct.wake_start_ns = now_ns_;
+          ++cpus_[dst].ttwu_pending;
+          RefreshProbe(dst);
+          PushDelivery(now_ns_ + config_.wakeup_cost_ns, dst, child);
+          tasks_[id].pending_cost_ns += config_.wakeup_cost_ns;
+        }
+        return RunTask(cpu, id);  // `t` may have moved (tasks_ grew)
+      }
+      case OpCode::kExit: {
+        if (t.pending_cost_ns > 0) {  // finish the last kernel work
+          StartPhase(cpu, 0);
+          return;
+        }
+        t.state = TaskState::kDead;
+        if (sink_) sink_->OnTaskExit(now_ns_, id);
+        BlockCurrent(cpu, true);
+        return Schedule(cpu);
+      }
+      case OpCode::kLoop: {
+        if (t.loop_level >= kMaxLoopDepth) {
+          return FailCat("task ", id, ": loops nest too deep");
+        }
+        t.loop_left[t.loop_level++] = op.arg;  // 0 = forever
+        ++t.pc;
+        break;
+      }
+      case OpCode::kEndLoop: {
+        int32_t& left = t.loop_left[t.loop_level - 1];
+        if (left == 0 || --left > 0) {
+          t.pc = static_cast<uint32_t>(op.arg + 1);
+        } else {
+          --t.loop_level;
+          ++t.pc;
+        }
+        break;
+      }
+      case OpCode::kMark: {
+        ++t.pc;
+        // Marks and stamps take the time the op really executes: after the
+        // kernel work still pending.
+        MetricStats& m = metric_stats_[op.arg];
+        ++m.count;
+        if (t.stamp_ns >= 0) {
+          m.latency_ns.Record(now_ns_ + t.pending_cost_ns - t.stamp_ns);
+        }
+        break;
+      }
+      case OpCode::kStamp: {
+        ++t.pc;
+        t.stamp_ns = now_ns_ + t.pending_cost_ns;
+        break;
+      }
+    }
+  }
+  return FailCat("task ", id, " (program '", programs_[t.program].name,
+                 "') ran ", kMaxInlineOps,
+                 " operations without computing, sleeping or "
+                 "blocking: an endless loop that takes no time");
+}
+
+}  // namespace schedsim::sim

@@ -1,0 +1,402 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Building a simulation: Simulator::Create's checks of the workload, and
+// SimulatorImpl's construction and Init (the machine's state, the
+// programs and task specs, the initial tasks) and CreateTask.
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "sim/simulator.h"
+#include "sim/simulator_impl.h"
+
+namespace schedsim::sim {
+
+namespace {
+
+// Nice-to-weight table of the fair class (sched_prio_to_weight): each nice
+// level is ~10% of CPU time, weight(0) = 1024, weight ratio 1.25 per level.
+constexpr int32_t kNiceWeights[40] = {
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+    9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+    1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+    110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
+
+// The streams of the run-to-run variability (noise.cc), forked from the
+// run's seed: the background activity and start skew, the work jitter.
+constexpr uint64_t kNoiseStream = 0x6e6f697365;     // "noise"
+constexpr uint64_t kWorkStream = 0x776f726b;        // "work"
+constexpr uint64_t kLayoutStream = 0x6c61796f7574;  // "layout"
+
+}  // namespace
+
+SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
+                             const SimConfig& config, const Policies& policies,
+                             uint64_t seed)
+    : topo_(topology),
+      config_(config),
+      policies_(policies),
+      rng_(seed),
+      noise_rng_(Rng(seed).Fork(kNoiseStream)),
+      work_rng_(Rng(seed).Fork(kWorkStream)),
+      layout_rng_(Rng(seed).Fork(kLayoutStream)) {}
+
+int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
+  const SpecInfo& spec = specs_[spec_index];
+  int id = static_cast<int>(tasks_.size());
+  Task t;
+  t.program = spec.program;
+  t.spec = spec_index;
+  t.channel_base = spec.channel_base;
+  t.policy = spec.policy;
+  t.rt_priority = spec.rt_priority;
+  t.weight = spec.weight;
+  t.uclamp_min = spec.uclamp_min;
+  t.uclamp_max = spec.uclamp_max;
+  t.has_affinity = spec.affinity >= 0;
+  t.cpu = parent_cpu;
+  t.pelt.last_update_ns = now_ns_;
+  // A new task starts with half the capacity of its CPU as its utilization
+  // (post_init_entity_util_avg's cap for an empty runqueue).
+  t.pelt.util_avg = 512;
+  t.pelt.util_sum = uint64_t{512} * kPeltMinDivider;
+  tasks_.push_back(t);
+  task_stats_.emplace_back();
+  if (layout_sigma_ > 0) task_layout_.push_back(DrawLayoutFactor());
+  return id;
+}
+
+absl::Status SimulatorImpl::Init(const Workload& workload) {
+  const int n = topo_.num_cpus();
+  absl::StatusOr<topology::SchedDomains> domains =
+      topology::BuildSchedDomains(topo_);
+  if (!domains.ok()) return domains.status();
+  domains_ = *std::move(domains);
+  all_cpus_ = topo_.all_cpus();
+  if (config_.hz <= 0 || config_.hz > 10000) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hz must be in 1..10000, got ", config_.hz));
+  }
+  tick_ns_ = 1000000000 / config_.hz;
+  if (absl::Status s = InitNoise(workload); !s.ok()) return s;
+  // Tunables scale by 1 + ilog2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG).
+  int factor = 1;
+  for (int c = std::min(n, 8); c > 1; c >>= 1) ++factor;
+  sched_latency_ns_ = config_.sched_latency_ns * factor;
+  min_granularity_ns_ = config_.sched_min_granularity_ns * factor;
+  wakeup_granularity_ns_ = config_.sched_wakeup_granularity_ns * factor;
+
+  // POLL time limit: the target residency of the first enabled state with a
+  // residency of at least 10 us, capped at TICK_NSEC / 16
+  // (drivers/cpuidle/cpuidle.c cpuidle_poll_time(), Linux 6.1).
+  poll_limit_ns_ = tick_ns_ / 16;
+  for (const topology::CState& s : topo_.cstates()) {
+    if (!s.disabled && !s.polling() && s.target_residency_ns >= 10000) {
+      poll_limit_ns_ = std::min(poll_limit_ns_, s.target_residency_ns);
+      break;
+    }
+  }
+
+  // What tasks are created from: the specs, compacted (names in one
+  // string), with their affinity masks parsed.
+  specs_.resize(workload.tasks.size());
+  for (size_t i = 0; i < workload.tasks.size(); ++i) {
+    const TaskSpec& spec = workload.tasks[i];
+    SpecInfo& info = specs_[i];
+    info.program = spec.program;
+    info.channel_base = spec.channel_base;
+    info.policy = spec.policy;
+    info.rt_priority = static_cast<uint8_t>(spec.rt_priority);
+    info.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
+    int64_t default_min =
+        spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;
+    info.uclamp_min = static_cast<int16_t>(std::clamp<int64_t>(
+        spec.uclamp_min < 0 ? default_min : spec.uclamp_min, 0, 1024));
+    info.uclamp_max = static_cast<int16_t>(
+        std::clamp(spec.uclamp_max < 0 ? 1024 : spec.uclamp_max, 0, 1024));
+    info.name_begin = static_cast<uint32_t>(spec_names_.size());
+    spec_names_ += spec.name;
+    info.name_end = static_cast<uint32_t>(spec_names_.size());
+    if (spec.affinity.empty()) continue;
+    absl::StatusOr<topology::CpuSet> set =
+        topology::CpuSet::ParseList(spec.affinity, n);
+    if (!set.ok() || set->Empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "task '", spec.name, "': affinity '", spec.affinity,
+          "' is not a non-empty CPU list of this ", n, "-CPU machine"));
+    }
+    info.affinity = static_cast<int32_t>(affinities_.size());
+    affinities_.push_back(*std::move(set));
+  }
+  spec_names_.shrink_to_fit();
+
+  programs_ = workload.programs;
+  program_ops_.clear();
+  next_channel_op_.clear();
+  for (const Program& p : programs_) {
+    program_ops_.push_back(p.ops.data());
+    std::vector<int32_t> next(p.ops.size(), -1);
+    for (size_t pc = 0; pc < p.ops.size(); ++pc) {
+      size_t q = pc;
+      for (int steps = 0; steps < 8 && q < p.ops.size(); ++steps) {
+        const Op& op = p.ops[q];
+        if (op.code == OpCode::kSend || op.code == OpCode::kRecv) {
+          next[pc] = static_cast<int32_t>(q);
+          break;
+        }
+        if (op.code == OpCode::kEndLoop) {
+          q = static_cast<size_t>(op.arg) + 1;
+        } else if (op.code == OpCode::kLoop || op.code == OpCode::kMark ||
+                   op.code == OpCode::kStamp) {
+          ++q;
+        } else {
+          break;
+        }
+      }
+    }
+    next_channel_op_.push_back(std::move(next));
+  }
+  cpus_.resize(n);
+  phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
+  phase_channel_.assign(n, &no_channel_);
+  phase_op_.assign(n, nullptr);
+  overloaded_.assign((n + 63) / 64, 0);
+  probe_.resize(n);
+  nr_running_.assign(n, 0);
+  for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
+  phase_ends_.Reset(n);
+  ticks_.Reset(n);
+  llcs_.resize(topo_.num_llcs());
+  for (int cpu = 0; cpu < n; ++cpu) {
+    Cpu& c = cpus_[cpu];
+    c.llc = topo_.place(cpu).llc;
+    c.package = topo_.place(cpu).package;
+    c.core = topo_.place(cpu).core;
+    const topology::CpuSet& core = topo_.smt_siblings(cpu);
+    for (int s = core.First(); s >= 0; s = core.Next(s)) {
+      if (s != cpu) c.siblings.push_back(s);
+    }
+    c.next_balance_ns.assign(domains_.depth(cpu), 0);
+    for (int d = 0; d < domains_.depth(cpu); ++d) {
+      c.next_balance_ns[d] = domains_.domain(cpu, d).min_interval_ms * 1000000;
+    }
+    c.stats.states.resize(topo_.cstates().size());
+    c.rq.reserve(16);
+  }
+  for (LlcShared& l : llcs_) l.nr_idle_scan = 0;
+  for (int l = 0; l < topo_.num_llcs(); ++l) {
+    llcs_[l].nr_idle_scan = topo_.llcs()[l].Count();
+  }
+
+  affine_levels_.clear();
+  affine_begin_.assign(1, 0);
+  for (int cpu = 0; cpu < n; ++cpu) {
+    for (int d = 0; d < domains_.depth(cpu); ++d) {
+      const topology::SchedDomain& sd = domains_.domain(cpu, d);
+      if (sd.has(topology::kSdWakeAffine)) {
+        affine_levels_.push_back({&sd, sd.span.words().data()});
+      }
+    }
+    affine_begin_.push_back(static_cast<int32_t>(affine_levels_.size()));
+  }
+
+  domain_llcs_.resize(domains_.domains().size());
+  for (size_t d = 0; d < domains_.domains().size(); ++d) {
+    const topology::CpuSet& span = domains_.domains()[d].span;
+    for (int l = 0; l < topo_.num_llcs(); ++l) {
+      if (topo_.llcs()[l].Intersects(span)) {
+        domain_llcs_[d].push_back(l);
+      }
+    }
+  }
+  InitFrequency();
+
+  channels_.resize(workload.channels.size());
+  for (size_t i = 0; i < channels_.size(); ++i) {
+    const ChannelSpec& spec = workload.channels[i];
+    channels_[i].capacity = spec.capacity;
+    channels_[i].op_ns = spec.kind == ChannelSpec::Kind::kPipe
+                             ? config_.pipe_op_ns
+                             : config_.socket_op_ns;
+  }
+  barriers_.resize(workload.barriers.size());
+  for (size_t i = 0; i < barriers_.size(); ++i) {
+    barriers_[i].parties = workload.barriers[i].parties;
+  }
+  metric_stats_.resize(workload.metrics.size());
+  for (size_t i = 0; i < metric_stats_.size(); ++i) {
+    metric_stats_[i].name = workload.metrics[i];
+  }
+
+  // The background activity's first events, then every CPU starts idle
+  // (its governor sees the background timers).
+  ArmNoise();
+  for (int cpu = 0; cpu < n; ++cpu) {
+    EnterIdle(cpu);
+    if (!error_.empty()) return absl::FailedPreconditionError(error_);
+  }
+
+  // Initial tasks: placed on their start CPU or by fork balancing from CPU
+  // 0, then woken as new tasks.
+  size_t total = 0;
+  for (const TaskSpec& spec : workload.tasks) total += spec.count;
+  tasks_.reserve(total);
+  task_stats_.reserve(total);
+  if (layout_sigma_ > 0) task_layout_.reserve(total);
+  for (size_t i = 0; i < workload.tasks.size(); ++i) {
+    for (int k = 0; k < workload.tasks[i].count; ++k) {
+      int id = CreateTask(static_cast<int>(i), 0);
+      Task& t = tasks_[id];
+      int cpu = workload.tasks[i].start_cpu;
+      if (cpu < 0) {
+        cpu = t.policy == SchedPolicy::kFifo
+                  ? SelectTaskRqRt(id, 0)
+                  : FindIdlestCpu(id, 0, topology::kSdBalanceFork);
+      }
+      t.cpu = cpu;
+      t.state = TaskState::kWaking;
+      // Start-time skew: the task arrives a little later (0 without noise).
+      const int64_t start_ns = now_ns_ + StartSkewNs();
+      t.wake_start_ns = start_ns;
+      ++cpus_[cpu].ttwu_pending;
+      RefreshProbe(cpu);
+      PushDelivery(start_ns, cpu, id);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
+    const topology::Topology& topology, const SimConfig& config,
+    const Workload& workload, const Policies& policies, uint64_t seed) {
+  if (policies.freq == nullptr || policies.idle == nullptr ||
+      policies.placement == nullptr) {
+    return absl::InvalidArgumentError(
+        "a simulation needs a frequency governor, an idle governor and a "
+        "placement policy");
+  }
+  const int n = topology.num_cpus();
+  for (size_t i = 0; i < workload.tasks.size(); ++i) {
+    const TaskSpec& t = workload.tasks[i];
+    std::string where = absl::StrCat("task '", t.name, "'");
+    if (t.program < 0 ||
+        t.program >= static_cast<int>(workload.programs.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": program ", t.program, " does not exist (",
+                       workload.programs.size(), " programs)"));
+    }
+    if (t.count < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": negative count"));
+    }
+    if (t.start_cpu >= 0 && t.start_cpu < n && !t.affinity.empty()) {
+      absl::StatusOr<topology::CpuSet> allowed =
+          topology::CpuSet::ParseList(t.affinity, n);
+      if (allowed.ok() && !allowed->Test(t.start_cpu)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ": start CPU ", t.start_cpu,
+                         " is outside its affinity ", t.affinity));
+      }
+    }
+    if (t.start_cpu >= n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": start CPU ", t.start_cpu, " beyond the ", n,
+                       " CPUs of ", topology.name()));
+    }
+    if (t.nice < -20 || t.nice > 19) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": nice ", t.nice, " outside -20..19"));
+    }
+    if (t.policy == SchedPolicy::kFifo &&
+        (t.rt_priority < 1 || t.rt_priority > 99)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": SCHED_FIFO priority ", t.rt_priority, " outside 1..99"));
+    }
+  }
+  for (size_t p = 0; p < workload.programs.size(); ++p) {
+    for (size_t i = 0; i < workload.programs[p].ops.size(); ++i) {
+      const Op& op = workload.programs[p].ops[i];
+      std::string where =
+          absl::StrCat("program '", workload.programs[p].name, "' op ", i, " (",
+                       OpCodeName(op.code), ")");
+      auto check = [&](size_t limit, const char* what) -> absl::Status {
+        if (op.arg < 0 || static_cast<size_t>(op.arg) >= limit) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(where, ": ", what, " ", op.arg, " does not exist (",
+                           limit, " defined)"));
+        }
+        return absl::OkStatus();
+      };
+      absl::Status s;
+      switch (op.code) {
+        case OpCode::kSend:
+        case OpCode::kRecv:
+          s = check(workload.channels.size(), "channel");
+          break;
+        case OpCode::kBarrier:
+          s = check(workload.barriers.size(), "barrier");
+          break;
+        case OpCode::kMark:
+          s = check(workload.metrics.size(), "metric");
+          break;
+        case OpCode::kFork:
+          s = check(workload.programs.size(), "program");
+          break;
+        default:
+          break;
+      }
+      if (!s.ok()) return s;
+    }
+  }
+  // Channel ids with each task's base, over every program it may run (its
+  // own and those it forks, transitively).
+  for (const TaskSpec& t : workload.tasks) {
+    std::vector<bool> seen(workload.programs.size(), false);
+    std::vector<int> todo = {t.program};
+    seen[t.program] = true;
+    while (!todo.empty()) {
+      int p = todo.back();
+      todo.pop_back();
+      for (const Op& op : workload.programs[p].ops) {
+        if ((op.code == OpCode::kSend || op.code == OpCode::kRecv) &&
+            (t.channel_base < 0 ||
+             int64_t{op.arg} + t.channel_base >=
+                 static_cast<int64_t>(workload.channels.size()))) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "task '", t.name, "': channel ", op.arg, " + channel_base ",
+              t.channel_base, " does not exist (", workload.channels.size(),
+              " defined)"));
+        }
+        if (op.code == OpCode::kFork && !seen[op.arg]) {
+          seen[op.arg] = true;
+          todo.push_back(op.arg);
+        }
+      }
+    }
+  }
+  for (const BarrierSpec& b : workload.barriers) {
+    if (b.parties < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("barrier '", b.name, "': parties must be >= 1"));
+    }
+  }
+  for (const ChannelSpec& c : workload.channels) {
+    if (c.capacity < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("channel '", c.name, "': capacity must be >= 1"));
+    }
+  }
+  auto impl = std::make_unique<SimulatorImpl>(topology, config, policies, seed);
+  absl::Status s = impl->Init(workload);
+  if (!s.ok()) return s;
+  return std::unique_ptr<Simulator>(new Simulator(std::move(impl)));
+}
+
+}  // namespace schedsim::sim

@@ -1,0 +1,114 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Reading a sysfs tree (internal to the sysfs importer, see sysfs.h): the
+// files of a tree by relative path (SysfsTree), and the parsers of their
+// contents, with the limits that keep a bogus file from exhausting memory.
+
+#ifndef SCHEDSIM_TOPOLOGY_SYSFS_READ_H_
+#define SCHEDSIM_TOPOLOGY_SYSFS_READ_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+
+namespace schedsim::topology::sysfs_internal {
+
+// File content as shown in an error message: stripped, escaped, shortened.
+std::string Quote(absl::string_view text);
+
+absl::StatusOr<int64_t> ParseInt(const std::string& path,
+                                 absl::string_view text);
+
+// Parses a kernel list ("0-3,8,10-11") of CPU or node ids, in sysfs
+// numbering; the result is sorted and free of duplicates.
+absl::StatusOr<std::vector<int>> ParseIdList(const std::string& path,
+                                             absl::string_view text);
+
+// Parses a cache size such as "32K", "1M" or "512" (bytes).
+absl::StatusOr<int64_t> ParseSizeBytes(const std::string& path,
+                                       absl::string_view text);
+
+// Parses whitespace-separated integers (a SLIT row, a frequency list).
+absl::StatusOr<std::vector<int64_t>> ParseIntRow(const std::string& path,
+                                                 absl::string_view text,
+                                                 absl::string_view what);
+
+// Read access to the files of a sysfs tree, by path relative to its root.
+class SysfsTree {
+ public:
+  explicit SysfsTree(std::string root) : root_(std::move(root)) {
+    while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+  }
+
+  const std::string& root() const { return root_; }
+  std::string Path(absl::string_view rel) const {
+    return absl::StrCat(root_, "/", rel);
+  }
+  bool IsDir(absl::string_view rel) const {
+    std::error_code ec;
+    return std::filesystem::is_directory(Path(rel), ec);
+  }
+  bool Exists(absl::string_view rel) const {
+    std::error_code ec;
+    return std::filesystem::exists(Path(rel), ec);
+  }
+
+  // The content of a regular file, or nullopt when it is missing or cannot
+  // be read (sysfs attributes may refuse reads, e.g. with EIO or EPERM).
+  std::optional<std::string> Read(absl::string_view rel) const {
+    const std::string path = Path(rel);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream content;
+    if (in.peek() != std::ifstream::traits_type::eof()) content << in.rdbuf();
+    if (in.bad()) return std::nullopt;
+    return content.str();
+  }
+
+  // The numbers N, ascending, of the entries named <prefix>N (N all digits)
+  // in directory `rel`; empty when it is missing.
+  std::vector<int> NumberedEntries(absl::string_view rel,
+                                   absl::string_view prefix) const {
+    std::vector<int> numbers;
+    std::error_code ec;
+    std::filesystem::directory_iterator it(Path(rel), ec);
+    if (ec) return numbers;
+    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      std::string file = it->path().filename().string();
+      absl::string_view suffix = file;
+      if (!absl::ConsumePrefix(&suffix, prefix) || suffix.empty() ||
+          suffix.size() > 9 ||
+          !std::all_of(suffix.begin(), suffix.end(), absl::ascii_isdigit)) {
+        continue;
+      }
+      int n = 0;
+      if (absl::SimpleAtoi(suffix, &n)) numbers.push_back(n);
+    }
+    std::sort(numbers.begin(), numbers.end());
+    return numbers;
+  }
+
+ private:
+  std::string root_;
+};
+
+}  // namespace schedsim::topology::sysfs_internal
+
+#endif  // SCHEDSIM_TOPOLOGY_SYSFS_READ_H_
