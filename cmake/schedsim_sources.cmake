@@ -52,6 +52,8 @@ set(SCHEDSIM_LIBRARY_SOURCES
   governors/placement/sis_util.cc
   platform/linux/governor_loop.cc
   platform/linux/linux_cpufreq.cc
+  platform/linux/linux_cpufreq_sample.cc
+  platform/linux/linux_cpufreq_write.cc
   platform/linux/linux_sysfs.cc
   platform/linux/msr.cc
   platform/linux/probe.cc
@@ -66,6 +68,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/histogram.cc
   sim/hwp_model.cc
   sim/idle.cc
+  sim/interpreter.cc
   sim/noise.cc
   sim/pelt.cc
   sim/power.cc
@@ -73,6 +76,8 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/rng.cc
   sim/sched_fair.cc
   sim/simulator.cc
+  sim/simulator_init.cc
+  sim/simulator_stats.cc
   sim/wakeup.cc
   sim/winner_tree.cc
   topology/cpuset.cc
@@ -80,11 +85,14 @@ set(SCHEDSIM_LIBRARY_SOURCES
   topology/presets.cc
   topology/sched_domains.cc
   topology/sysfs.cc
+  topology/sysfs_power.cc
+  topology/sysfs_read.cc
   topology/topology.cc
   traces/chrome_json.cc
   traces/csv.cc
   traces/ftrace.cc
-  traces/shadow.cc
+  traces/shadow_idle.cc
+  traces/shadow_placement.cc
   workloads/hackbench.cc
   workloads/hackbench_model.cc
   workloads/model_registry.cc
