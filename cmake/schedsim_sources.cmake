@@ -62,6 +62,8 @@ set(SCHEDSIM_LIBRARY_SOURCES
   platform/linux/stop_signals.cc
   platform/placement.cc
   platform/registry.cc
+  shadow/shadow_idle.cc
+  shadow/shadow_placement.cc
   sim/balance.cc
   sim/event_queue.cc
   sim/freq.cc
@@ -91,8 +93,6 @@ set(SCHEDSIM_LIBRARY_SOURCES
   traces/chrome_json.cc
   traces/csv.cc
   traces/ftrace.cc
-  traces/shadow_idle.cc
-  traces/shadow_placement.cc
   workloads/hackbench.cc
   workloads/hackbench_model.cc
   workloads/model_registry.cc

@@ -4,19 +4,19 @@
 // scheduler state rebuilt from the trace (who runs where, PELT utilization,
 // avg_idle, the SIS inputs), shown to the policy as a SchedView.
 
-#ifndef SCHEDSIM_TRACES_TRACE_SCHED_VIEW_H_
-#define SCHEDSIM_TRACES_TRACE_SCHED_VIEW_H_
+#ifndef SCHEDSIM_SHADOW_TRACE_SCHED_VIEW_H_
+#define SCHEDSIM_SHADOW_TRACE_SCHED_VIEW_H_
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "platform/placement.h"
+#include "shadow/shadow.h"
+#include "shadow/shadow_common.h"
 #include "sim/pelt.h"
 #include "topology/sched_domains.h"
 #include "topology/topology.h"
-#include "traces/shadow.h"
-#include "traces/shadow_common.h"
 
 namespace schedsim::traces::shadow_internal {
 
@@ -189,4 +189,4 @@ class TraceSchedView final : public platform::SchedView {
 
 }  // namespace schedsim::traces::shadow_internal
 
-#endif  // SCHEDSIM_TRACES_TRACE_SCHED_VIEW_H_
+#endif  // SCHEDSIM_SHADOW_TRACE_SCHED_VIEW_H_

@@ -1,6 +1,6 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 
-#include "traces/shadow.h"
+#include "shadow/shadow.h"
 
 #include <cstdint>
 #include <fstream>

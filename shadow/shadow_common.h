@@ -3,8 +3,8 @@
 // Internal to the shadow evaluators (shadow_idle.cc, shadow_placement.cc):
 // what both share.
 
-#ifndef SCHEDSIM_TRACES_SHADOW_COMMON_H_
-#define SCHEDSIM_TRACES_SHADOW_COMMON_H_
+#ifndef SCHEDSIM_SHADOW_SHADOW_COMMON_H_
+#define SCHEDSIM_SHADOW_SHADOW_COMMON_H_
 
 #include <cstdint>
 
@@ -33,4 +33,4 @@ inline absl::Status CheckHz(int hz) {
 
 }  // namespace schedsim::traces::shadow_internal
 
-#endif  // SCHEDSIM_TRACES_SHADOW_COMMON_H_
+#endif  // SCHEDSIM_SHADOW_SHADOW_COMMON_H_

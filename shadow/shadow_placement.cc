@@ -20,13 +20,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "shadow/shadow.h"
+#include "shadow/shadow_common.h"
+#include "shadow/trace_sched_view.h"
 #include "sim/pelt.h"
 #include "topology/cpuset.h"
 #include "topology/sched_domains.h"
 #include "traces/ftrace.h"
-#include "traces/shadow.h"
-#include "traces/shadow_common.h"
-#include "traces/trace_sched_view.h"
 
 namespace schedsim::traces {
 namespace {

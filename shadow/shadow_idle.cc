@@ -19,13 +19,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "shadow/shadow.h"
+#include "shadow/shadow_common.h"
+#include "shadow/trace_idle_device.h"
 #include "sim/pelt.h"
 #include "topology/cpuset.h"
 #include "topology/sched_domains.h"
 #include "traces/ftrace.h"
-#include "traces/shadow.h"
-#include "traces/shadow_common.h"
-#include "traces/trace_idle_device.h"
 
 namespace schedsim::traces {
 namespace {

@@ -3,16 +3,16 @@
 // The idle-governor backend of ShadowIdle (shadow_idle.cc): an IdleDevice
 // whose state is the trace's, set by the evaluator event by event.
 
-#ifndef SCHEDSIM_TRACES_TRACE_IDLE_DEVICE_H_
-#define SCHEDSIM_TRACES_TRACE_IDLE_DEVICE_H_
+#ifndef SCHEDSIM_SHADOW_TRACE_IDLE_DEVICE_H_
+#define SCHEDSIM_SHADOW_TRACE_IDLE_DEVICE_H_
 
 #include <cstdint>
 #include <limits>
 #include <vector>
 
 #include "platform/cpuidle.h"
+#include "shadow/shadow.h"
 #include "topology/topology.h"
-#include "traces/shadow.h"
 
 namespace schedsim::traces::shadow_internal {
 
@@ -72,4 +72,4 @@ class TraceIdleDevice final : public platform::IdleDevice {
 
 }  // namespace schedsim::traces::shadow_internal
 
-#endif  // SCHEDSIM_TRACES_TRACE_IDLE_DEVICE_H_
+#endif  // SCHEDSIM_SHADOW_TRACE_IDLE_DEVICE_H_
