@@ -46,10 +46,11 @@ inline bool IdleForWakeup(platform::SchedView& view, int cpu) {
   return view.idle_for_wakeup(cpu);
 }
 
-// select_idle_sibling steps 1 and 2 (SisBase::SelectIdleSibling): `target` if
-// it is allowed and idle enough; else `prev` if it differs from target, shares
-// target's LLC, is allowed and idle enough; else -1. REQUIRES: request.target,
-// request.prev_cpu are CPUs of the machine and request.allowed is set.
+// select_idle_sibling steps 1 and 2 (below): `target` if it is allowed and
+// idle enough; else `prev` if it differs from target, shares target's LLC,
+// is allowed and idle enough; else -1.
+// REQUIRES: request.target, request.prev_cpu are CPUs of the machine and
+// request.allowed is set.
 int TargetOrIdlePrev(platform::SchedView& view,
                      const platform::WakeupRequest& request);
 
