@@ -15,7 +15,8 @@
 // States (set before timing; the policies' own state then evolves):
 //   half_busy       8 of the 16 CPUs busy (a fixed shuffle), the idle-core
 //                   hint and masks as OnCpuIdle leaves them, nr_idle_scan 10
-//                   (kernel_policies.md §1.6 B, 50 % utilisation).
+//                   (docs/kernel-behaviour.md, "SIS_UTIL scan depth",
+//                   50 % utilisation).
 //   all_busy_nr4    every CPU busy, no idle-core hint, nr_idle_scan 4.
 //   has_idle_core   every CPU busy but core {7,135}, hint set,
 //                   nr_idle_scan 2 (the 6.1 idle-core scan ignores it).

@@ -2,7 +2,8 @@
 //
 // Load balancing over the scheduling domains: newidle balancing when a CPU
 // is about to idle, periodic balancing from the tick (which also refreshes
-// SIS_UTIL's nr_idle_scan at the LLC level, kernel_policies §1.6 B), and
+// SIS_UTIL's nr_idle_scan at the LLC level, kernel/sched/fair.c
+// update_idle_cpu_scan(), Linux 6.1), and
 // NO_HZ idle balancing, where an overloaded CPU's tick kicks an idle CPU
 // to pull work.
 //

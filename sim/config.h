@@ -2,9 +2,9 @@
 //
 // The model's parameters: every cost and tunable of the simulated machine
 // and scheduler, with its unit in its name and its source beside it
-// ([KP §n] = the kernel-policy reference the project models from, as cited
-// in docs/model.md; "kernel default" = the Linux 6.1 value; "assumed" = no
-// published figure, sweep it). Experiments override fields by name.
+// (a kernel file and symbol; docs/kernel-behaviour.md for measured figures;
+// "kernel default" = the Linux 6.1 value; "assumed" = no published figure,
+// sweep it). Experiments override fields by name.
 
 #ifndef SCHEDSIM_SIM_CONFIG_H_
 #define SCHEDSIM_SIM_CONFIG_H_
@@ -15,26 +15,31 @@ namespace schedsim::sim {
 
 struct SimConfig {
   // --- Scheduler -------------------------------------------------------
-  int hz = 250;  // CONFIG_HZ default [KP §0]
+  int hz = 250;  // CONFIG_HZ default (kernel/Kconfig.hz)
   // CFS tunables before the log2(ncpus) scaling (kernel defaults:
   // sysctl_sched_latency 6 ms, min_granularity 0.75 ms, wakeup_granularity
   // 1 ms, scaled by 1 + ilog2(min(ncpus, 8))).
   int64_t sched_latency_ns = 6000000;
   int64_t sched_min_granularity_ns = 750000;
   int64_t sched_wakeup_granularity_ns = 1000000;
-  int64_t sched_migration_cost_ns = 500000;  // kernel default [KP §0]
+  // sysctl_sched_migration_cost, kernel/sched/fair.c (kernel default).
+  int64_t sched_migration_cost_ns = 500000;
   // Direct cost of a context switch, charged to the CPU switching (≈1-2 us
-  // thread/process switch [KP §6]).
+  // thread/process switch; docs/kernel-behaviour.md, "Costs of a context
+  // switch").
   int64_t context_switch_ns = 1500;
 
   // --- Wake-up path ----------------------------------------------------
-  // Waker-side cost of try_to_wake_up (0.54-0.76 us measured [KP §6]).
+  // Waker-side cost of try_to_wake_up (0.54-0.76 us measured;
+  // docs/kernel-behaviour.md, "Costs of a wake-up").
   int64_t wakeup_cost_ns = 600;
   // Cost of probing one remote runqueue during the idle-CPU search
-  // ("tens to low hundreds of ns" [KP §6]; assumed).
+  // ("tens to low hundreds of ns"; assumed; docs/kernel-behaviour.md, "Cost
+  // of the idle-CPU search").
   int64_t probe_cost_ns = 60;
   // IPI delivery latency to a CPU not polling (assumed; Norbert's C1 vs
-  // POLL wake-ups differ by ~0.1 us plus the C1 exit [KP §6]).
+  // POLL wake-ups differ by ~0.1 us plus the C1 exit; docs/kernel-behaviour.md,
+  // "Costs of a wake-up").
   int64_t ipi_latency_ns = 400;
   // Syscall-side cost of a channel send or receive (pipe_write/read).
   int64_t pipe_op_ns = 900;     // assumed
@@ -48,12 +53,13 @@ struct SimConfig {
 
   // --- Execution model ---------------------------------------------------
   // Throughput of each SMT sibling when both run, in percent of a lone thread
-  // (old smt_gain 1178 -> ~0.575 each [KP §6]; assumed 0.6).
+  // (old smt_gain 1178 -> ~0.575 each; assumed 0.6; docs/kernel-behaviour.md,
+  // "SMT throughput").
   int smt_factor_pct = 60;
 
   // --- Idle ---------------------------------------------------------------
   // PM QoS cpu_dma_latency in ns; -1 = no constraint (the kernel's 2000 s
-  // default) [KP §3.1].
+  // default, PM_QOS_CPU_LATENCY_DEFAULT_VALUE in include/linux/pm_qos.h).
   int64_t pm_qos_latency_ns = -1;
 
   // --- Frequency -----------------------------------------------------------

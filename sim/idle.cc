@@ -3,7 +3,8 @@
 // cpuidle: entering and leaving idle states through the idle governor,
 // POLL with its time limit, the tick while idle (NO_HZ), the physical exit
 // cost of C-states (core states need every SMT sibling idle), and the
-// per-state counters of kernel_policies §3.1.
+// per-state counters that drivers/cpuidle/cpuidle.c cpuidle_enter_state()
+// keeps (usage, time, above, below; Linux 6.1).
 
 #include <algorithm>
 #include <functional>

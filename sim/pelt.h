@@ -2,9 +2,10 @@
 //
 // PELT (per-entity load tracking) utilization signals and util_est, computed
 // with the same integer arithmetic as Linux (kernel/sched/pelt.c, pelt.h,
-// sched-pelt.h and util_est_update() in kernel/sched/fair.c, v6.1). Written
-// from the behaviour described in the project's reference notes, not from
-// kernel source.
+// sched-pelt.h and util_est_update() in kernel/sched/fair.c, v6.1;
+// Documentation/scheduler/sched-pelt.c generates the decay tables). Written
+// from a description of that behaviour in our own words, not from kernel
+// source.
 //
 //   PeltSignal task;                // zero: util 0
 //   task.last_update_ns = start_ns;  // the signal starts now

@@ -1,9 +1,11 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The wake-up path: try_to_wake_up, select_task_rq_fair with record_wakee,
-// wake_wide and wake_affine (kernel_policies §1.2-1.4), the placement
+// wake_wide and wake_affine (kernel/sched/fair.c, Linux 6.1), the placement
 // policy's select_idle_sibling through SchedView, wake-list and IPI
-// delivery (§1.10), and the fork path's find_idlest_cpu (§1.9).
+// delivery (kernel/sched/core.c ttwu_queue_cond() and
+// send_call_function_single_ipi()), and the fork path's find_idlest_cpu()
+// (fair.c).
 //
 // Simplifications: cpu_load() and task_h_load() are estimated from PELT
 // utilization and weights (schedsim keeps no separate load_avg signal);

@@ -1,9 +1,11 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Sources, abbreviated: [KP] = the project's kernel-policy reference
-// (docs/model.md cites the original addresses): §2.2 hardware facts, §3.6
-// intel_idle skl_cstates, §3.7 acpi_idle on Zen3, §6 cost figures. "assumed"
-// marks a value with no published source; each is a parameter to sweep.
+// Sources, abbreviated: [HW] = docs/kernel-behaviour.md, "The preset
+// machines" (hardware facts, with their addresses); [IDLE] = the same file,
+// "Idle states: advertised and physical exit" (measured exit costs, the
+// Zen3 _CST values); the Skylake table is drivers/idle/intel_idle.c
+// skl_cstates (Linux 6.1). "assumed" marks a value with no published
+// source; each is a parameter to sweep.
 
 #include "topology/presets.h"
 
@@ -37,16 +39,17 @@ absl::StatusOr<Topology> SkylakeE31240v5() {
   TopologyBuilder b("skylake-e3-1240v5");
   b.set_model_name("Intel(R) Xeon(R) CPU E3-1240 v5 @ 3.50GHz")
       .set_vendor(Vendor::kIntel);
-  // 4 cores, SMT siblings (n, n+4) [KP §2.2, E3-1275 v5 cpuinfo].
+  // 4 cores, SMT siblings (n, n+4) [HW, E3-1275 v5 cpuinfo].
   for (int cpu = 0; cpu < 8; ++cpu) {
     b.AddCpu(cpu, /*package=*/0, /*node=*/0, /*llc=*/0, /*core=*/cpu % 4);
   }
   b.set_distances({{10}});
 
-  // intel_idle skl_cstates, advertised exit/residency in us [KP §3.6].
+  // drivers/idle/intel_idle.c skl_cstates (v6.1), advertised exit/residency
+  // in us.
   // Physical exit costs: assumed at roughly a third of the table, following
-  // [KP §6] "physical exit ~0.1 us (C1) ... tens of us (Intel C6)". Power
-  // per hardware thread: assumed (intel_idle publishes none [KP §3.6]).
+  // [IDLE]: physical exit ~0.1 us (C1) ... tens of us (Intel C6). Power
+  // per hardware thread: assumed (intel_idle publishes none [IDLE]).
   using F = CState::Flags;
   b.set_cstates({
       State("POLL", "CPUIDLE CORE POLL IDLE", 0, 0, 0, 0, 4000, F::kPolling),
@@ -68,13 +71,13 @@ absl::StatusOr<Topology> SkylakeE31240v5() {
 
   FrequencySpec f;
   f.min_khz = 800000;         // assumed: usual Skylake LFM (8 x 100 MHz)
-  f.base_khz = 3500000;       // CPUID brand string "@ 3.50GHz" [KP §2.2]
-  f.max_turbo_khz = 3900000;  // Intel ARK #88176 [KP §2.2, unverified]
+  f.base_khz = 3500000;       // CPUID brand string "@ 3.50GHz" [HW]
+  f.max_turbo_khz = 3900000;  // Intel ARK #88176 [HW, unverified]
   // Turbo bins by active cores: assumed (one bin per extra core, 3.7 GHz
   // all-core).
   f.turbo_ceiling_khz = {3900000, 3800000, 3700000, 3700000};
   f.transition_latency_ns = 20 * kUs;  // INTEL_CPUFREQ_TRANSITION_LATENCY
-  f.has_hwp = true;                    // CPUID hwp, hwp_epp [KP §2.2]
+  f.has_hwp = true;                    // CPUID hwp, hwp_epp [HW]
   f.has_epp = true;
   // HWP_CAPABILITIES in 100 MHz ratio units: highest = max turbo,
   // guaranteed = base; lowest and most efficient assumed.
@@ -92,10 +95,10 @@ absl::StatusOr<Topology> SkylakeE31240v5() {
   p.ceff_pf = 2200.0;  // assumed: ~8.5 W per busy thread at 3.5 GHz, 1.05 V
   p.static_mw_per_core = 1500;  // assumed
   p.uncore_mw = 6000;           // assumed (ring, LLC, memory controller)
-  p.tdp_mw = 80000;             // 80 W TDP [KP §2.2, unverified]
+  p.tdp_mw = 80000;             // 80 W TDP [HW, unverified]
   b.set_power(p);
 
-  // [KP §2.2]: 32 KiB L1d/L1i 8-way, 256 KiB L2 4-way, 8 MiB L3 16-way.
+  // [HW]: 32 KiB L1d/L1i 8-way, 256 KiB L2 4-way, 8 MiB L3 16-way.
   b.set_caches({{1, "Data", 32 << 10, 8, 64},
                 {1, "Instruction", 32 << 10, 8, 64},
                 {2, "Unified", 256 << 10, 4, 64},
@@ -104,7 +107,7 @@ absl::StatusOr<Topology> SkylakeE31240v5() {
 }
 
 // 2x EPYC 7713: socket s, core k (0..63): first thread s*64+k, second
-// thread 128+s*64+k [KP §2.2 numbering]; CCX = 8 consecutive cores.
+// thread 128+s*64+k [HW numbering]; CCX = 8 consecutive cores.
 absl::StatusOr<Topology> Zen3TwoSocket(int nps) {
   TopologyBuilder b(absl::StrCat("zen3-2s-nps", nps));
   b.set_model_name("AMD EPYC 7713 64-Core Processor").set_vendor(Vendor::kAmd);
@@ -118,7 +121,7 @@ absl::StatusOr<Topology> Zen3TwoSocket(int nps) {
       b.AddCpu(128 + core, s, node, llc, core);
     }
   }
-  // SLIT: 10 local, 12 same socket, 32 other socket [KP §2.3].
+  // SLIT: 10 local, 12 same socket, 32 other socket [HW, SLIT].
   const int nodes = 2 * nps;
   std::vector<std::vector<int>> d(nodes, std::vector<int>(nodes));
   for (int i = 0; i < nodes; ++i) {
@@ -129,9 +132,9 @@ absl::StatusOr<Topology> Zen3TwoSocket(int nps) {
   b.set_distances(std::move(d));
 
   // acpi_idle: POLL, C1 (FFH MWAIT) 1/2 us, C2 (IO port) 400/800 us
-  // [KP §3.7]. Physical exit: C2 ~2.5 us from Norbert's futex ping-pong
-  // (3.54 us in C2 vs 1.07 us in POLL) [KP §6]; C1 ~0.1 us. Power per
-  // thread: assumed.
+  // (drivers/acpi/processor_idle.c, _CST values [IDLE]). Physical exit:
+  // C2 ~2.5 us from Norbert's futex ping-pong (3.54 us in C2 vs 1.07 us in
+  // POLL) [IDLE]; C1 ~0.1 us. Power per thread: assumed.
   using F = CState::Flags;
   b.set_cstates({
       State("POLL", "CPUIDLE CORE POLL IDLE", 0, 0, 0, 0, 2500, F::kPolling),
@@ -141,8 +144,8 @@ absl::StatusOr<Topology> Zen3TwoSocket(int nps) {
 
   FrequencySpec f;
   f.min_khz = 1500000;        // assumed lowest P-state
-  f.base_khz = 2000000;       // 2.0 GHz base [KP §2.2]
-  f.max_turbo_khz = 3675000;  // 3.675 GHz max boost [KP §2.2]
+  f.base_khz = 2000000;       // 2.0 GHz base [HW]
+  f.max_turbo_khz = 3675000;  // 3.675 GHz max boost [HW]
   // Boost by active cores in the socket: assumed, full boost up to 8 cores,
   // falling linearly to 3.0 GHz with all 64 active.
   for (int active = 1; active <= 64; ++active) {
@@ -152,7 +155,7 @@ absl::StatusOr<Topology> Zen3TwoSocket(int nps) {
     f.turbo_ceiling_khz.push_back(khz / 25000 * 25000);
   }
   f.pstates_khz = {2000000, 1700000, 1500000};  // assumed ACPI _PSS
-  f.transition_latency_ns = 20 * kUs;           // acpi-cpufreq FFH cap [KP §6]
+  f.transition_latency_ns = 20 * kUs;           // acpi-cpufreq FFH cap
   f.has_hwp = false;
   f.driver = "acpi-cpufreq";
   f.governor = "schedutil";
@@ -167,10 +170,10 @@ absl::StatusOr<Topology> Zen3TwoSocket(int nps) {
   p.ceff_pf = 800.0;           // assumed: ~1.4 W per busy thread at base
   p.static_mw_per_core = 300;  // assumed
   p.uncore_mw = 60000;         // assumed: IO die per socket
-  p.tdp_mw = 225000;           // 225 W TDP [KP §2.2]
+  p.tdp_mw = 225000;           // 225 W TDP [HW]
   b.set_power(p);
 
-  // [KP §2.2]: 32 KiB L1d/L1i 8-way, 512 KiB L2 8-way, 32 MiB L3 16-way.
+  // [HW]: 32 KiB L1d/L1i 8-way, 512 KiB L2 8-way, 32 MiB L3 16-way.
   b.set_caches({{1, "Data", 32 << 10, 8, 64},
                 {1, "Instruction", 32 << 10, 8, 64},
                 {2, "Unified", 512 << 10, 8, 64},

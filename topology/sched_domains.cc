@@ -21,13 +21,13 @@ constexpr uint32_t kNeedsGroups =
     kSdSharePkgResources | kSdSerialize | kSdAsymPacking | kSdPreferSibling |
     kSdOverlap | kSdNuma;
 
-// sd_init's starting flags [KP §2.1 step 4].
+// sd_init's starting flags (kernel/sched/topology.c sd_init(), v6.1).
 constexpr uint32_t kDefaultFlags = kSdBalanceNewidle | kSdBalanceExec |
                                    kSdBalanceFork | kSdWakeAffine |
                                    kSdPreferSibling;
 
 // RECLAIM_DISTANCE (include/linux/topology.h) and the AMD Zen override
-// (arch/x86/kernel/cpu/amd.c) [KP §2.1 step 5].
+// (arch/x86/kernel/cpu/amd.c, Zen init), as sd_init() compares them.
 constexpr int kReclaimDistance = 30;
 constexpr int kZenReclaimDistance = 32;
 

@@ -5,8 +5,10 @@
 // SD_WAKE_AFFINE, find_idlest_cpu). BuildSchedDomains() derives them from a
 // Topology the way Linux 6.1 builds them on x86 (kernel/sched/topology.c
 // sd_init, build_sched_domains, cpu_attach_domain, sched_init_numa;
-// arch/x86/kernel/smpboot.c topology tables), modelled from the prose in
-// kernel_policies.md §2, not from kernel source:
+// arch/x86/kernel/smpboot.c x86_topology and x86_numa_in_package_topology),
+// described here in our own words, not copied from kernel source (the
+// resulting domains of the presets: docs/kernel-behaviour.md, "Scheduling
+// domains of the presets"):
 //
 //   1. Levels, lowest first: SMT (SMT siblings), CLS (L2 sharers; modelled as
 //      the core, since L2 is per core on every machine we describe), MC
@@ -18,7 +20,10 @@
 //   2. Per CPU, levels are built upwards until one spans every CPU. A level
 //      that does not contain the level below is widened to the union, with a
 //      warning (the kernel's "arch topology borken" repair).
-//   3. sd_init gives each domain its flags and tunables (§2.1 step 4).
+//   3. sd_init gives each domain its flags and tunables: balance on newidle,
+//      exec and fork, wake-affine and prefer-sibling; imbalance_pct 117
+//      (110 on SMT); SD_NUMA levels drop prefer-sibling and, beyond
+//      node_reclaim_distance, wake-affine and exec/fork balancing.
 //   4. Groups are formed (see SchedDomain::groups), then degenerate domains
 //      are removed: a parent whose span equals its child's and that adds no
 //      flags (flags that need groups do not count when it has one group), and

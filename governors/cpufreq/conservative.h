@@ -2,7 +2,7 @@
 //
 // The "conservative" cpufreq governor, Linux v6.1
 // drivers/cpufreq/cpufreq_conservative.c (cs_dbs_update) on the sampling
-// of cpufreq_governor.c [KP §4.7]: every sampling period, a load above
+// of cpufreq_governor.c (dbs_governor.h): every sampling period, a load above
 // up_threshold raises the requested frequency by freq_step percent of the
 // policy maximum, a load below down_threshold (checked every
 // sampling_down_factor periods) lowers it by one step, and each whole
@@ -25,7 +25,7 @@
 
 namespace schedsim::governors {
 
-// Defaults and limits of cpufreq_conservative.c (v6.1) [KP §4.7]:
+// Defaults and limits of cpufreq_conservative.c (v6.1):
 // DEF_FREQUENCY_UP_THRESHOLD, DEF_FREQUENCY_DOWN_THRESHOLD,
 // DEF_FREQUENCY_STEP (percent of policy->max; also the step in kHz when
 // that percentage rounds to 0), DEF_ and MAX_SAMPLING_DOWN_FACTOR.

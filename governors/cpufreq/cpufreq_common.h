@@ -6,8 +6,8 @@
 // (cpufreq_policy_transition_delay_us, __cpufreq_driver_target,
 // cpufreq_policy_apply_limits) and the passive mode of intel_pstate
 // (intel_cpufreq, drivers/cpufreq/intel_pstate.c: intel_cpufreq_update_pstate)
-// [KP §4.2, §4.6, §4.7]. The governors call these helpers; none of them
-// allocates.
+// and drivers/cpufreq/cpufreq_governor.c. The governors call these helpers;
+// none of them allocates.
 
 #ifndef SCHEDSIM_GOVERNORS_CPUFREQ_CPUFREQ_COMMON_H_
 #define SCHEDSIM_GOVERNORS_CPUFREQ_CPUFREQ_COMMON_H_
@@ -21,24 +21,25 @@ namespace schedsim::governors {
 
 // --- Default transition delay ------------------------------------------------
 // LATENCY_MULTIPLIER (include/linux/cpufreq.h): transition latency in us
-// times 1000 gives the default delay in us [KP §4.6 step 3].
+// times 1000 gives the default delay in us (cpufreq_policy_transition_delay_us,
+// drivers/cpufreq/cpufreq.c, v6.1).
 inline constexpr int64_t kCpufreqLatencyMultiplier = 1000;
-// The 10 ms cap of cpufreq_policy_transition_delay_us, v6.1 [KP §4.6].
+// The 10 ms cap of cpufreq_policy_transition_delay_us, v6.1.
 inline constexpr int64_t kCpufreqMaxTransitionDelayUs = 10000;
-// No latency known: LATENCY_MULTIPLIER us = 1 ms, v6.1 [KP §4.6].
+// No latency known: LATENCY_MULTIPLIER us = 1 ms, v6.1.
 inline constexpr int64_t kCpufreqFallbackTransitionDelayUs = 1000;
 // intel_cpufreq's transition_delay_us: 5000 with HWP, 500 without
-// ([ip61] ~L2949-2975, [KP §4.2 step 4]).
+// (drivers/cpufreq/intel_pstate.c intel_cpufreq_cpu_init(), v6.1).
 inline constexpr int64_t kIntelCpufreqHwpDelayUs = 5000;
 inline constexpr int64_t kIntelCpufreqDelayUs = 500;
-// AMD_PSTATE_TRANSITION_DELAY, drivers/cpufreq/amd-pstate.c [KP §4.6].
+// AMD_PSTATE_TRANSITION_DELAY, drivers/cpufreq/amd-pstate.c, v6.1.
 inline constexpr int64_t kAmdPstateDelayUs = 1000;
 
 // EPP "balance_performance" (0x80, arch/x86/include/asm/msr-index.h
-// [KP §4.1]): what passive-mode HWP requests carry, since intel_cpufreq
-// does not change EPP and 0x80 is the usual boot value.
+// HWP_EPP_BALANCE_PERFORMANCE): what passive-mode HWP requests carry, since
+// intel_cpufreq does not change EPP and 0x80 is the usual boot value.
 inline constexpr int kPassiveEppBalancePerformance = 0x80;
-// EPP "performance" (0x00) [KP §4.1].
+// EPP "performance" (0x00, HWP_EPP_PERFORMANCE).
 inline constexpr int kPerformanceEpp = 0;
 
 // cpufreq_policy_transition_delay_us() of Linux v6.1 for a part: the
@@ -75,7 +76,7 @@ PerfLimits PolicyPerfLimits(const platform::FreqDomain& domain);
 //   * HWP (intel_cpufreq, passive mode): on every CPU of the domain an HWP
 //     request MIN = DESIRED = the target ratio (rounded by `relation`),
 //     MAX = the policy maximum ratio (strict_target off), EPP
-//     balance_performance ([KP §4.2 step 3]).
+//     balance_performance (intel_cpufreq_update_pstate(), v6.1).
 // Returns the frequency the policy now runs at (the kernel's policy->cur):
 // domain.requested_khz() without HWP, the ratio x khz_per_perf_unit with.
 int64_t DriverTarget(platform::FreqDomain& domain, int64_t khz,

@@ -2,7 +2,8 @@
 //
 // DbsSampler: the sampling half of Linux v6.1
 // drivers/cpufreq/cpufreq_governor.c (dbs_update_util_handler, dbs_update)
-// that ondemand and conservative share [KP §4.7]: a sample is taken from
+// that ondemand and conservative share (see also
+// Documentation/admin-guide/pm/cpufreq.rst, v6.1): a sample is taken from
 // the utilization hook once sample_delay has passed since the last one, and
 // its load is the busiest CPU's busy percentage since the previous sample.
 // Simplifications: busy time is C0 time from the counters (100 x
@@ -25,8 +26,9 @@ namespace schedsim::governors {
 // CPUFREQ_DBS_MIN_SAMPLING_INTERVAL = 2 ticks (cpufreq_governor.c, v6.1).
 inline constexpr int kDbsMinSamplingTicks = 2;
 
-// The kernel's default sampling_rate (cpufreq_dbs_governor_init, v6.1
-// [KP §4.7]): max(2 ticks, cpufreq_policy_transition_delay_us), in us.
+// The kernel's default sampling_rate (cpufreq_dbs_governor_init,
+// cpufreq_governor.c, v6.1): max(2 ticks, cpufreq_policy_transition_delay_us),
+// in us.
 int64_t DbsDefaultSamplingRateUs(const platform::FreqDomain& domain);
 
 // One load sample of a domain (what dbs_update returns and leaves in

@@ -35,7 +35,7 @@ int BusyPercentTargetPstate(const PstateRange& range, int32_t busy_fp,
                             int avg_pstate, bool no_turbo) {
   const int top = no_turbo ? range.max_pstate : range.turbo_pstate;
   // The 1.25 headroom in integer P-states, as get_target_pstate adds a
-  // quarter of the top P-state before scaling (§4.4 step 4.3).
+  // quarter of the top P-state before scaling (step 4.3 of intel_pstate.h).
   const int64_t headroom = top + (top >> 2);
   int target = static_cast<int>((headroom * busy_fp) >> kPstateFracBits);
   target = std::max(target, range.min_pstate);
@@ -78,9 +78,9 @@ void IntelPstateGovernor::UpdateIowaitBoost(CpuState& c, int64_t now_ns,
   const bool iowait = (flags & platform::kUtilIowait) != 0;
   switch (options_.iowait_boost_mode) {
     case IowaitBoostMode::kDoubling:
-      // §4.4 step 1: restart at 1/8 if the CPU may have idled (more than a
-      // tick since the last callback), else double up to 1; without the
-      // flag, halve within a tick, clear after a quiet tick.
+      // Step 1 of intel_pstate.h: restart at 1/8 if the CPU may have idled
+      // (more than a tick since the last callback), else double up to 1;
+      // without the flag, halve within a tick, clear after a quiet tick.
       if (iowait) {
         if (delta_ns > tick_ns || c.iowait_boost_fp < kPstateOneEighthFp) {
           c.iowait_boost_fp = kPstateOneEighthFp;
@@ -96,8 +96,8 @@ void IntelPstateGovernor::UpdateIowaitBoost(CpuState& c, int64_t now_ns,
       }
       break;
     case IowaitBoostMode::kFull:
-      // §4.5 "Before": any IO wakeup boosts to 100 %; cleared after more
-      // than a tick without one; halved per sample in UpdateUtil.
+      // Before 2018 (intel_pstate.h): any IO wakeup boosts to 100 %; cleared
+      // after more than a tick without one; halved per sample in UpdateUtil.
       if (iowait) {
         c.iowait_boost_fp = kPstateOneFp;
       } else if (c.iowait_boost_fp != 0 && delta_ns > tick_ns) {
@@ -118,7 +118,7 @@ void IntelPstateGovernor::UpdateUtil(FreqDomain& domain, int cpu,
 
   if (now_ns - c.sample_time_ns < options_.sampling_interval_ns) return;
 
-  // Sample (§4.4 step 3); nothing ran or no time passed: skip.
+  // Sample (step 3 of intel_pstate.h); nothing ran or no time passed: skip.
   const CpuCounters now = domain.counters(cpu);
   const uint64_t d_aperf = now.aperf - c.prev.aperf;
   const uint64_t d_mperf = now.mperf - c.prev.mperf;

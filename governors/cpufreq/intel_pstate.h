@@ -2,10 +2,31 @@
 //
 // intel_pstate in active mode without HWP, Linux v6.1
 // drivers/cpufreq/intel_pstate.c (intel_pstate_update_util,
-// get_target_pstate; reference §4.4-4.5): every 10 ms the utilization hook
-// samples APERF/MPERF/TSC and asks for 1.25 x top P-state x busy fraction,
-// damped towards the last average P-state, with an IO-wait boost that starts
-// at 1/8 and doubles per IO wakeup within a tick.
+// get_target_pstate): every 10 ms the utilization hook samples
+// APERF/MPERF/TSC and asks for 1.25 x top P-state x busy fraction, damped
+// towards the last average P-state, with an IO-wait boost that starts at
+// 1/8 and doubles per IO wakeup within a tick. In our own words (no kernel
+// source copied), per scheduler callback on the local CPU:
+//   1. IO-wait boost, with delta = the time since the last callback: with
+//      the IOWAIT flag, restart at 1/8 if delta is over a tick (the CPU may
+//      have idled), else double it up to 1 (1/8 if it was below); without
+//      the flag, clear it after more than a tick, else halve it. Then
+//      remember the time.
+//   2. Return if less than INTEL_PSTATE_SAMPLING_INTERVAL (10 ms) passed
+//      since the last sample.
+//   3. Sample the APERF, MPERF and TSC deltas; skip if MPERF or TSC did
+//      not move.
+//   4. The target P-state: (4.1) busy = delta MPERF / delta TSC (the C0
+//      fraction), (4.2) at least the IO-wait boost, (4.3) target = top x
+//      1.25 x busy (top = the turbo P-state, or the maximum with no_turbo),
+//      at least the minimum P-state, (4.4) if the average P-state of the
+//      period (max physical x delta APERF / delta MPERF) is above it, move
+//      half way up to it, (5) clamp to the policy limits and write
+//      IA32_PERF_CTL when it changed. 80 % busy already asks for the top.
+// The IO-wait boost before 2018 (the 4.14-era intel_pstate.c; replaced by
+// "cpufreq: intel_pstate: Optimize IO boost in non HWP mode", Srinivas
+// Pandruvada, 2018): any IOWAIT callback set it to 100 %, cleared after a
+// tick without one and halved per 10 ms sample (IowaitBoostMode::kFull).
 // Simplifications: every callback counts as local; the average P-state is
 // the exact floor of the ratio, not the kernel's extended fixed point (may
 // differ by one); SMT siblings are resolved here (the domain gets the
@@ -22,10 +43,10 @@
 
 namespace schedsim::governors {
 
-// Fixed point with 8 fraction bits (FRAC_BITS, [ip61] §4.4).
+// Fixed point with 8 fraction bits (FRAC_BITS of intel_pstate.c).
 inline constexpr int kPstateFracBits = 8;
 inline constexpr int32_t kPstateOneFp = 1 << kPstateFracBits;
-// ONE_EIGHTH_FP: the first step of the IO-wait boost (§4.4).
+// ONE_EIGHTH_FP: the first step of the IO-wait boost (step 1 above).
 inline constexpr int32_t kPstateOneEighthFp = kPstateOneFp >> 3;
 
 // The P-state (ratio) range of a domain, in spec().khz_per_perf_unit steps.
@@ -42,7 +63,7 @@ struct PstateRange {
 // Reads the range and the current policy limits of `domain`.
 PstateRange PstateRangeOf(const platform::FreqDomain& domain);
 
-// The busy-percent target of get_target_pstate ([ip61] §4.4 step 4):
+// The busy-percent target of get_target_pstate (step 4 above):
 // `top` = max_pstate if `no_turbo`, else turbo_pstate; target =
 // (top + top/4) x busy_fp / 2^8, at least min_pstate; if `avg_pstate` is
 // above it, the target moves half way up to it. Not clamped to the policy.
@@ -50,12 +71,12 @@ int BusyPercentTargetPstate(const PstateRange& range, int32_t busy_fp,
                             int avg_pstate, bool no_turbo);
 
 // Clamps a target to [max(min_pstate, min_perf_ratio),
-// max(that, min(max_perf_ratio, top))] (§4.4 step 5).
+// max(that, min(max_perf_ratio, top))] (step 5 above).
 int ClampTargetPstate(const PstateRange& range, int target, bool no_turbo);
 
 class IntelPstateGovernor final : public platform::FreqGovernor {
  public:
-  // How an IO wakeup raises the busy fraction (§4.5).
+  // How an IO wakeup raises the busy fraction (the file comment).
   enum class IowaitBoostMode {
     kDoubling,  // since 2018: 1/8, doubled per IO wakeup within a tick
     kFull,      // 4.14 era: 100 % at once, halved per sample
@@ -63,7 +84,7 @@ class IntelPstateGovernor final : public platform::FreqGovernor {
   };
 
   struct Options {
-    // INTEL_PSTATE_SAMPLING_INTERVAL = 10 ms ([ip61] §4.4).
+    // INTEL_PSTATE_SAMPLING_INTERVAL = 10 ms (intel_pstate.c, v6.1).
     int64_t sampling_interval_ns = 10'000'000;
     IowaitBoostMode iowait_boost_mode = IowaitBoostMode::kDoubling;
     // intel_pstate/no_turbo: cap at the base P-state. Default off.

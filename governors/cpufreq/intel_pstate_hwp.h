@@ -3,9 +3,31 @@
 // intel_pstate in active mode with HWP, Linux v6.1
 // drivers/cpufreq/intel_pstate.c (intel_pstate_hwp_set; HWP dynamic boost
 // from commit e0efd5be63e8, v4.18: intel_pstate_hwp_boost_up/_down,
-// intel_pstate_update_util_hwp_local; reference §4.2-4.3): writes HWP
-// requests with MIN/MAX from the policy limits, DESIRED 0 and the chosen
-// EPP, and with hwp_boost raises MIN in three steps on repeated IO wakeups.
+// intel_pstate_update_util_hwp_local): writes HWP requests with MIN/MAX
+// from the policy limits, DESIRED 0 and the chosen EPP, and with hwp_boost
+// raises MIN in three steps on repeated IO wakeups. In our own words (no
+// kernel source copied):
+//   intel_pstate_hwp_set(), on each policy update: (1.1) MIN and MAX from
+//   scaling_min/max_freq, the turbo state and min/max_perf_pct; (1.2) the
+//   "performance" policy sets MIN = MAX and EPP 0; (1.3) write MIN and MAX
+//   into MSR_HWP_REQUEST with DESIRED 0 (the hardware chooses) and the EPP.
+//   Without hwp_boost there is no scheduler callback at all.
+//   hwp_boost (commit e0efd5be63e8 "cpufreq: intel_pstate: Add HWP boost
+//   utility and sched util hooks", Srinivas Pandruvada, v4.18):
+//   1. The scheduler's cpufreq_update_util() callback ORs its flags into
+//      the CPU's; only the local CPU acts on them.
+//   2. With SCHED_CPUFREQ_IOWAIT: the flags are cleared, and the wakeup is
+//      a boost candidate only if the previous IOWAIT callback on this CPU
+//      was less than two ticks ago; the time is remembered.
+//   3. intel_pstate_hwp_boost_up() raises only MIN, one level per
+//      candidate: (P1 + min)/2, then P1 (GUARANTEED_PERF), then the
+//      maximum (no level between P1 and P0), and records the time.
+//   4. intel_pstate_hwp_boost_down(), on any callback without IOWAIT:
+//      restores the unboosted request if more than hwp_boost_hold_time_ns
+//      (3 ms) passed since the last update, then records the time.
+//   5. The kernel enables it by default on Skylake and Skylake-X in an
+//      Enterprise or Performance Server ACPI profile (v6.1; any server
+//      profile in v6.12).
 // Simplifications: every callback counts as local; policy-limit changes are
 // noticed at the next callback (no limits hook); the never-merged RFC boosts
 // (busy-task migration, high utilization) are not modelled.
@@ -22,7 +44,8 @@
 
 namespace schedsim::governors {
 
-// EPP presets of intel_pstate's energy_performance_preference (§4.1).
+// EPP presets of intel_pstate's energy_performance_preference
+// (drivers/cpufreq/intel_pstate.c, v6.1).
 inline constexpr int kEppPerformance = 0x00;
 inline constexpr int kEppBalancePerformance = 0x80;
 inline constexpr int kEppBalancePower = 0xC0;
@@ -41,7 +64,7 @@ struct HwpLimits {
 };
 HwpLimits HwpLimitsOf(const platform::FreqDomain& domain);
 
-// One step of intel_pstate_hwp_boost_up (§4.3 step 3): the next boosted
+// One step of intel_pstate_hwp_boost_up (step 3 above): the next boosted
 // MIN after `boost_min` (0: not boosted yet) for the unboosted request
 // [`min_limit`, `max_limit`] and GUARANTEED_PERF `guaranteed`:
 // (guaranteed + min_limit) / 2, then guaranteed, then max_limit (no level
@@ -54,13 +77,14 @@ class IntelPstateHwpGovernor final : public platform::FreqGovernor {
   struct Options {
     // EPP written into every request. Default balance_performance (0x80).
     int epp = kEppBalancePerformance;
-    // The kernel's "performance" policy: MIN = MAX and EPP 0 (§4.2 1.2).
+    // The kernel's "performance" policy: MIN = MAX and EPP 0 (step 1.2
+    // above).
     bool performance_policy = false;
     // sysfs intel_pstate/hwp_dynamic_boost. Off by default here; the kernel
     // turns it on for Skylake(-X) in a server ACPI profile (v6.1) or any
     // server profile (v6.12).
     bool hwp_boost = false;
-    // hwp_boost_hold_time_ns = 3 ms (§4.3 step 4).
+    // hwp_boost_hold_time_ns = 3 ms (step 4 above).
     int64_t hwp_boost_hold_time_ns = 3'000'000;
   };
 
@@ -73,8 +97,8 @@ class IntelPstateHwpGovernor final : public platform::FreqGovernor {
   // (the simulator fails the run otherwise).
   void Start(platform::FreqDomain& domain) override;
 
-  // The scheduler hook (§4.3 steps 1-4). Without hwp_boost the kernel
-  // installs none; here it only re-applies changed policy limits. With
+  // The scheduler hook (steps 1-4 of the file comment). Without hwp_boost the
+  // kernel installs none; here it only re-applies changed policy limits. With
   // hwp_boost: a kUtilIowait update less than two ticks after the previous
   // one on `cpu` raises `cpu`'s MIN by one step; any other update restores
   // the unboosted request if more than the hold time passed since the last

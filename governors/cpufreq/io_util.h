@@ -1,7 +1,11 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // io_util: an IO-aware boost in the spirit of Francisco Jerez's unmerged
-// intel_pstate series (2018 v1, 2020 v2/v2.99; reference §4.5): raise the
+// intel_pstate series ("GPU-bound energy efficiency improvements for the
+// intel_pstate driver", 2018 v1,
+// https://marc.info/?l=linux-pm&m=152221943320908; v2, LKML Message-ID
+// 20200310214203.26459-1-currojerez@riseup.net; v2.99,
+// 20200428032258.2518-1-currojerez@riseup.net): raise the
 // frequency for IO-alternating work only when the CPU, not the IO device,
 // bounds the IO cycle.
 // Model: per sampling window, a CPU with at least `min_io_wakeups` IO
@@ -31,14 +35,15 @@ class IoUtilGovernor final : public platform::FreqGovernor {
   static constexpr int kMaxBoostLevel = 3;
 
   struct Options {
-    // Window length; intel_pstate's 10 ms sampling interval (§4.4).
+    // Window length; intel_pstate's 10 ms sampling interval
+    // (INTEL_PSTATE_SAMPLING_INTERVAL).
     int64_t sample_period_ns = 10'000'000;
     // Busy share of an IO window from which the CPU counts as the
     // bottleneck: at 50 % a 2x clock cuts the cycle by a quarter (Amdahl).
     // Modelling choice, not from the kernel.
     int cpu_bound_busy_pct = 50;
     // IO wakeups per window that make an IO pattern; 2 as HWP dynamic
-    // boost's "two in two ticks" (§4.3).
+    // boost's "two in two ticks" (intel_pstate_hwp.h, step 2).
     int min_io_wakeups = 2;
     // EPP of the HWP requests (HWP parts only).
     int epp = kEppBalancePerformance;

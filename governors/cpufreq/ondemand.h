@@ -1,9 +1,9 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The "ondemand" cpufreq governor, Linux v6.1 cpufreq_ondemand.c (od_update)
-// on cpufreq_governor.c's sampling [KP §4.7]: every sampling period, a load
-// above up_threshold goes to the policy maximum (the next period stretched by
-// sampling_down_factor), any other load to min_f + load x (max_f - min_f) /
+// on cpufreq_governor.c's sampling (dbs_governor.h): every sampling period, a
+// load above up_threshold goes to the policy maximum (the next period stretched
+// by sampling_down_factor), any other load to min_f + load x (max_f - min_f) /
 // 100 of the cpuinfo range. Simplifications: load is C0 time from the
 // counters (dbs_governor.h), so iowait is idle (io_is_busy = 0 only) and nice
 // time busy; powersave_bias asks for the reduced frequency instead of
@@ -26,9 +26,9 @@ namespace schedsim::governors {
 
 // MICRO_FREQUENCY_UP_THRESHOLD: od_init's up_threshold when idle micro
 // accounting (NO_HZ) is available, as on every x86 distribution kernel
-// (cpufreq_ondemand.c, v6.1; [KP §4.7] "95 micro").
+// (cpufreq_ondemand.c od_init(), v6.1).
 inline constexpr int kOndemandMicroUpThresholdPct = 95;
-// DEF_FREQUENCY_UP_THRESHOLD: the value without NO_HZ [KP §4.7].
+// DEF_FREQUENCY_UP_THRESHOLD: the value without NO_HZ (cpufreq_ondemand.c).
 inline constexpr int kOndemandDefUpThresholdPct = 80;
 // MIN_/MAX_FREQUENCY_UP_THRESHOLD: the sysfs range (cpufreq_ondemand.c).
 inline constexpr int kOndemandMinUpThresholdPct = 1;

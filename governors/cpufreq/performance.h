@@ -1,10 +1,11 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The "performance" cpufreq governor, Linux v6.1
-// drivers/cpufreq/cpufreq_performance.c [KP §4.7]: pin every domain to its
-// policy maximum.
-// On HWP parts it writes what intel_pstate's own "performance" policy
-// writes (intel_pstate_hwp_set, [KP §4.2 step 1.2]): MIN = MAX = the
+// drivers/cpufreq/cpufreq_performance.c (cpufreq_gov_performance_limits): pin
+// every domain to its policy maximum. On HWP parts it writes what
+// intel_pstate's own "performance" policy writes
+// (drivers/cpufreq/intel_pstate.c intel_pstate_hwp_set(), v6.1;
+// intel_pstate_hwp.h): MIN = MAX = the
 // policy maximum ratio (HIGHEST unless scaling_max_freq is lower), DESIRED
 // 0, EPP 0 -- a deliberate choice over the generic governor under
 // intel_cpufreq, which would write MIN = DESIRED = MAX ratio and leave EPP.

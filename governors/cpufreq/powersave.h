@@ -1,13 +1,14 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The generic "powersave" cpufreq governor, Linux v6.1
-// drivers/cpufreq/cpufreq_powersave.c [KP §4.7]: pin every domain to its
-// policy minimum. intel_pstate's own "powersave" policy is a different
-// thing (its active-mode algorithm, [KP §4.2, §4.4]) and is the separate
+// drivers/cpufreq/cpufreq_powersave.c (cpufreq_gov_powersave_limits): pin every
+// domain to its policy minimum. intel_pstate's own "powersave" policy is a
+// different thing (its active-mode algorithm, intel_pstate_update_util() and
+// intel_pstate_hwp_set() in drivers/cpufreq/intel_pstate.c) and is the separate
 // policy "intel_pstate"; this is the generic governor.
 // On HWP parts the minimum goes through intel_cpufreq (passive mode):
 // MIN = DESIRED = the policy minimum ratio, MAX = the policy maximum ratio
-// ([KP §4.2 step 3]; DriverTarget in cpufreq_common.h).
+// (intel_cpufreq_update_pstate(); DriverTarget in cpufreq_common.h).
 // Simplification: limit changes are noticed at the next utilization update
 // (FreqGovernor has no ->limits() hook).
 

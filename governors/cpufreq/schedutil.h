@@ -1,10 +1,37 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The "schedutil" cpufreq governor, Linux v6.1 kernel/sched/cpufreq_schedutil.c
-// [KP §4.6, §5.3]: on each utilization update, at most once per rate limit,
-// ask for 1.25 x max_freq x util / capacity, util = the busiest CPU's CFS + RT
-// utilization, uclamp-clamped (capacity while RT is runnable), floored by its
-// iowait boost. Simplifications: no DEADLINE or IRQ utilization; uclamp is "in
+// (with effective_cpu_util() of kernel/sched/core.c and uclamp_rq_util_with()
+// of kernel/sched/sched.h; Documentation/scheduler/schedutil.rst): on each
+// utilization update, at most once per rate limit, ask for 1.25 x max_freq x
+// util / capacity, util = the busiest CPU's CFS + RT utilization,
+// uclamp-clamped (capacity while RT is runnable), floored by its iowait
+// boost. In our own words (no kernel source copied):
+//   1. Utilization (sugov_get_util -> effective_cpu_util): full capacity if
+//      uclamp is not in use and an RT task is runnable; else CFS
+//      (max(util_avg, util_est), at most capacity) + RT, clamped by the
+//      runqueue's uclamp, plus IRQ and DEADLINE terms, at most capacity.
+//   2. Frequency (get_next_freq): max_freq x (util + util/4) / capacity
+//      (map_util_perf, map_util_freq), then the driver's next supported
+//      frequency at or above it; a shared policy uses its CPU with the
+//      largest util / capacity.
+//   3. Rate limit: rate_limit_us defaults to
+//      cpufreq_policy_transition_delay_us() (drivers/cpufreq/cpufreq.c: the
+//      driver's transition_delay_us, else min(latency x 1000, 10 ms), else
+//      1 ms); an update is allowed once that much time passed or the
+//      limits changed.
+//   4. Busy hold (single-CPU policies): a CPU that has not idled since the
+//      last update keeps its frequency rather than lowering it, unless
+//      uclamp caps it.
+//   5. iowait boost (IOWAIT_BOOST_MIN = 1024/8): an IOWAIT update starts the
+//      boost at 128 or doubles it (at most 1024, once per update period);
+//      more than a tick without an update resets it; each frequency
+//      computation without a new IOWAIT update halves it (0 below 128); the
+//      boost, scaled to capacity and uclamp-clamped, floors the
+//      utilization.
+//   6. Drivers with fast_switch (intel_cpufreq, amd-pstate) are programmed
+//      from scheduler context, others through an irq_work and a kthread.
+// Simplifications: no DEADLINE or IRQ utilization; uclamp is "in
 // use" on a runqueue with non-default clamps (the kernel's key is global);
 // "has not idled" (single-CPU domains) is read from MPERF/TSC; targets are
 // compared before the driver resolves them (no resolve_freq); on HWP the
@@ -23,24 +50,24 @@
 
 namespace schedsim::governors {
 
-// IOWAIT_BOOST_MIN = SCHED_CAPACITY_SCALE / 8, v6.1 [KP §4.6 step 5].
+// IOWAIT_BOOST_MIN = SCHED_CAPACITY_SCALE / 8, v6.1 (step 5 above).
 inline constexpr int64_t kSugovIowaitBoostMin = platform::kCapacityScale / 8;
 
 // effective_cpu_util(cpu, util_cfs, FREQUENCY_UTIL) over what CpuUtil
-// carries ([KP §4.6 step 1]): full capacity when an RT task is runnable and
+// carries (step 1 above): full capacity when an RT task is runnable and
 // uclamp is not in use; otherwise min(util_cfs, capacity) + util_rt,
 // clamped by the runqueue's uclamp, at most capacity.
 int64_t SugovEffectiveUtil(const platform::CpuUtil& u);
 
-// uclamp_rq_util_with(rq, util, NULL) [KP §5.3]: clamp(util, min, max), or
-// the minimum when min >= max.
+// uclamp_rq_util_with(rq, util, NULL) (kernel/sched/sched.h, v6.1): clamp(util,
+// min, max), or the minimum when min >= max.
 int64_t SugovUclampUtil(int64_t util, const platform::CpuUtil& u);
 
 // uclamp_rq_is_capped(): uclamp in use, max clamp below 1024, and
 // util_cfs + util_rt at or above it.
 bool SugovUclampCapped(const platform::CpuUtil& u);
 
-// get_next_freq() before resolution [KP §4.6 step 2]:
+// get_next_freq() before resolution (step 2 above):
 // ref_khz x (util + util/4) / capacity, in integer arithmetic as the
 // kernel (map_util_perf, map_util_freq). REQUIRES: capacity > 0.
 int64_t SugovNextFreqKhz(int64_t util, int64_t capacity, int64_t ref_khz);
@@ -79,7 +106,7 @@ class SchedutilGovernor final : public platform::FreqGovernor {
   //   * HWP, frequency invariant: intel_cpufreq_adjust_perf, an HWP request
   //     on each CPU with DESIRED = ceil(HIGHEST x 1.25 util / capacity),
   //     MIN = the policy minimum ratio, MAX = the policy maximum ratio
-  //     ([KP §4.2 step 3]);
+  //     (drivers/cpufreq/intel_pstate.c intel_cpufreq_adjust_perf(), v6.1);
   //   * HWP, not invariant: the frequency path of intel_cpufreq
   //     (MIN = DESIRED = the target ratio; DriverTarget).
   // Does not allocate.

@@ -1,6 +1,25 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// haltpoll, v6.1, written from the step list of [KP §3.5].
+// haltpoll, Linux v6.1 drivers/cpuidle/governors/haltpoll.c, described in
+// our own words (no kernel source copied).
+//
+// The kernel's algorithm. The haltpoll cpuidle driver of a KVM guest
+// (drivers/cpuidle/cpuidle-haltpoll.c) has two states: 0 = poll, 1 = halt.
+// haltpoll_select():
+//   1. A PM QoS limit of 0: poll, keeping the tick.
+//   2. A poll window (poll_limit_ns) of 0: halt.
+//   3. After a poll: halt if the poll ran into its window
+//      (dev->poll_time_limit), else poll again.
+//   4. After a halt: poll.
+// haltpoll_reflect() after a halt calls adjust_poll_limit(block_ns):
+//   - a halt that ended after the window but within guest_halt_poll_ns
+//     (200 us) grows the window: x guest_halt_poll_grow (2), at least
+//     guest_halt_poll_grow_start (50 us), at most 200 us;
+//   - a halt longer than guest_halt_poll_ns shrinks it:
+//     / guest_halt_poll_shrink (2; a shrink of 0 sets it to 0), if
+//     guest_halt_poll_allow_shrink.
+//
+// What the model simplifies: see haltpoll.h.
 
 #include "governors/cpuidle/haltpoll.h"
 
@@ -18,7 +37,7 @@ namespace {
 
 using platform::IdleDevice;
 
-constexpr int kPollState = 0;  // the haltpoll driver's states [KP §3.5]
+constexpr int kPollState = 0;  // the haltpoll driver's states
 constexpr int kHaltState = 1;
 
 // The halt state, or the first enabled one deeper than poll if it is
@@ -48,7 +67,7 @@ void HaltpollGovernor::Enable(IdleDevice& dev) {
   cpus_[cpu].enabled = true;
 }
 
-// adjust_poll_limit [KP §3.5 "After halt"].
+// adjust_poll_limit (the file comment).
 void HaltpollGovernor::AdjustPollLimit(PerCpu& c, int64_t block_ns) const {
   const int64_t max_ns = options_.guest_halt_poll_ns;
   if (block_ns > c.poll_limit_ns && block_ns <= max_ns) {

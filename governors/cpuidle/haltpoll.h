@@ -1,9 +1,9 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The "haltpoll" cpuidle governor for KVM guests, Linux v6.1
-// drivers/cpuidle/governors/haltpoll.c [KP §3.5]: poll (state 0) for up to
-// a per-CPU window, then halt (state 1); after a halt, grow the window when
-// the wake-up came soon after it, shrink it after a long halt.
+// drivers/cpuidle/governors/haltpoll.c (the steps: haltpoll.cc): poll (state 0)
+// for up to a per-CPU window, then halt (state 1); after a halt, grow the
+// window when the wake-up came soon after it, shrink it after a long halt.
 // Simplifications: registered on any machine (the kernel only in a guest);
 // the IdleDevice cannot set the POLL time limit (dev->poll_limit_ns), so a
 // poll that outlasted the window counts as window + halt on the governor's
@@ -23,7 +23,7 @@ namespace schedsim::governors {
 
 class HaltpollGovernor final : public platform::IdleGovernor {
  public:
-  // Module parameters of [haltpoll61] with their defaults [KP §3.5].
+  // Module parameters of haltpoll.c (Linux v6.1) with their defaults.
   struct Options {
     // guest_halt_poll_ns: the largest poll window, and the longest halt
     // that still grows it.

@@ -1,6 +1,26 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// ladder, v6.1, written from the step list of [KP §3.4].
+// ladder, Linux v6.1 drivers/cpuidle/governors/ladder.c, described in our
+// own words (no kernel source copied).
+//
+// The kernel's algorithm. Each state has a promotion and a demotion time
+// (both its exit latency) and counters; PROMOTION_COUNT is 4 and
+// DEMOTION_COUNT 1. ladder_select_state():
+//   1. A PM QoS limit of 0: state 0.
+//   2. The last residency, net of the last state's exit latency.
+//   3. Promote one state when a deeper state exists and is enabled, the
+//      residency exceeded the promotion time, the deeper state's exit
+//      latency fits the limit, and this happened PROMOTION_COUNT times in
+//      a row (a demotion resets the count).
+//   4. Forced demotion: a current state that is disabled or exceeds the
+//      limit goes straight to the deepest state within the limit.
+//   5. Demote one state when the residency was below the demotion time,
+//      DEMOTION_COUNT times in a row (1: at once).
+//   6. Otherwise stay.
+//   7. A polling state 0 is never chosen (the first index is 1), except by
+//      step 1.
+//
+// What the model changes: see ladder.h.
 
 #include "governors/cpuidle/ladder.h"
 
@@ -17,7 +37,7 @@ namespace {
 
 using platform::IdleDevice;
 
-// POLL is skipped when it is state 0 [KP §3.4 step 7].
+// POLL is skipped when it is state 0 (step 7 of the file comment).
 int FirstIndex(const IdleDevice& dev) {
   return dev.state_count() > 1 && dev.state(0).polling() ? 1 : 0;
 }
@@ -85,7 +105,7 @@ int LadderGovernor::Sanitize(const IdleDevice& dev, int state,
   return 0;  // nothing enabled: the core reports the error
 }
 
-// ladder_select_state [KP §3.4 steps 1-7].
+// ladder_select_state: steps 1-7 of the file comment.
 int LadderGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   PerCpu& c = CpuState(dev);
   const int n = dev.state_count();

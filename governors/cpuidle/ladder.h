@@ -1,10 +1,10 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The "ladder" cpuidle governor, Linux v6.1
-// drivers/cpuidle/governors/ladder.c [KP §3.4]: climb one state deeper after
-// a number of consecutive idle periods longer than the current state's exit
-// latency, step one state back after a shorter one. Never POLL unless the
-// PM QoS limit is 0; the tick is always stopped (ladder ignores it).
+// drivers/cpuidle/governors/ladder.c (the steps: ladder.cc): climb one state
+// deeper after a number of consecutive idle periods longer than the current
+// state's exit latency, step one state back after a shorter one. Never POLL
+// unless the PM QoS limit is 0; the tick is always stopped (ladder ignores it).
 // Deliberate differences, only where the kernel would break its promises:
 // a disabled state is never returned (the kernel's forced demotion can land
 // on one), and the first state is left for a shallower one when its exit
@@ -23,7 +23,7 @@ namespace schedsim::governors {
 
 class LadderGovernor final : public platform::IdleGovernor {
  public:
-  // PROMOTION_COUNT and DEMOTION_COUNT of [ladder61] [KP §3.4].
+  // PROMOTION_COUNT and DEMOTION_COUNT of ladder.c, Linux v6.1.
   static constexpr int kDefaultPromotionCount = 4;
   static constexpr int kDefaultDemotionCount = 1;
 

@@ -1,7 +1,66 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// menu, v6.1, written from the step lists of [KP §3.2]; the repeat-mode
-// timer from the v3.8 commit descriptions (see menu.h).
+// menu, Linux v6.1 drivers/cpuidle/governors/menu.c, described in our own
+// words (no kernel source copied); the repeat-mode timer from the v3.8
+// commit descriptions (see menu.h).
+//
+// The kernel's algorithm. Per CPU, menu keeps a correction factor per
+// bucket (the ratio of measured idle time to the time to the next timer,
+// 1.0 = RESOLUTION x DECAY = 8192) and the last 8 measured intervals. The
+// bucket (which_bucket()) is the decade of the expected duration (<10 us,
+// <100 us, <1 ms, <10 ms, <100 ms, longer), in the upper half of the 12
+// when the CPU has a task in iowait.
+//
+// menu_select():
+//   1. Account the previous idle period (menu_update() below); if the last
+//      state was never entered, push "no interval" into the history.
+//   2. The time to the next timer as if the tick were stopped, and the
+//      distance to the next tick (tick_nohz_get_sleep_length()).
+//   3. Pick the bucket.
+//   4. State 0 no matter what when there is one state, the PM QoS limit is
+//      0, or state 0 is enabled and state 1 is too deep for the timer or
+//      the limit (the tick is stopped unless state 0 polls).
+//   5. Predict: the timer distance times the bucket's correction factor,
+//      rounded to microseconds.
+//   6. Take the smaller of that and the typical interval
+//      (get_typical_interval() below).
+//   7. With the tick already stopped, a prediction shorter than a tick is
+//      replaced by the timer distance.
+//   8. Otherwise the latency limit becomes at most the prediction divided
+//      by 1 + 10 x the number of iowaiters (the "performance multiplier").
+//   9. Walk the enabled states upwards and keep the deepest one whose
+//      target residency fits the prediction and exit latency fits the
+//      limit. At the first state too deep for the prediction: from a
+//      polling state, take it if it fits the limit and the timer (the
+//      prediction becomes its residency); with a prediction under a tick,
+//      stop; with the tick running, stop with the prediction set to the
+//      kept state's residency; with the tick stopped, take the deeper state
+//      if the kept one is shallower than a tick and the deeper one fits the
+//      distance to the tick, and return now (9.1).
+//  10. For a polling state or a prediction under a tick (tick not already
+//      stopped), keep the tick, and go down to the deepest enabled state
+//      that fits the distance to the tick if the choice does not.
+//
+// get_typical_interval(), over the last 8 intervals in microseconds:
+//   1. Average the samples at or below a threshold (at first INT_MAX);
+//      give up if the smallest is at least the timer-based prediction.
+//   2. Compute their variance.
+//   3. Accept the average if the standard deviation is below a sixth of it
+//      with at least 6 of 8 samples left, or at most 20 us.
+//   4. Otherwise give up if 6 or fewer samples remain,
+//   5. else drop the largest sample (threshold = max - 1) and repeat.
+//
+// menu_update(), from the recorded selection:
+//   1. The measured idle time: 9/10 of MAX_INTERESTING (50 ms) if the tick
+//      woke a CPU whose timer was more than a tick away; the timer distance
+//      if POLL ran into its time limit; else the residency minus the exit
+//      latency (or half the residency when it is not above twice that).
+//   2. At most the timer distance.
+//   3. Factor = factor - factor/8 + 1024 x measured / timer (or 1024 when
+//      the measurement is not below 50 ms): an average with weight 1/8.
+//   4. Push the measurement, in microseconds, into the interval history.
+//
+// What the model simplifies: see menu.h.
 
 #include "governors/cpuidle/menu.h"
 
@@ -23,19 +82,19 @@ using platform::IdleDevice;
 
 constexpr int64_t kNsPerUs = 1000;
 // The typical-interval detector's outlier threshold starts at INT_MAX
-// [KP §3.2 get_typical_interval step 1].
+// (get_typical_interval step 1).
 constexpr uint32_t kThreshStartUs = 0x7fffffffu;
 // Sleep lengths are clamped to what a u32 count of microseconds holds
 // (~71 minutes) before the fixed-point scaling, so that
 // next_timer_ns * factor cannot overflow.
 constexpr int64_t kMaxSleepNs = int64_t{MenuGovernor::kNoInterval} * kNsPerUs;
-// The iowait half of the bucket table [KP §3.2 which_bucket].
+// The iowait half of the bucket table (which_bucket).
 constexpr int kIowaitBucketOffset = MenuGovernor::kBuckets / 2;
-// The performance multiplier's weight per iowaiter [KP §3.2 step 8].
+// The performance multiplier's weight per iowaiter (menu_select step 8).
 constexpr int64_t kIowaitMultiplier = 10;
 
 // which_bucket: by decade of the expected duration, iowait in the upper
-// half [KP §3.2].
+// half.
 int WhichBucket(int64_t duration_ns, int nr_iowait) {
   int bucket = nr_iowait > 0 ? kIowaitBucketOffset : 0;
   if (duration_ns < 10 * kNsPerUs) return bucket;
@@ -78,8 +137,8 @@ void MenuGovernor::PushInterval(PerCpu& c, uint32_t interval_us) {
   c.interval_ptr = (c.interval_ptr + 1) % kIntervals;
 }
 
-// get_typical_interval [KP §3.2]: the average of the last 8 intervals if
-// they are tight enough, dropping the largest outliers while at least 6
+// get_typical_interval (the file comment): the average of the last 8 intervals
+// if they are tight enough, dropping the largest outliers while at least 6
 // samples remain; kNoInterval if there is no pattern.
 uint32_t MenuGovernor::TypicalIntervalUs(const PerCpu& c,
                                          uint32_t predicted_us) const {
@@ -113,7 +172,7 @@ uint32_t MenuGovernor::TypicalIntervalUs(const PerCpu& c,
       variance /= divisor;
     }
     // stddev < avg / 6 with at least 3/4 of the samples, or stddev <= 20 us
-    // [KP §3.2 get_typical_interval step 3].
+    // (get_typical_interval step 3).
     bool tight = absl::uint128(avg) * avg > variance * 36 &&
                  divisor * 4 >= kIntervals * 3;
     if (tight || variance <= 400) return static_cast<uint32_t>(avg);
@@ -122,8 +181,8 @@ uint32_t MenuGovernor::TypicalIntervalUs(const PerCpu& c,
   }
 }
 
-// menu_select steps 2-10 for v6.1 [KP §3.2], plus the repeat-mode timer
-// decision. Pure: reads the learned state, changes nothing.
+// menu_select steps 2-10 for v6.1 (the file comment), plus the repeat-mode
+// timer decision. Pure: reads the learned state, changes nothing.
 MenuGovernor::Choice MenuGovernor::Choose(const IdleDevice& dev,
                                           const PerCpu& c,
                                           const Inputs& in) const {
@@ -270,8 +329,8 @@ void MenuGovernor::Reflect(IdleDevice& dev, int index) {
   c.needs_update = true;
 }
 
-// menu_update [KP §3.2] for one piece of an idle period: `residency_ns` in
-// `state`, selected with `choice`.
+// menu_update (the file comment) for one piece of an idle period:
+// `residency_ns` in `state`, selected with `choice`.
 void MenuGovernor::UpdatePiece(const IdleDevice& dev, PerCpu& c, int state,
                                int64_t residency_ns, const Choice& choice,
                                bool tick_wakeup, bool poll_time_limit) {
@@ -280,7 +339,7 @@ void MenuGovernor::UpdatePiece(const IdleDevice& dev, PerCpu& c, int state,
   int64_t measured_ns;
   if (tick_wakeup && next_timer_ns > c.last_inputs.tick_ns) {
     // The tick cut a long sleep short: treat it as a long one (9/10 of
-    // MAX_INTERESTING) [KP §3.2 menu_update step 1].
+    // MAX_INTERESTING) (menu_update step 1).
     measured_ns = 9 * kMaxInterestingNs / 10;
   } else if (s.polling() && poll_time_limit) {
     measured_ns = next_timer_ns;

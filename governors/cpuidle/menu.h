@@ -1,7 +1,7 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The "menu" cpuidle governor, Linux v6.1 drivers/cpuidle/governors/menu.c
-// [KP §3.2]: predict the idle duration as min(next timer x a learned
+// (the steps: menu.cc): predict the idle duration as min(next timer x a learned
 // correction factor, typical interval of the last 8 periods) and take the
 // deepest enabled state fitting it, the PM QoS limit and the iowait-scaled
 // latency. Simplifications: the update reads dev.poll_time_limit() at the
@@ -27,7 +27,7 @@ inline constexpr absl::string_view kMenuVersion61 = "6.1";
 
 class MenuGovernor final : public platform::IdleGovernor {
  public:
-  // Constants of [menu61] (values from [KP §3.2]).
+  // Constants of menu.c, Linux v6.1.
   static constexpr int kBuckets = 12;   // BUCKETS: 6 by length x iowait
   static constexpr int kIntervals = 8;  // INTERVALS: history length
   static constexpr uint32_t kResolution = 1024;                   // RESOLUTION

@@ -1,6 +1,57 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// teo, v6.1, written from the step lists of [KP §3.3].
+// teo, Linux v6.1 drivers/cpuidle/governors/teo.c, described in our own
+// words (no kernel source copied).
+//
+// The kernel's algorithm. Each idle state i owns a bin of idle durations,
+// [target residency of i, target residency of i+1) (the last bin is open),
+// with two decaying metrics: "hits" (the CPU slept until the timer it
+// expected) and "intercepts" (something woke it earlier), plus, in 6.1,
+// "recent": how many of the last NR_RECENT (9) intercepts fell in the bin.
+// Every event weighs PULSE (1024); every update first multiplies all
+// metrics by 7/8 (DECAY_SHIFT 3).
+//
+// teo_reflect(), right after the wake-up: the time span is the sleep length
+// if the POLL time limit fired or the tick woke the CPU while the next timer
+// was more than a tick away (a timer wake-up is assumed), otherwise the
+// time since the selection.
+//
+// teo_update(), at the next selection:
+//   1. The measured idle duration is "infinite" if the time span reached
+//      the sleep length, else the residency minus half the exit latency.
+//   2. Decay every bin by 7/8 and recompute the total.
+//   3. idx_timer = the deepest state whose target residency fits the sleep
+//      length; idx_duration = the deepest one that also fits the measured
+//      duration.
+//   4. Equal: a hit for idx_timer. Otherwise an intercept (and a recent
+//      one, rotating the 9-slot ring) for idx_duration.
+//
+// teo_select():
+//   1. Update as above; record the selection time; the duration is the
+//      sleep length (tick_nohz_get_sleep_length(), with the distance to
+//      the next tick beside it).
+//   2. Fewer than 2 states, or state 0 enabled and state 1's target
+//      residency longer than the duration: state 0.
+//   3. Walk the states upwards summing hits, intercepts and recents of the
+//      bins below; each enabled state fitting the duration becomes the
+//      candidate (its sums are kept), and the latency-limit candidate if
+//      its exit latency fits the PM QoS limit. Stop at the first state too
+//      deep for the duration.
+//   4. If the candidate is the first enabled state, go to step 7.
+//   5. Early wake-ups are likely when the intercepts below the candidate
+//      outweigh everything at or above it (2 x intercepts > total - hits),
+//      or when more than 4 of the last 9 wake-ups were early.
+//   6. Then walk down from the candidate: the first state whose bins below
+//      hold more than half of the candidate's intercepts (and recents, when
+//      that test applied) wins, with the duration set to the middle of its
+//      bin; a disabled state, or one too shallow while the tick is stopped,
+//      yields the last suitable deeper one.
+//   7. Clamp to the latency-limit candidate.
+//   8. For a polling state or a duration shorter than a tick (the tick
+//      running), keep the tick, and if the state's target residency is
+//      longer than the distance to the tick, go down to one that fits it.
+//
+// What the model simplifies: see teo.h.
 
 #include "governors/cpuidle/teo.h"
 
@@ -65,7 +116,7 @@ void TeoGovernor::Reflect(IdleDevice& dev, int index) {
   c.needs_update = true;
 }
 
-// teo_reflect's time span and teo_update [KP §3.3].
+// teo_reflect's time span and teo_update (steps 1-4 above).
 void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
   const int n = static_cast<int>(c.bins.size());
   // A wake-up by a safety net (the poll time limit, or the tick while the
@@ -82,7 +133,7 @@ void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
     measured_ns = std::numeric_limits<int64_t>::max();  // a timer wake-up
   } else {
     // Half the exit latency: a rough average of the real wake-up delay
-    // [KP §3.3 teo_update step 1].
+    // teo_update step 1.
     int64_t lat_ns = dev.state(c.last_state).exit_latency_ns;
     measured_ns = c.residency_ns;
     if (measured_ns >= lat_ns) {
@@ -124,7 +175,7 @@ void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
   c.total += kPulse;
 }
 
-// teo_select, v6.1 [KP §3.3 steps 1-8].
+// teo_select, v6.1: steps 1-8 of the file comment.
 int TeoGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   PerCpu& c = CpuState(dev);
   if (c.needs_update) {

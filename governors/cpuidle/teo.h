@@ -1,10 +1,10 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The "teo" (timer events oriented) cpuidle governor, Linux v6.1
-// drivers/cpuidle/governors/teo.c [KP §3.3]: take the deepest state fitting
-// the time to the next timer, then go shallower when past wake-ups before
-// the timer ("intercepts", overall and among the last 9) outweigh wake-ups
-// by it ("hits") in the bins of the states at or above that one.
+// drivers/cpuidle/governors/teo.c (the steps: teo.cc): take the deepest state
+// fitting the time to the next timer, then go shallower when past wake-ups
+// before the timer ("intercepts", overall and among the last 9) outweigh
+// wake-ups by it ("hits") in the bins of the states at or above that one.
 // Simplifications: the update reads dev.poll_time_limit() at the next
 // Select instead of in Reflect (where the simulator has not set it yet);
 // "woken by the tick" (tick_nohz_idle_got_tick) is inferred: the tick was
@@ -24,7 +24,7 @@ namespace schedsim::governors {
 
 class TeoGovernor final : public platform::IdleGovernor {
  public:
-  // Constants of [teo61] (values from [KP §3.3]).
+  // Constants of teo.c, Linux v6.1.
   static constexpr uint32_t kPulse = 1024;  // PULSE: one event's weight
   static constexpr int kDecayShift = 3;     // DECAY_SHIFT: x 7/8 per update
   static constexpr int kNrRecent = 9;       // NR_RECENT: recent intercepts

@@ -1,10 +1,10 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // prev: select_idle_sibling reduced to its first two checks (Linux 6.1
-// kernel/sched/fair.c select_idle_sibling steps 1-2, kernel_policies.md
-// §1.5), a no-scan baseline. The model in one sentence: the target if it is
-// idle, else prev if it is idle and shares the target's LLC, else the
-// target, without probing any other CPU.
+// kernel/sched/fair.c select_idle_sibling() steps 1-2 as numbered in
+// sis_common.h, SisBase::SelectIdleSibling), a no-scan baseline. The model in
+// one sentence: the target if it is idle, else prev if it is idle and shares
+// the target's LLC, else the target, without probing any other CPU.
 //
 // Simplifications: no kthread stacking, no recent_used_cpu (left
 // untouched), no SMT sibling and no LLC scan; "idle" is the kernel's

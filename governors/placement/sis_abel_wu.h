@@ -2,12 +2,12 @@
 //
 // sis_abel_wu: Abel Wu's "sched/fair: Improve scan efficiency of SIS" v6
 // (LKML 20221019122859.18399-1-wuyun.abel@bytedance.com, four patches on
-// Linux 6.1-era tip, never merged; kernel_policies.md §1.8) on top of
-// sis_util. The model in one sentence: keep a per-LLC mask of idle CPUs
-// with at most one CPU per core, scan it instead of the whole LLC, let an
-// idle-core search ignore SIS_UTIL's depth, and after a depth-limited scan
-// fails, check whole cores and prune busy ones from the mask. Each patch is
-// a parameter; with all four off this is exactly sis_util.
+// Linux 6.1-era tip, never merged) on top of sis_util. The model in one
+// sentence: keep a per-LLC mask of idle CPUs with at most one CPU per core,
+// scan it instead of the whole LLC, let an idle-core search ignore SIS_UTIL's
+// depth, and after a depth-limited scan fails, check whole cores and prune busy
+// ones from the mask. Each patch is a parameter; with all four off this is
+// exactly sis_util.
 //
 // Simplifications and readings of the patch prose:
 //   * Patch 3's reset after a failed full scan removes the scanned CPUs

@@ -1,9 +1,10 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The parts of select_idle_sibling that every variant shares, written once:
-// the step sequence of Linux 6.1 kernel/sched/fair.c select_idle_sibling
-// (kernel_policies.md §1.5), its helpers select_idle_smt, select_idle_core
-// and __select_idle_cpu, and the main loop of select_idle_cpu (§1.6 D).
+// the step sequence of Linux 6.1 kernel/sched/fair.c select_idle_sibling()
+// (listed at SisBase::SelectIdleSibling below), its helpers
+// select_idle_smt(), select_idle_core() and __select_idle_cpu(), and the main
+// loop of select_idle_cpu() (at ScanForIdleCpu below).
 // A variant derives from SisBase and supplies only SelectIdleCpu(): which
 // CPUs to scan and how deep (SIS_UTIL, SIS_PROP, Abel Wu's SIS_CORE), by
 // calling ScanForIdleCpu() with its mask, depth and ScanOptions. Modelled
@@ -38,13 +39,14 @@ namespace schedsim::governors {
 inline constexpr int64_t kSisNoDepthLimit = std::numeric_limits<int>::max();
 
 // "Idle enough" for a wake-up, everywhere in select_idle_sibling:
-// available_idle_cpu(cpu) || sched_idle_cpu(cpu) (§1.1), one probe
+// available_idle_cpu(cpu) || sched_idle_cpu(cpu) (kernel/sched/core.c,
+// kernel/sched/fair.c), one probe
 // (SchedView::idle_for_wakeup).
 inline bool IdleForWakeup(platform::SchedView& view, int cpu) {
   return view.idle_for_wakeup(cpu);
 }
 
-// select_idle_sibling steps 1 and 2 (§1.5): `target` if it is allowed and
+// select_idle_sibling steps 1 and 2 (below): `target` if it is allowed and
 // idle enough; else `prev` if it differs from target, shares target's LLC,
 // is allowed and idle enough; else -1.
 // REQUIRES: request.target, request.prev_cpu are CPUs of the machine and
@@ -59,13 +61,14 @@ int TargetOrIdlePrev(platform::SchedView& view,
 int TargetOrFallback(const platform::SchedView& view,
                      const platform::WakeupRequest& request);
 
-// SIS_UTIL's scan limit (§1.6 B steps 1-2): nr = nr_idle_scan + 1 read
+// SIS_UTIL's scan limit (select_idle_cpu(), fair.c v6.1): nr =
+// nr_idle_scan + 1 read
 // from the sd_llc_shared of `target`; 1 means "LLC overloaded, no scan".
 inline int64_t SisUtilScanLimit(const platform::SchedView& view, int target) {
   return int64_t{view.nr_idle_scan(target)} + 1;
 }
 
-// A select_idle_sibling variant: SelectIdleSibling() runs the §1.5 sequence
+// A select_idle_sibling variant: SelectIdleSibling() runs the sequence below
 // and calls the variant's SelectIdleCpu() at step 8. One object serves the
 // whole machine; the scratch scan mask is sized in Attach and hooks never
 // allocate.
@@ -76,7 +79,9 @@ class SisBase : public platform::PlacementPolicy {
   void Attach(const topology::Topology& topology,
               const topology::SchedDomains& domains) override;
 
-  // select_idle_sibling(p, prev, target), in order, numbered as in §1.5;
+  // select_idle_sibling(p, prev, target) of fair.c v6.1, in order (the
+  // kernel has no numbers; these are the project's, used across
+  // governors/placement/ and docs/policies/placement.md);
   // the first success returns:
   //   1. target, if allowed and idle enough;
   //   2. prev, if != target, sharing target's LLC, allowed and idle enough;
@@ -126,7 +131,7 @@ class SisBase : public platform::PlacementPolicy {
                             const platform::WakeupRequest& request,
                             bool has_idle_core) = 0;
 
-  // The main loop of select_idle_cpu (§1.6 D) over `cpus`, which it may
+  // The main loop of select_idle_cpu() (fair.c v6.1) over `cpus`, which it may
   // modify, starting just after request.target and wrapping:
   //   * has_idle_core: select_idle_core on each CPU; the first fully idle
   //     core's scanned CPU is returned at once; otherwise the first idle (or

@@ -2,7 +2,7 @@
 //
 // sis_prop: select_idle_sibling of Linux 6.1 with SIS_PROP on and SIS_UTIL
 // off (kernel/sched/fair.c @v6.1 select_idle_cpu; SIS_PROP was the default
-// before v6.0 and was removed in v6.7; kernel_policies.md §1.6 A). The model
+// before v6.0 and was removed in v6.7 by commit 984ffb6a4366). The model
 // in one sentence: without an idle-core hint, the scan depth is
 // proportional to the waking CPU's expected idle time over the LLC's
 // average scan cost, and every completed scan feeds its cost back into both.
@@ -32,7 +32,7 @@ inline constexpr int64_t kSisPropMinDepth = 4;
 // @v6.1 update_avg).
 inline constexpr int64_t kSisPropAvgDivisor = 8;
 
-// SIS_PROP's depth (§1.6 A steps 2-3): span_avg = llc_weight *
+// SIS_PROP's depth (select_idle_cpu(), fair.c v6.1): span_avg = llc_weight *
 // wake_avg_idle; nr = span_avg / avg_cost if span_avg > 4 * avg_cost, else
 // 4, where avg_cost = avg_scan_cost + 1. nr counts like the kernel's (at
 // most nr - 1 CPUs are probed).

@@ -26,7 +26,7 @@ FakeSchedView Attached(const char* preset, SisUtil& sis) {
 
 struct DepthCase {
   int util_pct;
-  int nr_idle_scan;  // kernel_policies.md §1.6 B table
+  int nr_idle_scan;  // docs/kernel-behaviour.md, "SIS_UTIL scan depth"
 };
 
 // With every CPU busy and prev == target, the probes before the scan are
