@@ -24,6 +24,15 @@ namespace schedsim::experiments {
 
 using PolicyParams = std::map<std::string, platform::ParamValue>;
 
+// One policy choice: a registered name and the parameters given for it
+// (checked against its declared parameters; the others keep their
+// defaults). An empty name means the family's default: for cpufreq the
+// machine's (DefaultFreqGovernor), resolved when the machine is loaded.
+struct PolicySpec {
+  std::string name;
+  PolicyParams params;
+};
+
 // The registered names of each family, sorted.
 std::vector<std::string> FreqGovernorNames();
 std::vector<std::string> IdleGovernorNames();

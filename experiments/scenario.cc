@@ -15,6 +15,7 @@
 #include "base/status_macros.h"
 #include "experiments/builtin_registry.h"
 #include "experiments/json_util.h"
+#include "experiments/run_wiring.h"
 #include "nlohmann/json.hpp"
 #include "sim/program.h"
 #include "sim/simulator.h"
@@ -732,38 +733,21 @@ absl::StatusOr<ScenarioRun> RunScenario(const Scenario& scenario) {
   absl::StatusOr<topology::Topology> machine = LoadMachine(scenario.machine);
   if (!machine.ok()) return fail(machine.status());
   SCHEDSIM_RETURN_IF_ERROR(CheckScenarioMachine(scenario, *machine));
-  const std::string freq_name = scenario.policies.cpufreq.empty()
-                                    ? DefaultFreqGovernor(*machine)
-                                    : scenario.policies.cpufreq;
-  absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> freq =
-      MakeFreqGovernor(freq_name, scenario.policies.cpufreq_params);
-  if (!freq.ok()) return fail(freq.status());
-  absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> idle =
-      MakeIdleGovernor(scenario.policies.cpuidle,
-                       scenario.policies.cpuidle_params);
-  if (!idle.ok()) return fail(idle.status());
-  absl::StatusOr<std::unique_ptr<platform::PlacementPolicy>> placement =
-      MakePlacementPolicy(scenario.policies.placement,
-                          scenario.policies.placement_params);
-  if (!placement.ok()) return fail(placement.status());
-  sim::Policies policies{freq->get(), idle->get(), placement->get()};
-  sim::SimStats stats;
-  {
-    absl::StatusOr<std::unique_ptr<sim::Simulator>> simulator =
-        sim::Simulator::Create(*machine, scenario.config, scenario.workload,
-                               policies, scenario.seed);
-    if (!simulator.ok()) return fail(simulator.status());
-    sim::Simulator& s = **simulator;
-    if (scenario.warmup_ms > 0) {
-      absl::Status warmup = s.RunFor(sim::Milliseconds(scenario.warmup_ms));
-      if (!warmup.ok()) return fail(warmup);
-      s.ResetStats();
-    }
-    absl::Status run = s.RunFor(sim::Milliseconds(scenario.duration_ms));
-    if (!run.ok()) return fail(run);
-    stats = s.Stats();
-  }
-  return ScenarioRun{*std::move(machine), std::move(stats), freq_name};
+  RunSpec spec;
+  spec.machine = &*machine;
+  spec.workload = &scenario.workload;
+  spec.config = scenario.config;
+  spec.cpufreq = {scenario.policies.cpufreq, scenario.policies.cpufreq_params};
+  spec.cpuidle = {scenario.policies.cpuidle, scenario.policies.cpuidle_params};
+  spec.placement = {scenario.policies.placement,
+                    scenario.policies.placement_params};
+  spec.seed = scenario.seed;
+  spec.warmup = sim::Milliseconds(scenario.warmup_ms);
+  spec.duration = sim::Milliseconds(scenario.duration_ms);
+  absl::StatusOr<RunOutput> run = RunOnce(spec);
+  if (!run.ok()) return fail(run.status());
+  return ScenarioRun{*std::move(machine), std::move(run->stats),
+                     std::move(run->cpufreq)};
 }
 
 std::vector<std::string> SimConfigFieldNames() { return SimConfigKeys(); }
