@@ -8,7 +8,6 @@
 #include "api/convert.h"
 #include "experiments/json_util.h"
 #include "experiments/run_wiring.h"
-#include "nlohmann/json.hpp"
 #include "sim/config.h"
 #include "sim/simulator.h"
 #include "sim/time.h"
@@ -102,21 +101,8 @@ absl::StatusOr<sim::Workload> BuildWorkload(const WorkloadSpec& spec,
 
 absl::StatusOr<sim::SimConfig> BuildConfig(const ParamMap& given) {
   sim::SimConfig config;
-  if (given.empty()) return config;
-  experiments::OrderedJson j = experiments::OrderedJson::object();
-  for (const auto& [name, value] : given) {
-    if (const bool* b = std::get_if<bool>(&value)) {
-      j[name] = *b;
-    } else if (const int64_t* i = std::get_if<int64_t>(&value)) {
-      j[name] = *i;
-    } else if (const double* d = std::get_if<double>(&value)) {
-      j[name] = *d;
-    } else {
-      j[name] = std::get<std::string>(value);
-    }
-  }
-  experiments::JsonFileReader reader("SimulationOptions");
-  absl::Status s = reader.ApplySimConfig(j, "config", &config);
+  absl::Status s =
+      experiments::SetSimConfigFields(given, "SimulationOptions", &config);
   if (!s.ok()) return s;
   return config;
 }

@@ -33,11 +33,6 @@ struct PolicySpec {
   PolicyParams params;
 };
 
-// The registered names of each family, sorted.
-std::vector<std::string> FreqGovernorNames();
-std::vector<std::string> IdleGovernorNames();
-std::vector<std::string> PlacementPolicyNames();
-
 // What Linux runs on `machine` by default: intel_pstate (active, HWP) where
 // the part has HWP, schedutil otherwise; menu; sis_util.
 std::string DefaultFreqGovernor(const topology::Topology& machine);

@@ -24,6 +24,18 @@ absl::StatusOr<std::shared_ptr<Interface>> Resolve(
   return std::shared_ptr<Interface>(*std::move(made));
 }
 
+// Runs `simulator` as `spec` says, after WireRun.
+absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator) {
+  if (spec.warmup > sim::SimDuration::Zero()) {
+    SCHEDSIM_RETURN_IF_ERROR(simulator.RunFor(spec.warmup));
+    simulator.ResetStats();
+  }
+  simulator.set_trace_sink(spec.trace);
+  absl::Status run = simulator.RunFor(spec.duration);
+  simulator.set_trace_sink(nullptr);
+  return run;
+}
+
 }  // namespace
 
 absl::StatusOr<WiredRun> WireRun(const RunSpec& spec) {
@@ -51,17 +63,6 @@ absl::StatusOr<WiredRun> WireRun(const RunSpec& spec) {
       w.simulator, sim::Simulator::Create(*spec.machine, spec.config,
                                           *spec.workload, policies, spec.seed));
   return w;
-}
-
-absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator) {
-  if (spec.warmup > sim::SimDuration::Zero()) {
-    SCHEDSIM_RETURN_IF_ERROR(simulator.RunFor(spec.warmup));
-    simulator.ResetStats();
-  }
-  simulator.set_trace_sink(spec.trace);
-  absl::Status run = simulator.RunFor(spec.duration);
-  simulator.set_trace_sink(nullptr);
-  return run;
 }
 
 absl::StatusOr<RunOutput> RunOnce(const RunSpec& spec) {

@@ -80,17 +80,14 @@ struct WiredRun {
 // Simulator::Create.
 absl::StatusOr<WiredRun> WireRun(const RunSpec& spec);
 
-// Runs `simulator` as `spec` says: warmup and ResetStats() when warmup > 0,
-// then duration with spec.trace attached (detached after).
-absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator);
-
 struct RunOutput {
   sim::SimStats stats;  // measured, after the warm-up
   std::string cpufreq;  // the governor used (the default resolved)
   int64_t end_ns = 0;   // simulated time at the end of the run
 };
 
-// WireRun, RunMeasured, Stats().
+// WireRun; warmup and ResetStats() when warmup > 0; duration with
+// spec.trace attached (detached after); Stats().
 absl::StatusOr<RunOutput> RunOnce(const RunSpec& spec);
 
 }  // namespace schedsim::experiments
