@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "api/convert.h"
 #include "experiments/json_util.h"
-#include "nlohmann/json.hpp"
+#include "experiments/run_wiring.h"
 #include "sim/config.h"
 #include "sim/simulator.h"
 #include "sim/time.h"
@@ -101,35 +101,10 @@ absl::StatusOr<sim::Workload> BuildWorkload(const WorkloadSpec& spec,
 
 absl::StatusOr<sim::SimConfig> BuildConfig(const ParamMap& given) {
   sim::SimConfig config;
-  if (given.empty()) return config;
-  experiments::OrderedJson j = experiments::OrderedJson::object();
-  for (const auto& [name, value] : given) {
-    if (const bool* b = std::get_if<bool>(&value)) {
-      j[name] = *b;
-    } else if (const int64_t* i = std::get_if<int64_t>(&value)) {
-      j[name] = *i;
-    } else if (const double* d = std::get_if<double>(&value)) {
-      j[name] = *d;
-    } else {
-      j[name] = std::get<std::string>(value);
-    }
-  }
-  experiments::JsonFileReader reader("SimulationOptions");
-  absl::Status s = reader.ApplySimConfig(j, "config", &config);
+  absl::Status s =
+      experiments::SetSimConfigFields(given, "SimulationOptions", &config);
   if (!s.ok()) return s;
   return config;
-}
-
-// The policy object of one family: the caller's, or a new one by name.
-template <typename Interface, typename MakeFn>
-absl::StatusOr<std::shared_ptr<Interface>> ResolvePolicy(
-    const PolicyChoice<Interface>& choice, const std::string& default_name,
-    MakeFn make) {
-  if (choice.object != nullptr) return choice.object;
-  const std::string& name = choice.name.empty() ? default_name : choice.name;
-  absl::StatusOr<std::unique_ptr<Interface>> made = make(name, choice.params);
-  if (!made.ok()) return made.status();
-  return std::shared_ptr<Interface>(*std::move(made));
 }
 
 }  // namespace
@@ -149,35 +124,23 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(
   absl::StatusOr<sim::SimConfig> config = BuildConfig(options.config);
   if (!config.ok()) return config.status();
 
-  absl::StatusOr<std::shared_ptr<FreqGovernor>> freq =
-      ResolvePolicy(options.cpufreq, DefaultFreqGovernor(impl->machine),
-                    [](const std::string& n, const ParamMap& p) {
-                      return MakeFreqGovernor(n, p);
-                    });
-  if (!freq.ok()) return freq.status();
-  absl::StatusOr<std::shared_ptr<IdleGovernor>> idle =
-      ResolvePolicy(options.cpuidle, kDefaultIdleGovernor,
-                    [](const std::string& n, const ParamMap& p) {
-                      return MakeIdleGovernor(n, p);
-                    });
-  if (!idle.ok()) return idle.status();
-  absl::StatusOr<std::shared_ptr<PlacementPolicy>> placement =
-      ResolvePolicy(options.placement, kDefaultPlacementPolicy,
-                    [](const std::string& n, const ParamMap& p) {
-                      return MakePlacementPolicy(n, p);
-                    });
-  if (!placement.ok()) return placement.status();
-  impl->freq = *std::move(freq);
-  impl->idle = *std::move(idle);
-  impl->placement = *std::move(placement);
-
-  const sim::Policies policies{impl->freq.get(), impl->idle.get(),
-                               impl->placement.get()};
-  absl::StatusOr<std::unique_ptr<sim::Simulator>> simulator =
-      sim::Simulator::Create(impl->machine, *config, *w, policies,
-                             options.seed);
-  if (!simulator.ok()) return simulator.status();
-  impl->simulator = *std::move(simulator);
+  experiments::RunSpec spec;
+  spec.machine = &impl->machine;
+  spec.workload = &*w;
+  spec.config = *config;
+  spec.cpufreq = {options.cpufreq.name, options.cpufreq.params};
+  spec.cpuidle = {options.cpuidle.name, options.cpuidle.params};
+  spec.placement = {options.placement.name, options.placement.params};
+  spec.cpufreq_object = options.cpufreq.object;
+  spec.cpuidle_object = options.cpuidle.object;
+  spec.placement_object = options.placement.object;
+  spec.seed = options.seed;
+  absl::StatusOr<experiments::WiredRun> wired = experiments::WireRun(spec);
+  if (!wired.ok()) return wired.status();
+  impl->freq = std::move(wired->freq);
+  impl->idle = std::move(wired->idle);
+  impl->placement = std::move(wired->placement);
+  impl->simulator = std::move(wired->simulator);
   for (const sim::TaskStats& t : impl->simulator->Stats().tasks) {
     impl->task_names.push_back(t.name);
   }

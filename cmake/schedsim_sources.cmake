@@ -21,9 +21,12 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/machine_source.cc
   experiments/param_flags.cc
   experiments/policies_command.cc
+  experiments/policy_json.cc
+  experiments/program_json.cc
   experiments/reports.cc
   experiments/robustness.cc
   experiments/run_command.cc
+  experiments/run_wiring.cc
   experiments/runner.cc
   experiments/scenario.cc
   experiments/shadow_command.cc

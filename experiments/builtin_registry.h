@@ -24,10 +24,14 @@ namespace schedsim::experiments {
 
 using PolicyParams = std::map<std::string, platform::ParamValue>;
 
-// The registered names of each family, sorted.
-std::vector<std::string> FreqGovernorNames();
-std::vector<std::string> IdleGovernorNames();
-std::vector<std::string> PlacementPolicyNames();
+// One policy choice: a registered name and the parameters given for it
+// (checked against its declared parameters; the others keep their
+// defaults). An empty name means the family's default: for cpufreq the
+// machine's (DefaultFreqGovernor), resolved when the machine is loaded.
+struct PolicySpec {
+  std::string name;
+  PolicyParams params;
+};
 
 // What Linux runs on `machine` by default: intel_pstate (active, HWP) where
 // the part has HWP, schedutil otherwise; menu; sis_util.

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/policy_json.h"
 #include "sim/rng.h"
 
 namespace schedsim::experiments {
@@ -60,19 +61,6 @@ bool ValidVariantName(const std::string& name) {
   return true;
 }
 
-const char* TypeWithArticle(const platform::ParamValue& v) {
-  switch (v.index()) {
-    case 0:
-      return "a boolean";
-    case 1:
-      return "an integer";
-    case 2:
-      return "a number";
-    default:
-      return "a string";
-  }
-}
-
 class ExperimentParser {
  public:
   explicit ExperimentParser(std::string filename) : r_(std::move(filename)) {}
@@ -85,99 +73,27 @@ class ExperimentParser {
     return r_.Error(path, message);
   }
 
-  // A value of a declared parameter's type. `owner` names whose parameter
-  // it is ("workload 'hackbench'").
+  // policy_json.h, reading through r_.
   absl::StatusOr<platform::ParamValue> TypedParam(
       const Json& j, const std::string& path, const platform::ParamSpec& spec,
-      const std::string& owner) const;
-  // The parameters of the object `j` (at `path`), checked against `specs`,
-  // added to `out`.
+      const std::string& owner) const {
+    return TypedParamValue(r_, j, path, spec, owner);
+  }
   absl::Status ParseParams(const Json& j, const std::string& path,
                            const std::vector<platform::ParamSpec>& specs,
-                           const std::string& owner, ParamMap* out) const;
+                           const std::string& owner, ParamMap* out) const {
+    return ParseParamValues(r_, j, path, specs, owner, out);
+  }
 
   absl::Status ParseWorkload(const Json& j, Experiment& e) const;
   absl::Status ParseSweep(const Json& j, Experiment& e) const;
   absl::StatusOr<std::vector<platform::ParamValue>> SweepRange(
       const Json& j, const platform::ParamSpec& spec) const;
-  // A policy choice at `path`: "name" or {"name": ..., "params": {...}},
-  // on top of `base` (the file's "policies" or the defaults).
-  absl::StatusOr<PolicySpec> ParsePolicy(const Json& j, const std::string& path,
-                                         const Family& family,
-                                         const PolicySpec& base) const;
   absl::Status ParseVariants(const Json& j, const Variant& base,
                              Experiment& e) const;
 
   JsonFileReader r_;
 };
-
-absl::StatusOr<platform::ParamValue> ExperimentParser::TypedParam(
-    const Json& j, const std::string& path, const platform::ParamSpec& spec,
-    const std::string& owner) const {
-  const platform::ParamValue& d = spec.default_value;
-  auto wrong = [&]() {
-    return Error(
-        path, absl::StrCat("expected ", TypeWithArticle(d), " (", owner,
-                           " parameter '", spec.name, "'), got ", ShowJson(j)));
-  };
-  if (std::holds_alternative<bool>(d)) {
-    if (!j.is_boolean()) return wrong();
-    return platform::ParamValue(j.get<bool>());
-  }
-  if (std::holds_alternative<int64_t>(d)) {
-    if (j.is_number_unsigned()) {
-      if (j.get<uint64_t>() >
-          static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        return wrong();
-      }
-      return platform::ParamValue(static_cast<int64_t>(j.get<uint64_t>()));
-    }
-    if (j.is_number_integer()) return platform::ParamValue(j.get<int64_t>());
-    if (j.is_number_float()) {
-      // 1e6 is a float in JSON; accept it when it is a whole number.
-      double v = j.get<double>();
-      if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9e15) {
-        return platform::ParamValue(static_cast<int64_t>(v));
-      }
-    }
-    return wrong();
-  }
-  if (std::holds_alternative<double>(d)) {
-    if (!j.is_number() || !std::isfinite(j.get<double>())) return wrong();
-    return platform::ParamValue(j.get<double>());
-  }
-  if (!j.is_string()) return wrong();
-  return platform::ParamValue(j.get<std::string>());
-}
-
-absl::Status ExperimentParser::ParseParams(
-    const Json& j, const std::string& path,
-    const std::vector<platform::ParamSpec>& specs, const std::string& owner,
-    ParamMap* out) const {
-  SCHEDSIM_RETURN_IF_ERROR(
-      r_.ExpectObject(j, path, "parameter values by name"));
-  std::vector<std::string> known;
-  for (const platform::ParamSpec& s : specs) known.push_back(s.name);
-  for (const auto& item : j.items()) {
-    const platform::ParamSpec* spec = nullptr;
-    for (const platform::ParamSpec& s : specs) {
-      if (s.name == item.key()) spec = &s;
-    }
-    if (spec == nullptr) {
-      return Error(
-          path, absl::StrCat("unknown parameter '", item.key(), "'",
-                             DidYouMean(item.key(), known), "; ", owner,
-                             known.empty()
-                                 ? " has no parameters"
-                                 : absl::StrCat(" has the parameters ",
-                                                absl::StrJoin(known, ", "))));
-    }
-    SCHEDSIM_ASSIGN_OR_RETURN(
-        (*out)[item.key()],
-        TypedParam(item.value(), JsonField(path, item.key()), *spec, owner));
-  }
-  return absl::OkStatus();
-}
 
 absl::Status ExperimentParser::ParseWorkload(const Json& j,
                                              Experiment& e) const {
@@ -385,80 +301,6 @@ absl::Status ExperimentParser::ParseSweep(const Json& j, Experiment& e) const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<PolicySpec> ExperimentParser::ParsePolicy(
-    const Json& j, const std::string& path, const Family& family,
-    const PolicySpec& base) const {
-  const std::string kind = platform::FamilyName(family.family);
-  const std::string forms = absl::StrCat(
-      "a ", kind, " policy name, or {\"name\": NAME, \"params\": {...}}");
-  PolicySpec spec;
-  const Json* params = nullptr;
-  std::string name_path = path;
-  if (j.is_string()) {
-    SCHEDSIM_ASSIGN_OR_RETURN(spec.name, r_.Name(j, path, forms));
-  } else if (j.is_object()) {
-    SCHEDSIM_RETURN_IF_ERROR(
-        r_.CheckKeys(j, path, {"name", "params"}, "a policy choice"));
-    spec.name = base.name;
-    if (j.contains("name")) {
-      name_path = JsonField(path, "name");
-      SCHEDSIM_ASSIGN_OR_RETURN(
-          spec.name, r_.Name(j["name"], name_path,
-                             absl::StrCat("a ", kind, " policy name")));
-    }
-    if (j.contains("params")) params = &j["params"];
-  } else {
-    return Error(path, absl::StrCat("expected ", forms, ", got ", ShowJson(j)));
-  }
-  // The same policy keeps the base's parameters; another starts afresh.
-  if (spec.name == base.name) spec.params = base.params;
-  if (spec.name.empty()) {
-    if (params != nullptr) {
-      return Error(path,
-                   absl::StrCat("the default ", kind,
-                                " policy depends on the machine; name the "
-                                "policy to give it parameters"));
-    }
-    return spec;
-  }
-  const platform::PolicyRegistry& registry = platform::PolicyRegistry::Global();
-  const platform::PolicyInfo* info = registry.Find(family.family, spec.name);
-  if (info == nullptr) {
-    std::vector<std::string> known;
-    for (const platform::PolicyInfo* p : registry.List(family.family)) {
-      known.push_back(p->name);
-    }
-    return Error(name_path,
-                 absl::StrCat("unknown ", kind, " policy '", spec.name, "'",
-                              DidYouMean(spec.name, known),
-                              "; known: ", absl::StrJoin(known, ", ")));
-  }
-  if (params != nullptr) {
-    SCHEDSIM_RETURN_IF_ERROR(ParseParams(
-        *params, JsonField(path, "params"), info->params,
-        absl::StrCat(kind, " policy '", spec.name, "'"), &spec.params));
-  }
-  // The factory checks the values (an EPP name, a range); build one now so
-  // that a bad value is reported here, with its path.
-  absl::Status made;
-  switch (family.family) {
-    case platform::PolicyFamily::kCpufreq:
-      made = MakeFreqGovernor(spec.name, spec.params).status();
-      break;
-    case platform::PolicyFamily::kCpuidle:
-      made = MakeIdleGovernor(spec.name, spec.params).status();
-      break;
-    case platform::PolicyFamily::kPlacement:
-      made = MakePlacementPolicy(spec.name, spec.params).status();
-      break;
-  }
-  if (!made.ok()) {
-    return Error(params != nullptr ? JsonField(path, "params") : path,
-                 std::string(made.message()));
-  }
-  return spec;
-}
-
 absl::Status ExperimentParser::ParseVariants(const Json& j, const Variant& base,
                                              Experiment& e) const {
   SCHEDSIM_RETURN_IF_ERROR(r_.ExpectArray(
@@ -506,7 +348,8 @@ absl::Status ExperimentParser::ParseVariants(const Json& j, const Variant& base,
       if (!v.contains(f.key)) continue;
       SCHEDSIM_ASSIGN_OR_RETURN(
           variant.*f.member,
-          ParsePolicy(v[f.key], JsonField(path, f.key), f, base.*f.member));
+          ParsePolicyChoice(r_, v[f.key], JsonField(path, f.key), f.family,
+                            base.*f.member));
     }
     if (v.contains("config")) {
       const std::string config_path = JsonField(path, "config");
@@ -590,8 +433,9 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
     for (const Family& f : Families()) {
       if (!p.contains(f.key)) continue;
       SCHEDSIM_ASSIGN_OR_RETURN(
-          base.*f.member, ParsePolicy(p[f.key], JsonField("policies", f.key), f,
-                                      base.*f.member));
+          base.*f.member,
+          ParsePolicyChoice(r_, p[f.key], JsonField("policies", f.key),
+                            f.family, base.*f.member));
     }
   }
   if (!root.contains("variants")) {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "experiments/builtin_registry.h"
 #include "experiments/json_util.h"
 #include "experiments/machine_source.h"
 #include "platform/registry.h"
@@ -45,16 +46,6 @@ inline constexpr int kMaxSweepPoints = 10000;
 inline constexpr int kMaxVariants = 100;
 
 using ParamMap = std::map<std::string, platform::ParamValue>;
-
-// One policy of a variant: a registered name and the parameters given for
-// it (checked against its declared parameters; the others keep their
-// defaults). An empty cpufreq name means the machine's default governor
-// (DefaultFreqGovernor in builtin_registry.h), resolved when the machine is
-// loaded.
-struct PolicySpec {
-  std::string name;
-  ParamMap params;
-};
 
 // One of the configurations compared.
 struct Variant {

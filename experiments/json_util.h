@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "experiments/machine_source.h"
 #include "nlohmann/json.hpp"
+#include "platform/registry.h"
 #include "sim/config.h"
 
 namespace schedsim::experiments {
@@ -62,6 +64,13 @@ absl::StatusOr<std::string> ReadFileText(const std::string& path);
 // The `config` keys: every SimConfig field, by its C++ name, in
 // declaration order (scenario_test checks them against sim/config.h).
 std::vector<std::string> SimConfigKeys();
+
+// Sets the SimConfig fields named in `values`, typed values checked as a
+// file's "config" is (the same ranges and messages, `source` in place of
+// the file name): what the library's SimulationOptions::config does.
+absl::Status SetSimConfigFields(
+    const std::map<std::string, platform::ParamValue>& values,
+    const std::string& source, sim::SimConfig* config);
 
 // Typed access to the values of one JSON file, with errors naming the file
 // and the JSON path.

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/run_wiring.h"
 #include "sim/simulator.h"
 #include "sim/time.h"
 #include "traces/chrome_json.h"
@@ -49,31 +50,22 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
                                  const Variant& variant, const Point& point,
                                  int iteration, bool keep_task_names,
                                  traces::ChromeJsonWriter* trace) {
-  SCHEDSIM_ASSIGN_OR_RETURN(
-      std::unique_ptr<platform::FreqGovernor> freq,
-      MakeFreqGovernor(variant.cpufreq.name, variant.cpufreq.params));
-  SCHEDSIM_ASSIGN_OR_RETURN(
-      std::unique_ptr<platform::IdleGovernor> idle,
-      MakeIdleGovernor(variant.cpuidle.name, variant.cpuidle.params));
-  SCHEDSIM_ASSIGN_OR_RETURN(
-      std::unique_ptr<platform::PlacementPolicy> placement,
-      MakePlacementPolicy(variant.placement.name, variant.placement.params));
-  const sim::Policies policies{freq.get(), idle.get(), placement.get()};
   RunResult result;
   result.seed = e.IterationSeed(iteration);
-  SCHEDSIM_ASSIGN_OR_RETURN(
-      std::unique_ptr<sim::Simulator> simulator,
-      sim::Simulator::Create(machine, variant.config, point.workload, policies,
-                             result.seed));
-  if (e.warmup_ms > 0) {
-    SCHEDSIM_RETURN_IF_ERROR(simulator->RunFor(sim::Milliseconds(e.warmup_ms)));
-    simulator->ResetStats();
-  }
-  simulator->set_trace_sink(trace);
-  SCHEDSIM_RETURN_IF_ERROR(simulator->RunFor(sim::Milliseconds(e.duration_ms)));
-  simulator->set_trace_sink(nullptr);
-  if (trace != nullptr) trace->Finish(simulator->now().ns());
-  const sim::SimStats stats = simulator->Stats();
+  RunSpec spec;
+  spec.machine = &machine;
+  spec.workload = &point.workload;
+  spec.config = variant.config;
+  spec.cpufreq = variant.cpufreq;
+  spec.cpuidle = variant.cpuidle;
+  spec.placement = variant.placement;
+  spec.seed = result.seed;
+  spec.warmup = sim::Milliseconds(e.warmup_ms);
+  spec.duration = sim::Milliseconds(e.duration_ms);
+  spec.trace = trace;
+  SCHEDSIM_ASSIGN_OR_RETURN(RunOutput run, RunOnce(spec));
+  if (trace != nullptr) trace->Finish(run.end_ns);
+  const sim::SimStats& stats = run.stats;
   std::vector<workloads::MetricValue> values =
       e.model->evaluate(point.params, stats);
   const std::vector<workloads::MetricInfo>& declared = e.model->metrics;

@@ -34,7 +34,8 @@ namespace schedsim::experiments {
 // The longest duration_ms (and warmup_ms) a scenario may ask for.
 inline constexpr int64_t kMaxScenarioDurationMs = 1000000000;  // 11.6 days
 
-// The policies a scenario asks for, with their parameters. An empty
+// The policies a scenario asks for, with their parameters, each a policy
+// choice (ParsePolicyChoice in policy_json.h) over these defaults. An empty
 // cpufreq name means the machine's default (DefaultFreqGovernor).
 struct ScenarioPolicies {
   std::string cpufreq;
@@ -81,9 +82,10 @@ struct ScenarioRun {
   std::string cpufreq;  // the governor used (the default resolved)
 };
 
-// Loads the machine, checks the scenario against it, creates the policies
-// through the registry, and runs the simulator: warmup_ms, ResetStats(),
-// then duration_ms. Errors start with the scenario's file name.
+// Loads the machine, checks the scenario against it, and runs it through
+// RunOnce (run_wiring.h): the policies through the registry, warmup_ms,
+// ResetStats(), then duration_ms. Errors start with the scenario's file
+// name.
 absl::StatusOr<ScenarioRun> RunScenario(const Scenario& scenario);
 
 // The `config` keys: every SimConfig field, by its C++ name, in

@@ -441,13 +441,13 @@ TEST(ScenarioErrorTest, MachineAndPolicies) {
   EXPECT_THAT(
       ErrorOf(Minimal(
           R"("policies": {"cpuidle": {"name": "menu", "params": {"repeat": true}}})")),
-      StartsWith("scenario.json: policies.cpuidle.params: cpuidle policy "
-                 "'menu' has no parameter 'repeat'; its parameters:"));
+      StartsWith("scenario.json: policies.cpuidle.params: unknown parameter "
+                 "'repeat'"));
   EXPECT_THAT(
       ErrorOf(Minimal(
           R"("policies": {"cpufreq": {"name": "schedutil", "params": {"rate_limit_us": "fast"}}})")),
-      HasSubstr("parameter 'rate_limit_us' expects type int, got type "
-                "string (fast)"));
+      HasSubstr("policies.cpufreq.params.rate_limit_us: expected an integer "
+                "(cpufreq policy 'schedutil' parameter 'rate_limit_us')"));
 }
 
 TEST(ScenarioTest, PolicyObjectsCarryParameters) {

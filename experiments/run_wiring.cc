@@ -1,0 +1,78 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The one run wiring (run_wiring.h): policies by name, Simulator::Create,
+// warm-up, ResetStats, the measured run.
+
+#include "experiments/run_wiring.h"
+
+#include <utility>
+
+#include "base/status_macros.h"
+
+namespace schedsim::experiments {
+namespace {
+
+// The caller's object, or a new one by name (`default_name` when empty).
+template <typename Interface, typename MakeFn>
+absl::StatusOr<std::shared_ptr<Interface>> Resolve(
+    const std::shared_ptr<Interface>& object, const PolicySpec& spec,
+    const std::string& default_name, MakeFn make) {
+  if (object != nullptr) return object;
+  const std::string& name = spec.name.empty() ? default_name : spec.name;
+  absl::StatusOr<std::unique_ptr<Interface>> made = make(name, spec.params);
+  if (!made.ok()) return made.status();
+  return std::shared_ptr<Interface>(*std::move(made));
+}
+
+// Runs `simulator` as `spec` says, after WireRun.
+absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator) {
+  if (spec.warmup > sim::SimDuration::Zero()) {
+    SCHEDSIM_RETURN_IF_ERROR(simulator.RunFor(spec.warmup));
+    simulator.ResetStats();
+  }
+  simulator.set_trace_sink(spec.trace);
+  absl::Status run = simulator.RunFor(spec.duration);
+  simulator.set_trace_sink(nullptr);
+  return run;
+}
+
+}  // namespace
+
+absl::StatusOr<WiredRun> WireRun(const RunSpec& spec) {
+  WiredRun w;
+  const std::string freq_default = DefaultFreqGovernor(*spec.machine);
+  w.cpufreq = spec.cpufreq.name.empty() ? freq_default : spec.cpufreq.name;
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      w.freq, Resolve(spec.cpufreq_object, spec.cpufreq, freq_default,
+                      [](const std::string& n, const PolicyParams& p) {
+                        return MakeFreqGovernor(n, p);
+                      }));
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      w.idle, Resolve(spec.cpuidle_object, spec.cpuidle, kDefaultIdleGovernor,
+                      [](const std::string& n, const PolicyParams& p) {
+                        return MakeIdleGovernor(n, p);
+                      }));
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      w.placement,
+      Resolve(spec.placement_object, spec.placement, kDefaultPlacementPolicy,
+              [](const std::string& n, const PolicyParams& p) {
+                return MakePlacementPolicy(n, p);
+              }));
+  const sim::Policies policies{w.freq.get(), w.idle.get(), w.placement.get()};
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      w.simulator, sim::Simulator::Create(*spec.machine, spec.config,
+                                          *spec.workload, policies, spec.seed));
+  return w;
+}
+
+absl::StatusOr<RunOutput> RunOnce(const RunSpec& spec) {
+  SCHEDSIM_ASSIGN_OR_RETURN(WiredRun w, WireRun(spec));
+  SCHEDSIM_RETURN_IF_ERROR(RunMeasured(spec, *w.simulator));
+  RunOutput out;
+  out.end_ns = w.simulator->now().ns();
+  out.stats = w.simulator->Stats();
+  out.cpufreq = std::move(w.cpufreq);
+  return out;
+}
+
+}  // namespace schedsim::experiments
