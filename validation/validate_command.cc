@@ -180,39 +180,32 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   if (!floor_file.empty()) check_floor = true;
 
-  absl::StatusOr<Catalogue> catalogue;
-  if (catalogue_file.empty()) {
-    catalogue = BuiltinCatalogue();
-  } else {
-    absl::StatusOr<std::string> text =
-        experiments::ReadFileText(catalogue_file);
-    if (!text.ok()) {
-      err << "schedsim validate: " << text.status().message() << "\n";
-      return 1;
-    }
-    catalogue = ParseCatalogue(*text, catalogue_file);
-  }
-  if (!catalogue.ok()) {
-    err << "schedsim validate: " << catalogue.status().message() << "\n";
+  auto fail = [&](const absl::Status& status) {
+    err << "schedsim validate: " << status.message() << "\n";
     return 1;
-  }
+  };
+  // The built-in text, or the file's; `name` is what errors name.
+  auto text_of = [](const std::string& file, absl::string_view builtin,
+                    const char* builtin_name,
+                    std::string* name) -> absl::StatusOr<std::string> {
+    *name = file.empty() ? builtin_name : file;
+    if (file.empty()) return std::string(builtin);
+    return experiments::ReadFileText(file);
+  };
+  std::string name;
+  absl::StatusOr<std::string> text =
+      text_of(catalogue_file, BuiltinCatalogueText(),
+              "validation/catalogue.json", &name);
+  if (!text.ok()) return fail(text.status());
+  absl::StatusOr<Catalogue> catalogue = ParseCatalogue(*text, name);
+  if (!catalogue.ok()) return fail(catalogue.status());
   std::optional<Floor> floor;
   if (check_floor) {
-    absl::StatusOr<Floor> f;
-    if (floor_file.empty()) {
-      f = ParseFloor(std::string(BuiltinFloorText()), "validation/floor.json");
-    } else {
-      absl::StatusOr<std::string> text = experiments::ReadFileText(floor_file);
-      if (!text.ok()) {
-        err << "schedsim validate: " << text.status().message() << "\n";
-        return 1;
-      }
-      f = ParseFloor(*text, floor_file);
-    }
-    if (!f.ok()) {
-      err << "schedsim validate: " << f.status().message() << "\n";
-      return 1;
-    }
+    text =
+        text_of(floor_file, BuiltinFloorText(), "validation/floor.json", &name);
+    if (!text.ok()) return fail(text.status());
+    absl::StatusOr<Floor> f = ParseFloor(*text, name);
+    if (!f.ok()) return fail(f.status());
     if (f->tier != tier) {
       return usage_error(absl::StrCat("the floor is for the ", f->tier,
                                       " tier; add --tier=", f->tier));
@@ -221,10 +214,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   }
 
   absl::StatusOr<std::vector<Group>> groups = BuildGroups(*catalogue, options);
-  if (!groups.ok()) {
-    err << "schedsim validate: " << groups.status().message() << "\n";
-    return 1;
-  }
+  if (!groups.ok()) return fail(groups.status());
   if (list) {
     for (const Row& row : catalogue->rows) {
       out << absl::StrFormat(
@@ -239,10 +229,13 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   const Estimate estimate =
       EstimateCost(*groups, options.jobs, options.robustness_pct);
+  // The rows that run and the not expressible ones (BuildGroups checked
+  // the regular expression).
   int rows_total = 0;
+  for (const Group& g : *groups) rows_total += static_cast<int>(g.rows.size());
+  const std::regex only_re(options.only.empty() ? "." : options.only);
   for (const Row& row : catalogue->rows) {
-    if (options.only.empty() ||
-        std::regex_search(row.id, std::regex(options.only))) {
+    if (!row.not_expressible.empty() && std::regex_search(row.id, only_re)) {
       ++rows_total;
     }
   }
@@ -268,10 +261,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     };
   }
   absl::StatusOr<ValidationResult> result = RunValidation(*catalogue, options);
-  if (!result.ok()) {
-    err << "schedsim validate: " << result.status().message() << "\n";
-    return 1;
-  }
+  if (!result.ok()) return fail(result.status());
   const std::string table = ScoreboardTable(result->rows, result->summary);
   const std::string json =
       ScoreboardJson(result->rows, result->summary)
