@@ -45,12 +45,9 @@ void IoUtilGovernor::Start(FreqDomain& domain) {
     c.last_update_ns = now_ns;
     c.prev = domain.counters(cpu);
     if (hwp) {
-      HwpRequest req;
-      req.min_perf = limits.min_perf;
-      req.max_perf = limits.max_perf;
-      req.desired_perf = 0;
-      req.epp = options_.epp;
-      domain.SetHwpRequest(cpu, req);
+      domain.SetHwpRequest(
+          cpu, platform::drivers::HwpSetRequest(domain, options_.epp,
+                                                /*performance_policy=*/false));
       c.written_min_perf = limits.min_perf;
       c.written_max_perf = limits.max_perf;
     }
