@@ -53,6 +53,8 @@ set(SCHEDSIM_LIBRARY_SOURCES
   governors/placement/sis_common.cc
   governors/placement/sis_prop.cc
   governors/placement/sis_util.cc
+  platform/core/answer_checks.cc
+  platform/core/poll_limit.cc
   platform/drivers/acpi_cpufreq.cc
   platform/drivers/cpufreq_driver.cc
   platform/drivers/intel_cpufreq.cc
