@@ -137,7 +137,7 @@ void IoUtilGovernor::UpdateUtil(FreqDomain& domain, int cpu, uint32_t flags) {
   DomainState& d = domains_[domain.id()];
   if (pstate == 0 || pstate == d.requested_pstate) return;
   d.requested_pstate = pstate;
-  domain.SetTargetKhz(pstate * PstateRangeOf(domain).khz_per_pstate);
+  SetPstate(domain, PstateRangeOf(domain), pstate);
 }
 
 int IoUtilGovernor::boost_level(int cpu) const { return cpus_[cpu].level; }

@@ -24,38 +24,27 @@ using platform::testing::FakeFreqDomain;
 constexpr int64_t kNoMax = std::numeric_limits<int64_t>::max();
 const std::vector<int64_t> kTable = {2000000, 1700000, 1500000};
 
+// kTable resolved as scaling_setspeed would (every entry usable).
+int64_t Resolve(int64_t khz, Relation relation) {
+  return ResolveTableKhz(kTable, khz, relation, kNoMax, AboveTable::kTableOnly);
+}
+
 TEST(ResolveTableKhzTest, RelationLowPicksTheLowestEntryAtOrAbove) {
-  EXPECT_EQ(ResolveTableKhz(kTable, 1600000, Relation::kLow, kNoMax,
-                            AboveTable::kTableOnly),
-            1700000);
-  EXPECT_EQ(ResolveTableKhz(kTable, 1700000, Relation::kLow, kNoMax,
-                            AboveTable::kTableOnly),
-            1700000);
-  EXPECT_EQ(ResolveTableKhz(kTable, 1000000, Relation::kLow, kNoMax,
-                            AboveTable::kTableOnly),
-            1500000);
+  EXPECT_EQ(Resolve(1600000, Relation::kLow), 1700000);
+  EXPECT_EQ(Resolve(1700000, Relation::kLow), 1700000);
+  EXPECT_EQ(Resolve(1000000, Relation::kLow), 1500000);
 }
 
 TEST(ResolveTableKhzTest, RelationHighPicksTheHighestEntryAtOrBelow) {
-  EXPECT_EQ(ResolveTableKhz(kTable, 1600000, Relation::kHigh, kNoMax,
-                            AboveTable::kTableOnly),
-            1500000);
-  EXPECT_EQ(ResolveTableKhz(kTable, 1999999, Relation::kHigh, kNoMax,
-                            AboveTable::kTableOnly),
-            1700000);
+  EXPECT_EQ(Resolve(1600000, Relation::kHigh), 1500000);
+  EXPECT_EQ(Resolve(1999999, Relation::kHigh), 1700000);
   // Below the lowest entry: the lowest.
-  EXPECT_EQ(ResolveTableKhz(kTable, 1000000, Relation::kHigh, kNoMax,
-                            AboveTable::kTableOnly),
-            1500000);
+  EXPECT_EQ(Resolve(1000000, Relation::kHigh), 1500000);
 }
 
 TEST(ResolveTableKhzTest, RelationClosest) {
-  EXPECT_EQ(ResolveTableKhz(kTable, 1590000, Relation::kClosest, kNoMax,
-                            AboveTable::kTableOnly),
-            1500000);
-  EXPECT_EQ(ResolveTableKhz(kTable, 1610000, Relation::kClosest, kNoMax,
-                            AboveTable::kTableOnly),
-            1700000);
+  EXPECT_EQ(Resolve(1590000, Relation::kClosest), 1500000);
+  EXPECT_EQ(Resolve(1610000, Relation::kClosest), 1700000);
 }
 
 TEST(ResolveTableKhzTest, AboveTheTable) {
@@ -64,9 +53,7 @@ TEST(ResolveTableKhzTest, AboveTheTable) {
                             AboveTable::kBoostAboveTable),
             3000000);
   // scaling_setspeed: the highest entry within the maximum.
-  EXPECT_EQ(ResolveTableKhz(kTable, 3000000, Relation::kLow, kNoMax,
-                            AboveTable::kTableOnly),
-            2000000);
+  EXPECT_EQ(Resolve(3000000, Relation::kLow), 2000000);
   EXPECT_EQ(ResolveTableKhz(kTable, 1900000, Relation::kLow, 1800000,
                             AboveTable::kTableOnly),
             1700000);
@@ -232,6 +219,21 @@ TEST(ParseEppTest, PresetsAndNumbers) {
   EXPECT_EQ(*ParseEpp("77"), 77);
   EXPECT_FALSE(ParseEpp("256").ok());
   EXPECT_FALSE(ParseEpp("fast").ok());
+}
+
+TEST(PstateRangeTest, RatiosOfThePartAndThePolicy) {
+  FakeFreqDomain d = FakeFreqDomain::ForPreset("zen3-2s-nps1");
+  d.set_policy_limits(1550000, 3000000);
+  const PstateRange r = PstateRangeOf(d);
+  EXPECT_EQ(r.khz_per_pstate, 100000);
+  EXPECT_EQ(r.min_pstate, 15);
+  EXPECT_EQ(r.max_pstate, 20);
+  EXPECT_EQ(r.turbo_pstate, 36);
+  EXPECT_EQ(r.min_perf_ratio, 16);  // rounded up
+  EXPECT_EQ(r.max_perf_ratio, 30);
+  SetPstate(d, r, 25);
+  ASSERT_EQ(d.actions().size(), 1u);
+  EXPECT_EQ(d.actions()[0].khz, 2500000);
 }
 
 TEST(ApplyPolicyLimitsTest, MovesIntoNewLimits) {

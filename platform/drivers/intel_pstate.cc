@@ -57,4 +57,24 @@ HwpRequest HwpSetRequest(const FreqDomain& domain, int epp,
   return req;
 }
 
+PstateRange PstateRangeOf(const FreqDomain& domain) {
+  const topology::FrequencySpec& spec = domain.spec();
+  PstateRange r;
+  r.khz_per_pstate = spec.khz_per_perf_unit > 0 ? spec.khz_per_perf_unit : 1;
+  const int64_t unit = r.khz_per_pstate;
+  r.min_pstate = static_cast<int>(spec.min_khz / unit);
+  r.max_pstate = static_cast<int>(spec.base_khz / unit);
+  r.turbo_pstate =
+      static_cast<int>(std::max(spec.max_turbo_khz, spec.base_khz) / unit);
+  // Rounded inwards so that the P-state frequency stays within the limits.
+  r.min_perf_ratio =
+      static_cast<int>((domain.policy_min_khz() + unit - 1) / unit);
+  r.max_perf_ratio = static_cast<int>(domain.policy_max_khz() / unit);
+  return r;
+}
+
+void SetPstate(FreqDomain& domain, const PstateRange& range, int pstate) {
+  domain.SetTargetKhz(pstate * range.khz_per_pstate);
+}
+
 }  // namespace schedsim::platform::drivers

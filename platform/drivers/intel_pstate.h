@@ -17,6 +17,12 @@
 // energy_performance_available_preferences: performance 0x00,
 // balance_performance 0x80, balance_power 0xC0, power 0xFF.
 //
+// Without HWP, active mode (intel_pstate_get_cpu_pstates,
+// intel_pstate_set_pstate) reads the P-state range from the MSRs (the
+// lowest, the guaranteed and the turbo ratio), and writes a chosen P-state
+// into IA32_PERF_CTL; the model writes it as a target of P-state x
+// khz_per_perf_unit (FreqDomain::SetTargetKhz).
+//
 // Simplifications: no global min/max_perf_pct, no turbo-disable or
 // per-CPU capability differences (hybrid parts); the HWP capabilities come
 // from topology::FrequencySpec::hwp.
@@ -61,6 +67,25 @@ HwpLimits HwpLimitsOf(const FreqDomain& domain);
 // MIN = MAX and EPP 0.
 HwpRequest HwpSetRequest(const FreqDomain& domain, int epp,
                          bool performance_policy);
+
+// The P-state (ratio) range of a domain without HWP, in
+// spec().khz_per_perf_unit steps.
+struct PstateRange {
+  int min_pstate = 0;      // lowest (LFM): spec().min_khz
+  int max_pstate = 0;      // guaranteed / base (P1): spec().base_khz; also
+                           // the kernel's max_pstate_physical
+  int turbo_pstate = 0;    // highest turbo: spec().max_turbo_khz
+  int min_perf_ratio = 0;  // policy_min_khz, rounded up
+  int max_perf_ratio = 0;  // policy_max_khz, rounded down
+  int64_t khz_per_pstate = 0;
+};
+
+// Reads the range and the current policy limits of `domain`.
+PstateRange PstateRangeOf(const FreqDomain& domain);
+
+// intel_pstate_set_pstate(): writes `pstate` (SetTargetKhz of pstate x
+// range.khz_per_pstate).
+void SetPstate(FreqDomain& domain, const PstateRange& range, int pstate);
 
 }  // namespace schedsim::platform::drivers
 
