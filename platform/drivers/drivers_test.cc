@@ -169,22 +169,18 @@ TEST(IntelCpufreqTest, AdjustPerfSetsDesiredWithinThePolicyRatios) {
   EXPECT_EQ(r.epp, kEppBalancePerformance);
 }
 
-TEST(HwpLimitsTest, RoundsInward) {
-  FakeFreqDomain d = FakeFreqDomain::ForPreset("skylake-e3-1240v5");
-  d.set_policy_limits(1250000, 3350000);
-  const HwpLimits l = HwpLimitsOf(d);
-  EXPECT_EQ(l.min_perf, 13);
-  EXPECT_EQ(l.max_perf, 33);
-}
-
 TEST(HwpLimitsTest, OneClampingRuleTheMinimumYieldsToTheMaximum) {
   topology::FrequencySpec spec;
   spec.khz_per_perf_unit = 100000;
   spec.hwp.lowest = 8;
   spec.hwp.highest = 39;
+  // The minimum rounded up, the maximum down.
+  HwpLimits l = HwpLimitsOf(spec, 1250000, 3350000);
+  EXPECT_EQ(l.min_perf, 13);
+  EXPECT_EQ(l.max_perf, 33);
   // scaling_min = scaling_max = 2.05 GHz: MIN rounds up to 21, MAX down to
   // 20; MIN is lowered to MAX (not MAX raised to MIN).
-  HwpLimits l = HwpLimitsOf(spec, 2050000, 2050000);
+  l = HwpLimitsOf(spec, 2050000, 2050000);
   EXPECT_EQ(l.min_perf, 20);
   EXPECT_EQ(l.max_perf, 20);
   // Limits beyond the capabilities: within [lowest, highest].
