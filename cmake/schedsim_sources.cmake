@@ -53,6 +53,12 @@ set(SCHEDSIM_LIBRARY_SOURCES
   governors/placement/sis_common.cc
   governors/placement/sis_prop.cc
   governors/placement/sis_util.cc
+  platform/core/answer_checks.cc
+  platform/core/poll_limit.cc
+  platform/drivers/acpi_cpufreq.cc
+  platform/drivers/cpufreq_driver.cc
+  platform/drivers/intel_cpufreq.cc
+  platform/drivers/intel_pstate.cc
   platform/linux/governor_loop.cc
   platform/linux/linux_cpufreq.cc
   platform/linux/linux_cpufreq_sample.cc

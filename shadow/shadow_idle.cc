@@ -19,6 +19,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "platform/core/answer_checks.h"
+#include "platform/core/poll_limit.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_common.h"
 #include "shadow/trace_idle_device.h"
@@ -37,8 +39,6 @@ using shadow_internal::TraceIdleDevice;
 
 // Largest CPU id accepted from a trace (bounds per-CPU arrays).
 constexpr int kMaxTraceCpu = 1 << 16;
-// cpuidle_poll_time: CPUIDLE_POLL_MIN (10 us); the cap is TICK_NSEC / 16.
-constexpr int64_t kPollMinNs = 10000;
 
 // The next enabled state deeper than `index`, or -1.
 int NextDeeperEnabled(const std::vector<topology::CState>& states, int index) {
@@ -84,18 +84,6 @@ void AddInto(const IdleCost& from, IdleCost* to) {
   to->oracle += from.oracle;
 }
 
-// cpuidle_poll_time() with no per-device poll limit.
-int64_t PollLimitNs(const std::vector<topology::CState>& states,
-                    int64_t tick_ns) {
-  const int64_t cap = tick_ns / 16;
-  for (size_t i = 1; i < states.size(); ++i) {
-    if (states[i].disabled) continue;
-    if (states[i].target_residency_ns < kPollMinNs) continue;
-    return std::min(states[i].target_residency_ns, cap);
-  }
-  return tick_ns;
-}
-
 std::string StateName(const std::vector<topology::CState>& states, int i) {
   return absl::StrCat(i, " (", states[i].name, ")");
 }
@@ -109,7 +97,7 @@ class IdleShadow {
         governor_(governor),
         options_(options),
         tick_ns_(kNsPerS / options.hz),
-        poll_limit_ns_(PollLimitNs(states_, tick_ns_)) {
+        poll_limit_ns_(platform::core::PollTimeLimitNs(states_, tick_ns_)) {
     report_.governor = std::string(governor->name());
     report_.machine = machine.name();
     report_.states = states_;
@@ -238,13 +226,15 @@ class IdleShadow {
     c.device->set_nr_iowait(std::max(c.nr_iowait, 0));
     bool stop_tick = true;
     const int chosen = governor_->Select(*c.device, &stop_tick);
-    if (chosen < 0 || chosen >= n) {
+    const platform::core::IdleAnswer answer =
+        platform::core::CheckIdleAnswer(*c.device, chosen);
+    if (answer == platform::core::IdleAnswer::kOutOfRange) {
       return LineError(
           *reader_, absl::StrCat("governor ", report_.governor,
                                  " chose idle state ", chosen, " on CPU ",
                                  e.cpu_id, "; the table has ", n, " states"));
     }
-    if (c.device->state_disabled(chosen)) {
+    if (answer == platform::core::IdleAnswer::kDisabled) {
       return LineError(*reader_, absl::StrCat("governor ", report_.governor,
                                               " chose the disabled idle state ",
                                               StateName(states_, chosen),

@@ -20,6 +20,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "platform/core/answer_checks.h"
 #include "shadow/shadow.h"
 #include "shadow/shadow_common.h"
 #include "shadow/trace_sched_view.h"
@@ -337,7 +338,9 @@ class PlacementShadow {
     const bool kernel_idle = view_.IsIdle(kernel);
     view_.BeginSearch();
     const int chosen = policy_->SelectIdleSibling(view_, request);
-    if (chosen < 0 || chosen >= pre_.trace_cpus) {
+    // The task may run on every CPU of the trace (allowed_).
+    if (!platform::core::ValidPlacementAnswer(chosen, allowed_.width(),
+                                              allowed_)) {
       return LineError(
           *reader_,
           absl::StrCat("placement policy ", report_.policy, " chose CPU ",

@@ -7,8 +7,11 @@
 // energy accounting.
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "platform/core/answer_checks.h"
+#include "platform/drivers/acpi_cpufreq.h"
 #include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
@@ -212,16 +215,12 @@ void SimulatorImpl::SetTargetKhz(int domain, int64_t khz) {
   FreqDomainState& d = fdoms_[domain];
   const topology::FrequencySpec& f = topo_.frequency();
   khz = std::clamp(khz, d.policy_min_khz, d.policy_max_khz);
-  if (!f.pstates_khz.empty()) {
-    // CPUFREQ_RELATION_L: the lowest table frequency at or above the
-    // target (the table is highest first).
-    int64_t pick = f.pstates_khz.front();
-    for (int64_t p : f.pstates_khz) {
-      if (p >= khz) pick = p;
-    }
-    if (khz > f.pstates_khz.front()) pick = khz;  // boost range
-    khz = pick;
-  }
+  // acpi-cpufreq's table, CPUFREQ_RELATION_L over every entry; above P0,
+  // the boost range.
+  khz = platform::drivers::ResolveTableKhz(
+      f.pstates_khz, khz, platform::drivers::Relation::kLow,
+      std::numeric_limits<int64_t>::max(),
+      platform::drivers::AboveTable::kBoostAboveTable);
   d.requested_khz = khz;
   int64_t eff = EffectiveKhz(d, khz);
   d.pending_khz = eff;
@@ -247,15 +246,19 @@ void SimulatorImpl::OnFreqDone(int domain) {
 void SimulatorImpl::SetHwpRequest(int domain, int cpu,
                                   const platform::HwpRequest& req) {
   const topology::FrequencySpec& f = topo_.frequency();
-  if (!f.has_hwp) {
-    FailCat("frequency governor '", policies_.freq->name(),
-            "' wrote an HWP request on ", topo_.name(), ", which has no HWP");
-    return;
-  }
   FreqDomainState& d = fdoms_[domain];
+  switch (platform::core::CheckHwpWrite(f, d.cpus, cpu)) {
+    case platform::core::HwpWrite::kOk:
+      break;
+    case platform::core::HwpWrite::kNoHwp:
+      FailCat("frequency governor '", policies_.freq->name(),
+              "' wrote an HWP request on ", topo_.name(), ", which has no HWP");
+      return;
+    case platform::core::HwpWrite::kCpuNotInDomain:
+      return;  // ignored, as always
+  }
   int index = 0;
   for (int c = d.cpus.First(); c >= 0 && c != cpu; c = d.cpus.Next(c)) ++index;
-  if (index >= static_cast<int>(d.hwp_req.size())) return;
   d.hwp_req[index] = req;
   // The hardware honours new limits at once (a raised minimum lifts the
   // level now); the activity-driven part waits for the next evaluation.

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "platform/core/answer_checks.h"
 #include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
@@ -93,7 +94,8 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu) {
   if (n == 0) {
     // No cpuidle driver: the CPU idles in an unmodelled halt.
     s = -1;
-  } else if (s < 0 || s >= n || dev.state_disabled(s)) {
+  } else if (platform::core::CheckIdleAnswer(dev, s) !=
+             platform::core::IdleAnswer::kOk) {
     return FailCat("idle governor '", policies_.idle->name(), "' chose state ",
                    s, " on CPU ", cpu, "; valid: an enabled state in 0..",
                    n - 1);

@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "platform/core/poll_limit.h"
 #include "sim/simulator.h"
 #include "sim/simulator_impl.h"
 
@@ -93,16 +94,8 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   min_granularity_ns_ = config_.sched_min_granularity_ns * factor;
   wakeup_granularity_ns_ = config_.sched_wakeup_granularity_ns * factor;
 
-  // POLL time limit: the target residency of the first enabled state with a
-  // residency of at least 10 us, capped at TICK_NSEC / 16
-  // (drivers/cpuidle/cpuidle.c cpuidle_poll_time(), Linux 6.1).
-  poll_limit_ns_ = tick_ns_ / 16;
-  for (const topology::CState& s : topo_.cstates()) {
-    if (!s.disabled && !s.polling() && s.target_residency_ns >= 10000) {
-      poll_limit_ns_ = std::min(poll_limit_ns_, s.target_residency_ns);
-      break;
-    }
-  }
+  // POLL time limit (cpuidle_poll_time(); platform/core/poll_limit.h).
+  poll_limit_ns_ = platform::core::PollTimeLimitNs(topo_.cstates(), tick_ns_);
 
   // What tasks are created from: the specs, compacted (names in one
   // string), with their affinity masks parsed.

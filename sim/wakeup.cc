@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "platform/core/answer_checks.h"
 #include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
@@ -221,7 +222,7 @@ int SimulatorImpl::SelectTaskRqFair(int task, int prev, int this_cpu,
   req.recent_used_cpu = &p.recent_used_cpu;
   scan_probes_ = 0;
   int cpu = policies_.placement->SelectIdleSibling(*sched_view_, req);
-  if (cpu < 0 || cpu >= topo_.num_cpus() || !allowed->Test(cpu)) {
+  if (!platform::core::ValidPlacementAnswer(cpu, topo_.num_cpus(), *allowed)) {
     FailCat("placement policy '", policies_.placement->name(), "' chose CPU ",
             cpu, " for task ", task, ", which may run only on ",
             allowed->ToList());

@@ -50,6 +50,10 @@ expect_not_visible //sim/testing/layer_probe:sim_uses_governors \
   //governors:policies
 expect_not_visible //platform/testing/layer_probe:platform_uses_governors \
   //governors:policies
+expect_not_visible //platform/drivers/layer_probe:drivers_uses_governors \
+  //governors:policies
+expect_not_visible //platform/drivers/layer_probe:drivers_uses_sim \
+  //sim:simulator
 expect_not_visible //topology/testing/layer_probe:topology_uses_platform \
   //platform:cpufreq
 expect_visible //experiments/testing/layer_probe:experiments_uses_sim

@@ -64,7 +64,7 @@ void ConservativeGovernor::UpdateUtil(platform::FreqDomain& domain, int cpu,
   DomainState& d = domains_[domain.id()];
   if (d.limits.Changed(domain)) {
     // cpufreq_dbs_governor_limits: apply the limits, sample at once.
-    d.cur_khz = ApplyPolicyLimits(domain, d.cur_khz);
+    d.cur_khz = ApplyPolicyLimits(DriverOf(domain), domain, d.cur_khz);
     sampler_.set_sample_delay_ns(domain, 0);
   }
   if (!sampler_.ShouldSample(domain)) return;
@@ -104,7 +104,7 @@ void ConservativeGovernor::Sample(platform::FreqDomain& domain,
     d.down_skip = 0;
     if (requested == max_khz) return;
     requested = std::min(requested + step_khz, max_khz);
-    d.cur_khz = DriverTarget(domain, requested, Relation::kHigh);
+    d.cur_khz = DriverOf(domain).Target(domain, requested, Relation::kHigh);
     d.requested_khz = requested;
     return;
   }
@@ -114,7 +114,7 @@ void ConservativeGovernor::Sample(platform::FreqDomain& domain,
   if (load.load_pct < options_.down_threshold_pct) {
     if (requested == min_khz) return;
     requested = requested > step_khz ? requested - step_khz : min_khz;
-    d.cur_khz = DriverTarget(domain, requested, Relation::kLow);
+    d.cur_khz = DriverOf(domain).Target(domain, requested, Relation::kLow);
     d.requested_khz = requested;
   }
 }

@@ -15,22 +15,6 @@ namespace schedsim::governors {
 using platform::CpuCounters;
 using platform::FreqDomain;
 
-PstateRange PstateRangeOf(const FreqDomain& domain) {
-  const topology::FrequencySpec& spec = domain.spec();
-  PstateRange r;
-  r.khz_per_pstate = spec.khz_per_perf_unit > 0 ? spec.khz_per_perf_unit : 1;
-  const int64_t unit = r.khz_per_pstate;
-  r.min_pstate = static_cast<int>(spec.min_khz / unit);
-  r.max_pstate = static_cast<int>(spec.base_khz / unit);
-  r.turbo_pstate =
-      static_cast<int>(std::max(spec.max_turbo_khz, spec.base_khz) / unit);
-  // Rounded inwards so that the P-state frequency stays within the limits.
-  r.min_perf_ratio =
-      static_cast<int>((domain.policy_min_khz() + unit - 1) / unit);
-  r.max_perf_ratio = static_cast<int>(domain.policy_max_khz() / unit);
-  return r;
-}
-
 int BusyPercentTargetPstate(const PstateRange& range, int32_t busy_fp,
                             int avg_pstate, bool no_turbo) {
   const int top = no_turbo ? range.max_pstate : range.turbo_pstate;
@@ -160,7 +144,7 @@ void IntelPstateGovernor::UpdateUtil(FreqDomain& domain, int cpu,
   DomainState& d = domains_[domain.id()];
   if (pstate == d.requested_pstate) return;
   d.requested_pstate = pstate;
-  domain.SetTargetKhz(pstate * range.khz_per_pstate);
+  SetPstate(domain, range, pstate);
 }
 
 double IntelPstateGovernor::iowait_boost(int cpu) const {

@@ -40,6 +40,7 @@
 
 #include "absl/strings/string_view.h"
 #include "platform/cpufreq.h"
+#include "platform/drivers/intel_pstate.h"
 
 namespace schedsim::governors {
 
@@ -49,19 +50,11 @@ inline constexpr int32_t kPstateOneFp = 1 << kPstateFracBits;
 // ONE_EIGHTH_FP: the first step of the IO-wait boost (step 1 above).
 inline constexpr int32_t kPstateOneEighthFp = kPstateOneFp >> 3;
 
-// The P-state (ratio) range of a domain, in spec().khz_per_perf_unit steps.
-struct PstateRange {
-  int min_pstate = 0;      // lowest (LFM): spec().min_khz
-  int max_pstate = 0;      // guaranteed / base (P1): spec().base_khz; also
-                           // the kernel's max_pstate_physical
-  int turbo_pstate = 0;    // highest turbo: spec().max_turbo_khz
-  int min_perf_ratio = 0;  // policy_min_khz, rounded up
-  int max_perf_ratio = 0;  // policy_max_khz, rounded down
-  int64_t khz_per_pstate = 0;
-};
-
-// Reads the range and the current policy limits of `domain`.
-PstateRange PstateRangeOf(const platform::FreqDomain& domain);
+// The P-state range, the policy ratios and the PERF_CTL write are the
+// driver's (platform/drivers/intel_pstate.h).
+using platform::drivers::PstateRange;
+using platform::drivers::PstateRangeOf;
+using platform::drivers::SetPstate;
 
 // The busy-percent target of get_target_pstate (step 4 above):
 // `top` = max_pstate if `no_turbo`, else turbo_pstate; target =

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "platform/registry.h"
 
@@ -22,35 +21,6 @@ namespace {
 // which is never within two ticks of 0; simulated time starts at 0.
 constexpr int64_t kNeverNs = std::numeric_limits<int64_t>::min();
 }  // namespace
-
-absl::StatusOr<int> ParseEpp(absl::string_view text) {
-  if (text == "performance") return kEppPerformance;
-  if (text == "balance_performance") return kEppBalancePerformance;
-  if (text == "balance_power") return kEppBalancePower;
-  if (text == "power") return kEppPower;
-  int value = 0;
-  if (absl::SimpleAtoi(text, &value) && value >= 0 && value <= 255) {
-    return value;
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "epp must be performance, balance_performance, balance_power, power "
-      "or a number 0..255, got '",
-      text, "'"));
-}
-
-HwpLimits HwpLimitsOf(const FreqDomain& domain) {
-  const topology::FrequencySpec& spec = domain.spec();
-  const int64_t unit = spec.khz_per_perf_unit > 0 ? spec.khz_per_perf_unit : 1;
-  const int lowest = spec.hwp.lowest;
-  const int highest = std::max(spec.hwp.highest, lowest);
-  HwpLimits l;
-  l.max_perf = std::clamp(static_cast<int>(domain.policy_max_khz() / unit),
-                          lowest, highest);
-  l.min_perf =
-      std::clamp(static_cast<int>((domain.policy_min_khz() + unit - 1) / unit),
-                 lowest, l.max_perf);
-  return l;
-}
 
 int HwpBoostStepUp(int boost_min, int min_limit, int max_limit,
                    int guaranteed) {
@@ -86,16 +56,9 @@ void IntelPstateHwpGovernor::ApplyPolicy(FreqDomain& domain) {
   DomainState& d = domains_[domain.id()];
   d.policy_min_khz = domain.policy_min_khz();
   d.policy_max_khz = domain.policy_max_khz();
-  const HwpLimits limits = HwpLimitsOf(domain);
-  HwpRequest req;
-  req.min_perf = limits.min_perf;
-  req.max_perf = limits.max_perf;
-  req.desired_perf = 0;  // autonomous selection within [MIN, MAX]
-  req.epp = options_.epp;
-  if (options_.performance_policy) {
-    req.min_perf = req.max_perf;
-    req.epp = kEppPerformance;
-  }
+  // intel_pstate_hwp_set (platform/drivers/intel_pstate.h).
+  const HwpRequest req = platform::drivers::HwpSetRequest(
+      domain, options_.epp, options_.performance_policy);
   const topology::CpuSet& cpus = domain.cpus();
   for (int cpu = cpus.First(); cpu >= 0; cpu = cpus.Next(cpu)) {
     CpuState& c = cpus_[cpu];

@@ -41,28 +41,19 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "platform/cpufreq.h"
+#include "platform/drivers/intel_pstate.h"
 
 namespace schedsim::governors {
 
-// EPP presets of intel_pstate's energy_performance_preference
-// (drivers/cpufreq/intel_pstate.c, v6.1).
-inline constexpr int kEppPerformance = 0x00;
-inline constexpr int kEppBalancePerformance = 0x80;
-inline constexpr int kEppBalancePower = 0xC0;
-inline constexpr int kEppPower = 0xFF;
-
-// Parses an EPP: a preset name ("performance", "balance_performance",
-// "balance_power", "power") or a number 0..255, as the sysfs file accepts.
-absl::StatusOr<int> ParseEpp(absl::string_view text);
-
-// The HWP MIN and MAX (in HWP performance units) that `domain`'s policy
-// limits allow, clamped to the HWP capabilities; the minimum is rounded up
-// and the maximum down to whole units.
-struct HwpLimits {
-  int min_perf = 0;
-  int max_perf = 0;
-};
-HwpLimits HwpLimitsOf(const platform::FreqDomain& domain);
+// The EPP presets, the EPP parser and the HWP limits are the driver's
+// (platform/drivers/intel_pstate.h).
+using platform::drivers::HwpLimits;
+using platform::drivers::HwpLimitsOf;
+using platform::drivers::kEppBalancePerformance;
+using platform::drivers::kEppBalancePower;
+using platform::drivers::kEppPerformance;
+using platform::drivers::kEppPower;
+using platform::drivers::ParseEpp;
 
 // One step of intel_pstate_hwp_boost_up (step 3 above): the next boosted
 // MIN after `boost_min` (0: not boosted yet) for the unboosted request

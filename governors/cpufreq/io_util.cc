@@ -45,12 +45,9 @@ void IoUtilGovernor::Start(FreqDomain& domain) {
     c.last_update_ns = now_ns;
     c.prev = domain.counters(cpu);
     if (hwp) {
-      HwpRequest req;
-      req.min_perf = limits.min_perf;
-      req.max_perf = limits.max_perf;
-      req.desired_perf = 0;
-      req.epp = options_.epp;
-      domain.SetHwpRequest(cpu, req);
+      domain.SetHwpRequest(
+          cpu, platform::drivers::HwpSetRequest(domain, options_.epp,
+                                                /*performance_policy=*/false));
       c.written_min_perf = limits.min_perf;
       c.written_max_perf = limits.max_perf;
     }
@@ -140,7 +137,7 @@ void IoUtilGovernor::UpdateUtil(FreqDomain& domain, int cpu, uint32_t flags) {
   DomainState& d = domains_[domain.id()];
   if (pstate == 0 || pstate == d.requested_pstate) return;
   d.requested_pstate = pstate;
-  domain.SetTargetKhz(pstate * PstateRangeOf(domain).khz_per_pstate);
+  SetPstate(domain, PstateRangeOf(domain), pstate);
 }
 
 int IoUtilGovernor::boost_level(int cpu) const { return cpus_[cpu].level; }

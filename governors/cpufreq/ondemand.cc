@@ -60,7 +60,7 @@ void OndemandGovernor::UpdateUtil(platform::FreqDomain& domain, int cpu,
   DomainState& d = domains_[domain.id()];
   if (d.limits.Changed(domain)) {
     // cpufreq_dbs_governor_limits: apply the limits, sample at once.
-    d.cur_khz = ApplyPolicyLimits(domain, d.cur_khz);
+    d.cur_khz = ApplyPolicyLimits(DriverOf(domain), domain, d.cur_khz);
     sampler_.set_sample_delay_ns(domain, 0);
   }
   if (!sampler_.ShouldSample(domain)) return;
@@ -97,7 +97,7 @@ void OndemandGovernor::Target(platform::FreqDomain& domain, DomainState& d,
                               int64_t khz, Relation relation) {
   khz = std::clamp(khz, domain.policy_min_khz(), domain.policy_max_khz());
   if (khz == d.cur_khz) return;
-  d.cur_khz = DriverTarget(domain, khz, relation);
+  d.cur_khz = DriverOf(domain).Target(domain, khz, relation);
 }
 
 int64_t OndemandGovernor::Bias(int64_t khz) const {

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "platform/drivers/intel_pstate.h"
 #include "platform/registry.h"
 
 namespace schedsim::governors {
@@ -23,15 +24,13 @@ void PerformanceFreqGovernor::UpdateUtil(platform::FreqDomain& domain, int cpu,
 
 void PerformanceFreqGovernor::Apply(platform::FreqDomain& domain) {
   if (!domain.spec().has_hwp) {
-    DriverTarget(domain, domain.policy_max_khz(), Relation::kHigh);
+    DriverOf(domain).Target(domain, domain.policy_max_khz(), Relation::kHigh);
     return;
   }
-  const PerfLimits limits = PolicyPerfLimits(domain);
-  platform::HwpRequest req;
-  req.min_perf = limits.max_perf;
-  req.max_perf = limits.max_perf;
-  req.desired_perf = 0;
-  req.epp = kPerformanceEpp;
+  // intel_pstate's performance policy (platform/drivers/intel_pstate.h).
+  const platform::HwpRequest req = platform::drivers::HwpSetRequest(
+      domain, platform::drivers::kEppPerformance,
+      /*performance_policy=*/true);
   const topology::CpuSet& cpus = domain.cpus();
   for (int cpu = cpus.First(); cpu >= 0; cpu = cpus.Next(cpu)) {
     domain.SetHwpRequest(cpu, req);

@@ -29,7 +29,8 @@ class PerformanceFreqGovernor final : public platform::FreqGovernor {
   absl::string_view name() const override { return "performance"; }
 
   // cpufreq_gov_performance_limits at governor start: asks for the policy
-  // maximum (SetTargetKhz, or the HWP request above on every CPU).
+  // maximum (the driver's Target, or the HWP request above on every
+  // CPU).
   void Start(platform::FreqDomain& domain) override;
 
   // Does nothing unless the domain's policy limits changed since the last

@@ -13,13 +13,13 @@ void PowersaveFreqGovernor::Start(platform::FreqDomain& domain) {
     limits_.resize(domain.id() + 1);
   }
   limits_[domain.id()].Reset(domain);
-  DriverTarget(domain, domain.policy_min_khz(), Relation::kLow);
+  DriverOf(domain).Target(domain, domain.policy_min_khz(), Relation::kLow);
 }
 
 void PowersaveFreqGovernor::UpdateUtil(platform::FreqDomain& domain, int cpu,
                                        uint32_t flags) {
   if (limits_[domain.id()].Changed(domain)) {
-    DriverTarget(domain, domain.policy_min_khz(), Relation::kLow);
+    DriverOf(domain).Target(domain, domain.policy_min_khz(), Relation::kLow);
   }
 }
 

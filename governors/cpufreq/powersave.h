@@ -8,7 +8,8 @@
 // policy "intel_pstate"; this is the generic governor.
 // On HWP parts the minimum goes through intel_cpufreq (passive mode):
 // MIN = DESIRED = the policy minimum ratio, MAX = the policy maximum ratio
-// (intel_cpufreq_update_pstate(); DriverTarget in cpufreq_common.h).
+// (intel_cpufreq_update_pstate(); IntelCpufreqDriver::Target in
+// platform/drivers/intel_cpufreq.h).
 // Simplification: limit changes are noticed at the next utilization update
 // (FreqGovernor has no ->limits() hook).
 

@@ -217,35 +217,22 @@ int64_t SchedutilGovernor::NextKhz(const platform::FreqDomain& domain,
   const topology::FrequencySpec& spec = domain.spec();
   const int64_t ref_khz =
       options_.frequency_invariant ? spec.max_turbo_khz : d.cur_khz;
-  int64_t khz = SugovNextFreqKhz(util, capacity, ref_khz);
-  khz = std::clamp(khz, domain.policy_min_khz(), domain.policy_max_khz());
-  if (!spec.has_hwp) return khz;
-  const int64_t unit = spec.khz_per_perf_unit;
-  const PerfLimits limits = PolicyPerfLimits(domain);
-  const int64_t perf = std::clamp<int64_t>((khz + unit - 1) / unit,
-                                           limits.min_perf, limits.max_perf);
-  return perf * unit;
+  return DriverOf(domain).ResolveKhz(domain,
+                                     SugovNextFreqKhz(util, capacity, ref_khz));
 }
 
 void SchedutilGovernor::Write(platform::FreqDomain& domain, DomainState& d,
                               int64_t khz) const {
-  const topology::FrequencySpec& spec = domain.spec();
-  if (!spec.has_hwp || !options_.frequency_invariant) {
-    d.cur_khz = DriverTarget(domain, khz, Relation::kLow);
+  const CpufreqDriver& driver = DriverOf(domain);
+  if (!driver.has_adjust_perf() || !options_.frequency_invariant) {
+    // sugov_fast_switch -> cpufreq_driver_fast_switch (the deferred path,
+    // sugov_deferred_update -> __cpufreq_driver_target with RELATION_L,
+    // asks for the same).
+    d.cur_khz = driver.FastSwitch(domain, khz);
     return;
   }
-  // intel_cpufreq_adjust_perf: DESIRED = the target, MIN = the policy
-  // minimum (no DEADLINE bandwidth here), MAX = the policy maximum.
-  const PerfLimits limits = PolicyPerfLimits(domain);
-  platform::HwpRequest req;
-  req.min_perf = limits.min_perf;
-  req.max_perf = limits.max_perf;
-  req.desired_perf = static_cast<int>(khz / spec.khz_per_perf_unit);
-  req.epp = kPassiveEppBalancePerformance;
-  const topology::CpuSet& cpus = domain.cpus();
-  for (int cpu = cpus.First(); cpu >= 0; cpu = cpus.Next(cpu)) {
-    domain.SetHwpRequest(cpu, req);
-  }
+  // sugov_update_single_perf -> cpufreq_driver_adjust_perf.
+  driver.AdjustPerf(domain, khz);
   d.cur_khz = khz;
 }
 

@@ -102,13 +102,13 @@ class SchedutilGovernor final : public platform::FreqGovernor {
   // updates `cpu`'s iowait boost from `flags`; if the rate limit allows
   // (or the policy limits changed), computes the next frequency and, when
   // it differs from the last one, asks for it:
-  //   * no HWP: SetTargetKhz (the domain resolves it to a P-state);
-  //   * HWP, frequency invariant: intel_cpufreq_adjust_perf, an HWP request
-  //     on each CPU with DESIRED = ceil(HIGHEST x 1.25 util / capacity),
-  //     MIN = the policy minimum ratio, MAX = the policy maximum ratio
-  //     (drivers/cpufreq/intel_pstate.c intel_cpufreq_adjust_perf(), v6.1);
-  //   * HWP, not invariant: the frequency path of intel_cpufreq
-  //     (MIN = DESIRED = the target ratio; DriverTarget).
+  //   * a driver without adjust_perf (acpi-cpufreq), or not frequency
+  //     invariant: cpufreq_driver_fast_switch (CpufreqDriver::FastSwitch;
+  //     on HWP, intel_cpufreq's MIN = DESIRED = the target ratio);
+  //   * a driver with adjust_perf (intel_cpufreq with HWP), frequency
+  //     invariant: cpufreq_driver_adjust_perf, an HWP request on each CPU
+  //     with DESIRED = ceil(HIGHEST x 1.25 util / capacity), MIN/MAX = the
+  //     policy ratios (platform/drivers/intel_cpufreq.h).
   // Does not allocate.
   void UpdateUtil(platform::FreqDomain& domain, int cpu,
                   uint32_t flags) override;

@@ -27,11 +27,11 @@ void UserspaceFreqGovernor::UpdateUtil(platform::FreqDomain& domain, int cpu,
 void UserspaceFreqGovernor::Apply(platform::FreqDomain& domain) {
   const int64_t setspeed = domains_[domain.id()].setspeed_khz;
   if (domain.policy_max_khz() < setspeed) {
-    DriverTarget(domain, domain.policy_max_khz(), Relation::kHigh);
+    DriverOf(domain).Target(domain, domain.policy_max_khz(), Relation::kHigh);
   } else if (domain.policy_min_khz() > setspeed) {
-    DriverTarget(domain, domain.policy_min_khz(), Relation::kLow);
+    DriverOf(domain).Target(domain, domain.policy_min_khz(), Relation::kLow);
   } else {
-    DriverTarget(domain, setspeed, Relation::kLow);
+    DriverOf(domain).Target(domain, setspeed, Relation::kLow);
   }
 }
 

@@ -13,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "platform/core/answer_checks.h"
+#include "platform/drivers/acpi_cpufreq.h"
 #include "platform/linux/linux_cpufreq.h"
 #include "platform/linux/linux_cpufreq_internal.h"
 
@@ -75,19 +77,12 @@ int64_t LinuxFreqDomain::ResolveKhz(int64_t khz) const {
   const int64_t hi = policy_max_khz_;
   const int64_t lo = std::min(policy_min_khz_, hi);
   const int64_t target = std::clamp(khz, lo, hi);
-  if (spec_.pstates_khz.empty()) return target;
-  // CPUFREQ_RELATION_L: the lowest available frequency at or above the
-  // target within the limits, else the highest below the maximum.
-  int64_t best = -1;
-  for (int64_t f : spec_.pstates_khz) {
-    if (f >= target && f <= hi && (best < 0 || f < best)) best = f;
-  }
-  if (best < 0) {
-    for (int64_t f : spec_.pstates_khz) {
-      if (f <= hi && f > best) best = f;
-    }
-  }
-  return best < 0 ? target : best;
+  // acpi-cpufreq's table, CPUFREQ_RELATION_L: the lowest available
+  // frequency at or above the target within the limits, else the highest
+  // below the maximum (scaling_setspeed takes table entries only).
+  return drivers::ResolveTableKhz(spec_.pstates_khz, target,
+                                  drivers::Relation::kLow, hi,
+                                  drivers::AboveTable::kTableOnly);
 }
 
 LinuxFreqAction LinuxFreqDomain::NewAction(std::string what) const {
@@ -183,22 +178,26 @@ void LinuxFreqDomain::SetHwpRequest(int cpu, const HwpRequest& request) {
       "HWP request CPU ", cpu, ": min ", request.min_perf, " max ",
       request.max_perf, " desired ", request.desired_perf, " EPP ", request.epp,
       " (perf units of ", spec_.khz_per_perf_unit, " kHz)");
-  if (!spec_.has_hwp) {
-    LinuxFreqAction a = NewAction(what);
-    Fail(a, absl::FailedPreconditionError(absl::StrCat(
-                "the governor sent an HWP request to policy", policy_,
-                ", which has no HWP (driver ", spec_.driver, ")")));
-    actions_.push_back(std::move(a));
-    return;
-  }
-  if (cpu < 0 || cpu >= cpus_.width() || !cpus_.Test(cpu)) {
-    LinuxFreqAction a = NewAction(what);
-    Fail(a, absl::InvalidArgumentError(
-                absl::StrCat("the governor sent an HWP request for CPU ", cpu,
-                             ", which is not in policy", policy_, " (CPUs ",
-                             cpus_.ToList(), ")")));
-    actions_.push_back(std::move(a));
-    return;
+  switch (core::CheckHwpWrite(spec_, cpus_, cpu)) {
+    case core::HwpWrite::kOk:
+      break;
+    case core::HwpWrite::kNoHwp: {
+      LinuxFreqAction a = NewAction(what);
+      Fail(a, absl::FailedPreconditionError(absl::StrCat(
+                  "the governor sent an HWP request to policy", policy_,
+                  ", which has no HWP (driver ", spec_.driver, ")")));
+      actions_.push_back(std::move(a));
+      return;
+    }
+    case core::HwpWrite::kCpuNotInDomain: {
+      LinuxFreqAction a = NewAction(what);
+      Fail(a, absl::InvalidArgumentError(
+                  absl::StrCat("the governor sent an HWP request for CPU ", cpu,
+                               ", which is not in policy", policy_, " (CPUs ",
+                               cpus_.ToList(), ")")));
+      actions_.push_back(std::move(a));
+      return;
+    }
   }
   if (hwp_[cpu].has_value() && SameRequest(*hwp_[cpu], request)) return;
   hwp_[cpu] = request;

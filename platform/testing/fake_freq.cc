@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "platform/core/answer_checks.h"
+#include "platform/drivers/cpufreq_driver.h"
 #include "topology/presets.h"
 
 namespace schedsim::platform::testing {
@@ -52,7 +54,7 @@ void FakeFreqDomain::Advance(int64_t ns) {
 }
 
 void FakeFreqDomain::SetTargetKhz(int64_t khz) {
-  khz = std::clamp(khz, policy_min_khz_, policy_max_khz_);
+  khz = drivers::ClampToPolicy(*this, khz);
   requested_khz_ = khz;
   if (!hold_current_) current_khz_ = khz;
   Action a;
@@ -62,6 +64,21 @@ void FakeFreqDomain::SetTargetKhz(int64_t khz) {
 }
 
 void FakeFreqDomain::SetHwpRequest(int cpu, const HwpRequest& request) {
+  switch (core::CheckHwpWrite(spec_, cpus_, cpu)) {
+    case core::HwpWrite::kOk:
+      break;
+    case core::HwpWrite::kNoHwp:
+      std::fprintf(stderr,
+                   "FakeFreqDomain: HWP request on a part without "
+                   "HWP\n");
+      std::abort();
+    case core::HwpWrite::kCpuNotInDomain:
+      std::fprintf(stderr,
+                   "FakeFreqDomain: HWP request for CPU %d, not in "
+                   "the domain\n",
+                   cpu);
+      std::abort();
+  }
   hwp_[cpu] = request;
   int perf = request.desired_perf > 0 ? request.desired_perf : request.min_perf;
   if (!hold_current_) current_khz_ = perf * spec_.khz_per_perf_unit;

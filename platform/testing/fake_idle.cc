@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "platform/core/answer_checks.h"
+#include "platform/core/poll_limit.h"
 #include "topology/presets.h"
 
 namespace schedsim::platform::testing {
@@ -38,7 +40,7 @@ int64_t FakeIdleDevice::sleep_length_ns(int64_t* delta_tick_ns) const {
 int FakeIdleDevice::IdlePeriod(IdleGovernor& governor, int64_t idle_ns) {
   bool stop_tick = true;
   int s = governor.Select(*this, &stop_tick);
-  if (s < 0 || s >= state_count() || states_[s].disabled) {
+  if (core::CheckIdleAnswer(*this, s) != core::IdleAnswer::kOk) {
     std::fprintf(stderr, "FakeIdleDevice: governor chose invalid state %d\n",
                  s);
     std::abort();
@@ -50,17 +52,10 @@ int FakeIdleDevice::IdlePeriod(IdleGovernor& governor, int64_t idle_ns) {
   sleep_length_ns(&delta_tick);
   int64_t residency = std::min(idle_ns, next_timer_in_ns_);
   if (!stop_tick) residency = std::min(residency, delta_tick);
-  // POLL stops at its time limit (the residency of the first state with a
-  // target residency of at least 10 us, capped at TICK_NSEC / 16).
+  // POLL stops at its time limit (platform/core/poll_limit.h).
   poll_time_limit_ = false;
   if (states_[s].polling()) {
-    int64_t limit = tick_period_ns_ / 16;
-    for (const topology::CState& st : states_) {
-      if (!st.disabled && !st.polling() && st.target_residency_ns >= 10000) {
-        limit = std::min(limit, st.target_residency_ns);
-        break;
-      }
-    }
+    const int64_t limit = core::PollTimeLimitNs(states_, tick_period_ns_);
     if (residency > limit) {
       residency = limit;
       poll_time_limit_ = true;
