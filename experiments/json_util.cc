@@ -58,6 +58,8 @@ const std::vector<ConfigField>& ConfigFields() {
       {"smt_factor_pct", &C::smt_factor_pct, 1, 100},
       {"pm_qos_latency_ns", &C::pm_qos_latency_ns, -1, kMaxNs},
       {"turbo", &C::turbo},
+      {"hwp", &C::hwp},
+      {"frequency_invariance", &C::frequency_invariance},
       {"pl1_mw", &C::pl1_mw, 0, 100000000},
       {"pmu_period_ns", &C::pmu_period_ns, 1000, kMaxNs},
       {"uclamp", &C::uclamp},

@@ -5,9 +5,12 @@
 
 #include "experiments/run_wiring.h"
 
+#include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "platform/registry.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -36,12 +39,46 @@ absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator) {
   return run;
 }
 
+absl::Status CheckFreqFitsMachine(const std::string& name,
+                                  const topology::Topology& machine,
+                                  bool hwp_on) {
+  const platform::PolicyInfo* info = platform::PolicyRegistry::Global().Find(
+      platform::PolicyFamily::kCpufreq, name);
+  if (info == nullptr) return absl::OkStatus();  // MakeFreqGovernor says so
+  if (info->hwp == platform::HwpUse::kNeedsNoHwp && hwp_on) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cpufreq '", name,
+                     "' runs only with HWP off (the kernel's "
+                     "intel_pstate=no_hwp); machine '",
+                     machine.name(),
+                     "' boots with HWP on: set config \"hwp\": false, or use "
+                     "intel_pstate_hwp"));
+  }
+  if (info->hwp == platform::HwpUse::kNeedsHwp && !hwp_on) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cpufreq '", name, "' needs HWP; machine '", machine.name(), "' ",
+        machine.frequency().has_hwp ? "boots with HWP off (config \"hwp\": "
+                                      "false)"
+                                    : "has no HWP"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<WiredRun> WireRun(const RunSpec& spec) {
   WiredRun w;
-  const std::string freq_default = DefaultFreqGovernor(*spec.machine);
+  // With HWP off (intel_pstate=no_hwp) an Intel part's default is
+  // intel_pstate's P-state algorithm.
+  const bool hwp_on = spec.machine->frequency().has_hwp && spec.config.hwp;
+  const std::string freq_default = spec.machine->frequency().has_hwp && !hwp_on
+                                       ? "intel_pstate"
+                                       : DefaultFreqGovernor(*spec.machine);
   w.cpufreq = spec.cpufreq.name.empty() ? freq_default : spec.cpufreq.name;
+  if (spec.cpufreq_object == nullptr) {
+    SCHEDSIM_RETURN_IF_ERROR(
+        CheckFreqFitsMachine(w.cpufreq, *spec.machine, hwp_on));
+  }
   SCHEDSIM_ASSIGN_OR_RETURN(
       w.freq, Resolve(spec.cpufreq_object, spec.cpufreq, freq_default,
                       [](const std::string& n, const PolicyParams& p) {

@@ -74,6 +74,12 @@ class FreqDomain {
   virtual int64_t tick_period_ns() const = 0;
   virtual CpuUtil util(int cpu) const = 0;
   virtual CpuCounters counters(int cpu) const = 0;
+  // arch_scale_freq_invariant(): whether util() is scaled by frequency (x86
+  // since v5.7 when APERF/MPERF are usable), a property of the kernel, not
+  // of the governor. schedutil's get_next_freq() reads it
+  // (kernel/sched/cpufreq_schedutil.c, v6.1): invariant utilization maps
+  // onto cpuinfo.max_freq, non-invariant onto policy->cur.
+  virtual bool frequency_invariant() const { return true; }
 
   // Fast switch: ask for `khz`, clamped to the policy limits (and, without
   // HWP, to an available P-state). Takes effect after the transition

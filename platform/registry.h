@@ -67,10 +67,17 @@ template <typename T>
 using PolicyFactory =
     std::function<absl::StatusOr<std::unique_ptr<T>>(const Params&)>;
 
+// Whether a cpufreq policy can run with the part's HWP on or off: the
+// kernel's intel_pstate runs its HWP algorithm only with HWP enabled and
+// its P-state algorithm only with HWP off (intel_pstate=no_hwp), choosing
+// at boot (drivers/cpufreq/intel_pstate.c, intel_pstate_init(), v6.1).
+enum class HwpUse { kEither, kNeedsHwp, kNeedsNoHwp };
+
 struct PolicyInfo {
   PolicyFamily family = PolicyFamily::kCpufreq;
   std::string name;
-  std::string description;  // one paragraph: what kernel code it models
+  std::string description;       // one paragraph: what kernel code it models
+  HwpUse hwp = HwpUse::kEither;  // cpufreq policies only
   std::vector<ParamSpec> params;
   PolicyFactory<FreqGovernor> make_freq;
   PolicyFactory<IdleGovernor> make_idle;

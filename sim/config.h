@@ -64,6 +64,17 @@ struct SimConfig {
 
   // --- Frequency -----------------------------------------------------------
   bool turbo = true;
+  // HWP (Speed Shift) on parts that have it. false boots the part as the
+  // kernel does with intel_pstate=no_hwp (drivers/cpufreq/intel_pstate.c,
+  // intel_pstate_setup(), v6.1): the frequency is set by P-state requests
+  // (IA32_PERF_CTL) and a policy that needs HWP is refused.
+  bool hwp = true;
+  // arch_scale_freq_invariant() (kernel/sched/topology.h callers, v6.1):
+  // PELT utilization is scaled by the running frequency. false: scaled by
+  // CPU capacity only, as on a kernel without frequency invariance (x86
+  // before v5.7, or without usable APERF/MPERF); schedutil then uses its
+  // non-invariant formula (FreqDomain::frequency_invariant()).
+  bool frequency_invariance = true;
   // Package power limit (PL1) in mW; 0 = off.
   int64_t pl1_mw = 0;
   // Period of the package power-management evaluation (turbo ceiling by

@@ -37,6 +37,9 @@ class SimFreqDomain final : public platform::FreqDomain {
   platform::CpuCounters counters(int cpu) const override {
     return sim_->CountersOf(cpu);
   }
+  bool frequency_invariant() const override {
+    return sim_->config().frequency_invariance;
+  }
   void SetTargetKhz(int64_t khz) override { sim_->SetTargetKhz(id_, khz); }
   void SetHwpRequest(int cpu, const platform::HwpRequest& request) override {
     sim_->SetHwpRequest(id_, cpu, request);

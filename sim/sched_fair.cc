@@ -69,7 +69,9 @@ void SimulatorImpl::HeapRemove(Cpu& c, int task) {
 // --- Accounting ------------------------------------------------------------
 
 uint32_t SimulatorImpl::ComputeFreqScale(int64_t khz) const {
-  if (max_khz_ <= 0) return 1024;
+  // Without frequency invariance PELT counts running time at full weight
+  // whatever the frequency (arch_scale_freq_capacity() = 1024).
+  if (max_khz_ <= 0 || !config_.frequency_invariance) return 1024;
   return static_cast<uint32_t>(std::min<int64_t>(1024, khz * 1024 / max_khz_));
 }
 

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -498,6 +499,10 @@ class SimulatorImpl {
   int FindOverloadedCpu(int domain_id, int this_cpu) const;
   void UpdateIdleCpuScan(int cpu, const topology::SchedDomain& sd);
 
+  // The machine as booted: a copy without HWP when config.hwp is false on
+  // an HWP part (intel_pstate=no_hwp), else empty; topo_ is it or the
+  // caller's.
+  std::optional<topology::Topology> booted_;
   const topology::Topology& topo_;
   SimConfig config_;
   // The workload as the simulator keeps it: the programs, and per task

@@ -41,7 +41,10 @@ constexpr uint64_t kLayoutStream = 0x6c61796f7574;  // "layout"
 SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
                              const SimConfig& config, const Policies& policies,
                              uint64_t seed)
-    : topo_(topology),
+    : booted_(!config.hwp && topology.frequency().has_hwp
+                  ? std::optional<topology::Topology>(topology.WithoutHwp())
+                  : std::nullopt),
+      topo_(booted_ ? *booted_ : topology),
       config_(config),
       policies_(policies),
       rng_(seed),

@@ -347,6 +347,77 @@ TEST(SimulatorTest, MigrationAcrossLlcAndNodesCostsARefill) {
   EXPECT_EQ(other_socket.run_ns - same_llc.run_ns, 10 * p * 32 / 10);
 }
 
+// Pins the (non-HWP) domains at `khz` and records the last utilization
+// the governor was given.
+class PinAndRecord final : public platform::FreqGovernor {
+ public:
+  explicit PinAndRecord(int64_t khz) : khz_(khz) {}
+  absl::string_view name() const override { return "pin-and-record"; }
+  void Start(platform::FreqDomain& d) override { d.SetTargetKhz(khz_); }
+  void UpdateUtil(platform::FreqDomain& d, int cpu, uint32_t) override {
+    last_util = d.util(cpu).util_cfs;
+  }
+  int64_t last_util = -1;
+
+ private:
+  int64_t khz_;
+};
+
+TEST(SimulatorTest, WithoutFrequencyInvarianceBusyTimeCountsInFull) {
+  // A CPU kept busy at 1.5 GHz of a 2.0 GHz maximum (no turbo): with
+  // frequency invariance PELT converges to ~1024 x 1.5 / 2.0 = 768;
+  // without it (arch_scale_freq_invariant() false) to ~1024.
+  topology::Topology topo = Preset("zen3-2s-nps1");
+  auto util_after = [&](bool invariant) {
+    Workload w;
+    ProgramBuilder b("spin");
+    b.Compute(Dist::Constant(int64_t{1000000000000})).Exit();
+    w.programs.push_back(Build(b));
+    w.tasks.push_back(Task("spin", 0, "0", 0));
+    PinAndRecord freq(topo.frequency().min_khz);
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    SimConfig config = QuietConfig();  // no turbo: f_max = base
+    config.frequency_invariance = invariant;
+    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(400)).ok());
+    return freq.last_util;
+  };
+  const int64_t invariant = util_after(true);
+  const int64_t plain = util_after(false);
+  EXPECT_GT(plain, 1000);
+  EXPECT_GT(invariant, 740);
+  EXPECT_LT(invariant, 790);
+}
+
+TEST(SimulatorTest, HwpOffBootsThePartWithoutHwp) {
+  // intel_pstate=no_hwp: the governor's domains have no HWP, and a P-state
+  // request sets the frequency.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  ASSERT_TRUE(topo.frequency().has_hwp);
+  Workload w;
+  ProgramBuilder b("spin");
+  b.Compute(Dist::Constant(int64_t{1000000000000})).Exit();
+  w.programs.push_back(Build(b));
+  w.tasks.push_back(Task("spin", 0, "0", 0));
+  PinAndRecord freq(1600000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  SimConfig config = QuietConfig();
+  config.hwp = false;
+  auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(50)).ok());
+  const SimStats stats = sim->Stats();
+  // After the 20 us transition from the start frequency, all of it.
+  int64_t at = 0, total = 0;
+  for (const auto& [khz, ns] : stats.cpus[0].busy_ns_at_khz) {
+    total += ns;
+    if (khz == 1600000) at += ns;
+  }
+  EXPECT_GT(total, 0);
+  EXPECT_GE(at, total - 20000);
+}
+
 TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   Workload w;

@@ -77,6 +77,14 @@ Topology& Topology::operator=(const Topology& other) {
   return *this;
 }
 
+Topology Topology::WithoutHwp() const {
+  Topology t(*this);
+  t.frequency_.has_hwp = false;
+  t.frequency_.has_epp = false;
+  t.frequency_.hwp = HwpCaps{};
+  return t;
+}
+
 CpuSet Topology::all_cpus() const {
   CpuSet all(num_cpus());
   all.SetAll();

@@ -169,6 +169,10 @@ class Topology {
 
   const std::vector<CState>& cstates() const { return cstates_; }
   const FrequencySpec& frequency() const { return frequency_; }
+  // This machine booted without HWP (the kernel's intel_pstate=no_hwp):
+  // no HWP or EPP, driven by P-state requests. A copy of this machine
+  // when it has no HWP.
+  Topology WithoutHwp() const;
   const PowerSpec& power() const { return power_; }
   // Caches seen by one CPU, L1 first.
   const std::vector<CacheSpec>& caches() const { return caches_; }

@@ -86,7 +86,6 @@ TEST(CpufreqRegistryTest, ParametersReachTheGovernor) {
 
   auto su = PolicyRegistry::Global().MakeFreq(
       "schedutil", {{"rate_limit_us", ParamValue(int64_t{0})},
-                    {"frequency_invariant", ParamValue(false)},
                     {"iowait_boost", ParamValue(false)}});
   EXPECT_TRUE(su.ok()) << su.status();
 }

@@ -161,6 +161,7 @@ platform::PolicyInfo IntelPstateInfo() {
   platform::PolicyInfo info;
   info.family = platform::PolicyFamily::kCpufreq;
   info.name = "intel_pstate";
+  info.hwp = platform::HwpUse::kNeedsNoHwp;
   info.description =
       "intel_pstate active mode without HWP (Linux v6.1 "
       "drivers/cpufreq/intel_pstate.c, get_target_pstate): every sampling "

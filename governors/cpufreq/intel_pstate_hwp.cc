@@ -129,6 +129,7 @@ platform::PolicyInfo IntelPstateHwpInfo() {
   platform::PolicyInfo info;
   info.family = platform::PolicyFamily::kCpufreq;
   info.name = "intel_pstate_hwp";
+  info.hwp = platform::HwpUse::kNeedsHwp;
   info.description =
       "intel_pstate active mode with HWP (Linux v6.1 "
       "drivers/cpufreq/intel_pstate.c, intel_pstate_hwp_set): HWP requests "

@@ -216,7 +216,7 @@ int64_t SchedutilGovernor::NextKhz(const platform::FreqDomain& domain,
                                    int64_t capacity) const {
   const topology::FrequencySpec& spec = domain.spec();
   const int64_t ref_khz =
-      options_.frequency_invariant ? spec.max_turbo_khz : d.cur_khz;
+      domain.frequency_invariant() ? spec.max_turbo_khz : d.cur_khz;
   return DriverOf(domain).ResolveKhz(domain,
                                      SugovNextFreqKhz(util, capacity, ref_khz));
 }
@@ -224,7 +224,7 @@ int64_t SchedutilGovernor::NextKhz(const platform::FreqDomain& domain,
 void SchedutilGovernor::Write(platform::FreqDomain& domain, DomainState& d,
                               int64_t khz) const {
   const CpufreqDriver& driver = DriverOf(domain);
-  if (!driver.has_adjust_perf() || !options_.frequency_invariant) {
+  if (!driver.has_adjust_perf() || !domain.frequency_invariant()) {
     // sugov_fast_switch -> cpufreq_driver_fast_switch (the deferred path,
     // sugov_deferred_update -> __cpufreq_driver_target with RELATION_L,
     // asks for the same).
@@ -256,10 +256,6 @@ platform::PolicyInfo SchedutilInfo() {
        "driver's transition_delay_us (intel_cpufreq 5000 with HWP, 500 "
        "without; amd-pstate 1000), else min(latency_us x 1000, 10000), "
        "else 1000"},
-      {"frequency_invariant", true,
-       "true: next = 1.25 x cpuinfo max_freq x util / capacity (frequency-"
-       "invariant utilization, x86 since v5.7); false: 1.25 x policy->cur "
-       "x util / capacity (the non-invariant formula)"},
       {"iowait_boost", true,
        "boost the utilization of CPUs woken from iowait (IOWAIT_BOOST_MIN = "
        "128, doubled per iowait wakeup up to 1024, halved without, dropped "
@@ -269,7 +265,6 @@ platform::PolicyInfo SchedutilInfo() {
       -> absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> {
     SchedutilGovernor::Options o;
     o.rate_limit_us = p.GetInt("rate_limit_us");
-    o.frequency_invariant = p.GetBool("frequency_invariant");
     o.iowait_boost = p.GetBool("iowait_boost");
     absl::Status s = SchedutilGovernor::Validate(o);
     if (!s.ok()) return s;

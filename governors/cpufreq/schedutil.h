@@ -78,10 +78,6 @@ class SchedutilGovernor final : public platform::FreqGovernor {
     // Minimum time between frequency changes; < 0: the kernel default,
     // cpufreq_policy_transition_delay_us (TransitionDelayUs). 0: none.
     int64_t rate_limit_us = -1;
-    // true: reference frequency = cpuinfo.max_freq (spec().max_turbo_khz),
-    // as with frequency invariance (x86 since v5.7). false: policy->cur,
-    // the older formula for non-invariant utilization.
-    bool frequency_invariant = true;
     // false: no iowait boost.
     bool iowait_boost = true;
   };

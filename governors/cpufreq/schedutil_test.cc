@@ -171,9 +171,8 @@ TEST(SchedutilGovernorTest, RunnableRtTaskGoesToMax) {
 
 TEST(SchedutilGovernorTest, NonInvariantFormulaScalesTheCurrentFrequency) {
   FakeFreqDomain d = FakeFreqDomain::ForPreset("zen3-2s-nps1");
-  SchedutilGovernor::Options o = NoRateLimit();
-  o.frequency_invariant = false;
-  SchedutilGovernor g(o);
+  d.set_frequency_invariant(false);  // the kernel's, not a governor option
+  SchedutilGovernor g(NoRateLimit());
   g.Start(d);  // policy->cur = 2000 MHz (base)
   d.set_util(d.first_cpu(), 768);
   g.UpdateUtil(d, d.first_cpu(), 0);

@@ -56,6 +56,8 @@ class FakeFreqDomain final : public FreqDomain {
     current_khz_ = khz;
     hold_current_ = true;
   }
+  // A kernel without frequency invariance (arch_scale_freq_invariant()).
+  void set_frequency_invariant(bool on) { frequency_invariant_ = on; }
 
   // --- What the governor did
   // ---------------------------------------------------
@@ -83,6 +85,7 @@ class FakeFreqDomain final : public FreqDomain {
   int64_t tick_period_ns() const override { return tick_period_ns_; }
   CpuUtil util(int cpu) const override { return util_[cpu]; }
   CpuCounters counters(int cpu) const override { return counters_[cpu]; }
+  bool frequency_invariant() const override { return frequency_invariant_; }
   void SetTargetKhz(int64_t khz) override;
   void SetHwpRequest(int cpu, const HwpRequest& request) override;
 
@@ -97,6 +100,7 @@ class FakeFreqDomain final : public FreqDomain {
   int64_t current_khz_;
   int64_t requested_khz_;
   bool hold_current_ = false;
+  bool frequency_invariant_ = true;
   // Indexed by CPU id (sized to the highest CPU of the domain + 1).
   std::vector<CpuUtil> util_;
   std::vector<double> busy_;
