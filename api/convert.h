@@ -1,32 +1,24 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Internal to the library implementation (not installed): conversions
-// between the public types of include/schedsim/ and the engine's types of
-// sim/, and the trace-sink bridge.
+// Internal to the library implementation (not installed): the public
+// Metrics summarized from the engine's SimStats (percentiles of its
+// histograms, idle-state names, rates; the counters are the engine's own
+// types), and the trace-sink bridge.
 
 #ifndef SCHEDSIM_API_CONVERT_H_
 #define SCHEDSIM_API_CONVERT_H_
 
-#include "absl/status/statusor.h"
 #include "schedsim/metrics.h"
 #include "schedsim/trace.h"
-#include "schedsim/workload.h"
-#include "sim/program.h"
 #include "sim/stats.h"
 #include "sim/trace_sink.h"
-#include "sim/workload.h"
 #include "topology/topology.h"
 
 namespace schedsim::api {
 
-// The engine's program: the public one replayed through sim::ProgramBuilder
-// (which checks it).
-absl::StatusOr<sim::Program> ToSimProgram(const Program& program);
-// The engine's workload (programs checked; ids are checked by the
-// simulator).
-absl::StatusOr<sim::Workload> ToSimWorkload(const Workload& workload);
-Metrics ToMetrics(const sim::SimStats& stats,
-                  const topology::Topology& machine);
+// What Simulation::GetMetrics() returns for the engine's statistics.
+Metrics SummarizeStats(const sim::SimStats& stats,
+                       const topology::Topology& machine);
 
 // A sim::TraceSink forwarding to a public TraceSink.
 class TraceSinkBridge final : public sim::TraceSink {

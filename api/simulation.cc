@@ -57,7 +57,7 @@ absl::StatusOr<sim::Workload> BuildWorkload(const WorkloadSpec& spec,
                                             Simulation::Impl& impl) {
   switch (spec.kind) {
     case WorkloadSpec::Kind::kPrograms:
-      return api::ToSimWorkload(spec.programs);
+      return spec.programs;
     case WorkloadSpec::Kind::kModel: {
       absl::StatusOr<const workloads::WorkloadModel*> m =
           workloads::WorkloadRegistry::Global().Lookup(spec.source);
@@ -161,7 +161,7 @@ int64_t Simulation::now_ns() const { return impl_->simulator->now().ns(); }
 void Simulation::ResetStats() { impl_->simulator->ResetStats(); }
 
 Metrics Simulation::GetMetrics() const {
-  return api::ToMetrics(impl_->simulator->Stats(), impl_->machine);
+  return api::SummarizeStats(impl_->simulator->Stats(), impl_->machine);
 }
 
 std::vector<ModelMetric> Simulation::ModelMetrics() const {

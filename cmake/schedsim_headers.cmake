@@ -14,7 +14,8 @@ set(SCHEDSIM_PUBLIC_HEADERS
   include/schedsim/workload.h)
 
 # The internal headers the public ones re-export (the policy interfaces and
-# registry, the machine types), installed under
+# registry, the machine types, the engine's program, workload and statistics
+# types), installed under
 # <prefix>/include/schedsim/detail/ with their repository paths, which that
 # directory on the include path resolves. Keep in step with the data of
 # //include/schedsim:include_rule_test; dev/test-cmake compiles every
@@ -24,6 +25,11 @@ set(SCHEDSIM_DETAIL_HEADERS
   platform/cpuidle.h
   platform/placement.h
   platform/registry.h
+  sim/histogram.h
+  sim/program.h
+  sim/rng.h
+  sim/stats.h
+  sim/workload.h
   topology/cpuset.h
   topology/sched_domains.h
   topology/topology.h)

@@ -91,6 +91,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/simulator_stats.cc
   sim/wakeup.cc
   sim/winner_tree.cc
+  sim/workload.cc
   topology/cpuset.cc
   topology/hwloc.cc
   topology/presets.cc

@@ -5,6 +5,10 @@
 // relative error under 6.25%, fixed size (~8 KiB), no allocation when
 // recording. Percentiles are read back as the upper bound of the bucket
 // holding the requested rank.
+//
+// LatencySummary: what a histogram says, as numbers (count, mean, min,
+// percentiles, max); SummarizeLatency() reads it from any of the histograms.
+// Public: include/schedsim/metrics.h re-exports it.
 
 #ifndef SCHEDSIM_SIM_HISTOGRAM_H_
 #define SCHEDSIM_SIM_HISTOGRAM_H_
@@ -136,6 +140,35 @@ class CompactLatencyHistogram {
   int64_t max_ = 0;
   int64_t min_ = 0;
 };
+
+// A latency distribution, in nanoseconds. Percentiles come from a
+// log-linear histogram: machine-wide and per-metric ones within 6.25%,
+// per-task ones within 50% (count, mean, min and max are exact).
+struct LatencySummary {
+  uint64_t count = 0;
+  double mean_ns = 0;
+  int64_t min_ns = 0;
+  int64_t p50_ns = 0;
+  int64_t p90_ns = 0;
+  int64_t p99_ns = 0;
+  int64_t p999_ns = 0;
+  int64_t max_ns = 0;
+};
+
+// The summary of a LatencyHistogram or a SmallLatencyHistogram.
+template <typename Histogram>
+LatencySummary SummarizeLatency(const Histogram& h) {
+  LatencySummary s;
+  s.count = h.count();
+  s.mean_ns = h.mean();
+  s.min_ns = h.min();
+  s.p50_ns = h.Percentile(50);
+  s.p90_ns = h.Percentile(90);
+  s.p99_ns = h.Percentile(99);
+  s.p999_ns = h.Percentile(99.9);
+  s.max_ns = h.max();
+  return s;
+}
 
 }  // namespace schedsim::sim
 

@@ -2,6 +2,8 @@
 //
 // What a run measured. Everything is cumulative from the start of the run
 // (or from the last ResetStats(), which experiments call after warm-up).
+// Partly public: include/schedsim/metrics.h re-exports PlacementStats,
+// PackageStats, CpuStats and the run and task totals.
 
 #ifndef SCHEDSIM_SIM_STATS_H_
 #define SCHEDSIM_SIM_STATS_H_
@@ -52,9 +54,9 @@ struct PlacementStats {
   std::vector<uint64_t> probes_histogram = std::vector<uint64_t>(33, 0);
 };
 
-struct TaskStats {
-  std::string name;
-  SmallLatencyHistogram wakeup_latency_ns;  // runnable -> running
+// A task's counters, shared by TaskStats and the public TaskMetrics
+// (include/schedsim/metrics.h).
+struct TaskTotals {
   int64_t run_ns = 0;
   int64_t iowait_ns = 0;
   uint64_t migrations = 0;
@@ -62,6 +64,11 @@ struct TaskStats {
   uint64_t voluntary_switches = 0;
   uint64_t involuntary_switches = 0;
   bool exited = false;
+};
+
+struct TaskStats : TaskTotals {
+  std::string name;
+  SmallLatencyHistogram wakeup_latency_ns;  // runnable -> running
 };
 
 struct MetricStats {
@@ -75,16 +82,14 @@ struct PackageStats {
   int64_t pl1_capped_ns = 0;
 };
 
-struct SimStats {
+// A run's machine-wide counters, shared by SimStats and the public Metrics
+// (include/schedsim/metrics.h).
+struct RunTotals {
   int64_t start_ns = 0;  // when the stats were last reset
   int64_t end_ns = 0;
   uint64_t events = 0;  // queue pops that ran a handler
-  std::vector<CpuStats> cpus;
-  std::vector<TaskStats> tasks;
-  std::vector<MetricStats> metrics;
   std::vector<PackageStats> packages;
   PlacementStats placement;
-  LatencyHistogram wakeup_latency_ns;  // all tasks
   uint64_t migrations = 0;
   uint64_t context_switches = 0;
   uint64_t load_balance_migrations = 0;
@@ -98,6 +103,13 @@ struct SimStats {
     for (const PackageStats& p : packages) e += p.energy_uj;
     return e;
   }
+};
+
+struct SimStats : RunTotals {
+  std::vector<CpuStats> cpus;
+  std::vector<TaskStats> tasks;
+  std::vector<MetricStats> metrics;
+  LatencyHistogram wakeup_latency_ns;  // all tasks
 };
 
 }  // namespace schedsim::sim

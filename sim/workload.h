@@ -2,7 +2,8 @@
 //
 // A workload as the simulator runs it: programs, the channels and barriers
 // they share, the tasks present at the start, and the names of the metrics
-// their kMark operations count.
+// their kMark operations count. Public: include/schedsim/workload.h
+// re-exports these types (docs/library.md, "What is public").
 
 #ifndef SCHEDSIM_SIM_WORKLOAD_H_
 #define SCHEDSIM_SIM_WORKLOAD_H_
@@ -33,12 +34,12 @@ enum class SchedPolicy : uint8_t { kNormal, kIdle, kFifo };
 
 struct TaskSpec {
   std::string name;
-  int program = 0;
-  int count = 1;  // this many identical tasks
-  int nice = 0;   // -20..19 (SCHED_NORMAL)
+  int program = 0;  // index in Workload::programs
+  int count = 1;    // this many identical tasks
+  int nice = 0;     // -20..19 (SCHED_NORMAL)
   SchedPolicy policy = SchedPolicy::kNormal;
   int rt_priority = 0;  // 1..99 for kFifo
-  // CPUs the task may run on (cpulist text, "" = all).
+  // CPUs the task may run on (cpulist text such as "0-3,8"; "" = all).
   std::string affinity;
   // CPU the task starts on; -1 = placed by fork balancing.
   int start_cpu = -1;
@@ -51,11 +52,13 @@ struct TaskSpec {
   int uclamp_max = -1;
 };
 
+// The Add* helpers return the new element's index (the id programs and
+// tasks refer to it by).
 struct Workload {
   std::vector<Program> programs;
   std::vector<ChannelSpec> channels;
   std::vector<BarrierSpec> barriers;
-  std::vector<TaskSpec> tasks;
+  std::vector<TaskSpec> tasks;       // the tasks present at the start
   std::vector<std::string> metrics;  // kMark ids index this
   // Service-time jitter of user work: the coefficient of variation (a
   // fraction, 0.03 = 3%) of the factor each compute op's cycles and stall
@@ -64,6 +67,18 @@ struct Workload {
   // SimConfig::noise_scale; 0 = no jitter (no draws). Models set it from
   // their work_cv_pct parameter. 0..10.
   double work_cv = 0;
+
+  int AddProgram(Program program);
+  int AddChannel(std::string name,
+                 ChannelSpec::Kind kind = ChannelSpec::Kind::kPipe,
+                 int capacity = 655);
+  int AddBarrier(std::string name, int parties);
+  // A metric that kMark ops (ProgramBuilder::Mark) count, in `metrics`.
+  int AddMark(std::string name);
+  int AddTask(TaskSpec task);
+  // `count` tasks named `name` running program `program`, with the
+  // TaskSpec defaults otherwise.
+  int AddTask(std::string name, int program, int count = 1);
 };
 
 }  // namespace schedsim::sim

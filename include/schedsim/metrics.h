@@ -17,58 +17,43 @@
 #include <utility>
 #include <vector>
 
+#include "platform/cpuidle.h"
+#include "sim/histogram.h"
+#include "sim/stats.h"
+
 namespace schedsim {
 
-// A latency distribution, in nanoseconds. Percentiles come from a
-// log-linear histogram: machine-wide and per-mark ones within 6.25%,
-// per-task ones within 50% (count, mean, min and max are exact).
-struct LatencySummary {
-  uint64_t count = 0;
-  double mean_ns = 0;
-  int64_t min_ns = 0;
-  int64_t p50_ns = 0;
-  int64_t p90_ns = 0;
-  int64_t p99_ns = 0;
-  int64_t p999_ns = 0;
-  int64_t max_ns = 0;
-};
+// The parts that are the engine's own (sim/histogram.h, sim/stats.h) are
+// re-exported: one definition, no copy.
+//
+// A latency distribution, in nanoseconds: count, mean_ns, min_ns, p50_ns,
+// p90_ns, p99_ns, p999_ns, max_ns. Percentiles come from a log-linear
+// histogram: machine-wide and per-mark ones within 6.25%, per-task ones
+// within 50% (count, mean, min and max are exact).
+using sim::LatencySummary;
 
 // One idle state of one CPU, as /sys/devices/system/cpu/cpuN/cpuidle/stateK
-// counts it.
-struct IdleStateMetrics {
-  std::string name;     // "C1E"
-  uint64_t usage = 0;   // times entered
-  int64_t time_ns = 0;  // residency
-  uint64_t above = 0;   // left before its target residency ("too deep")
-  uint64_t below = 0;   // a deeper enabled state would have fitted
-  uint64_t rejected = 0;
+// counts it (usage, time_ns, above, below, rejected), and its name.
+struct IdleStateMetrics : platform::IdleStateStats {
+  std::string name;  // "C1E"
 };
 
-struct CpuMetrics {
-  int64_t busy_ns = 0;  // running a task (kernel costs charged included)
-  int64_t idle_ns = 0;  // in an idle state (POLL included) or entering it
-  std::vector<IdleStateMetrics> idle_states;  // the machine's C-state table
-  uint64_t context_switches = 0;
-  uint64_t migrations_in = 0;
-  uint64_t ipis_received = 0;
-  uint64_t poll_wakeups = 0;  // woken in POLL without an IPI
-  uint64_t ticks = 0;
-  // Time at each frequency while busy: (kHz, ns), by increasing kHz.
-  std::vector<std::pair<int64_t, int64_t>> busy_ns_at_khz;
+// The engine's counters of one CPU (sim::CpuStats: busy_ns, idle_ns,
+// context_switches, migrations_in, ipis_received, poll_wakeups, ticks,
+// busy_ns_at_khz, and the raw per-state counters and frequency integral),
+// and:
+struct CpuMetrics : sim::CpuStats {
+  // The machine's C-state table: the per-state counters with their names.
+  std::vector<IdleStateMetrics> idle_states;
   // The APERF/MPERF-style average frequency while busy (0 if never busy).
   double avg_busy_khz = 0;
 };
 
-struct TaskMetrics {
+// run_ns, iowait_ns, migrations, wakeups, voluntary_switches,
+// involuntary_switches, exited (sim::TaskTotals), and:
+struct TaskMetrics : sim::TaskTotals {
   std::string name;
   LatencySummary wakeup_latency;  // runnable -> running
-  int64_t run_ns = 0;
-  int64_t iowait_ns = 0;
-  uint64_t migrations = 0;
-  uint64_t wakeups = 0;
-  uint64_t voluntary_switches = 0;
-  uint64_t involuntary_switches = 0;
-  bool exited = false;
 };
 
 // A workload mark: the operations ProgramBuilder::Mark counted, and their
@@ -81,46 +66,21 @@ struct MarkMetrics {
 };
 
 // The wake-up path, counted as the kernel's schedstats count it.
-struct PlacementMetrics {
-  uint64_t wakeups = 0;         // try_to_wake_up that enqueued a task
-  uint64_t affine_this = 0;     // wake_affine chose the waking CPU
-  uint64_t affine_prev = 0;     // wake_affine chose prev
-  uint64_t wake_wide = 0;       // wake_wide() disabled affine wake-up
-  uint64_t searches = 0;        // select_idle_sibling calls
-  uint64_t probes = 0;          // runqueues probed, all searches
-  uint64_t chosen_idle = 0;     // the chosen CPU was idle
-  uint64_t chose_target = 0;    // result == target
-  uint64_t chose_prev = 0;      // result == prev (!= target)
-  uint64_t chose_other = 0;     // recent_used_cpu or a scanned CPU
-  uint64_t remote_wakeups = 0;  // the wakee ran on a CPU other than the waker
-  uint64_t wake_list = 0;       // delivered through the target's wake list
-  uint64_t ipis = 0;            // IPIs sent for wake-ups
-  uint64_t forks = 0;
-  // Searches by runqueues probed: index = probes (the last bucket counts
-  // that many or more).
-  std::vector<uint64_t> probes_histogram;
-};
+using PlacementMetrics = sim::PlacementStats;
+// energy_uj (RAPL-like package energy) and pl1_capped_ns.
+using PackageMetrics = sim::PackageStats;
 
-struct PackageMetrics {
-  double energy_uj = 0;  // RAPL-like package energy
-  int64_t pl1_capped_ns = 0;
-};
-
-struct Metrics {
-  int64_t start_ns = 0;  // the start of the run, or the last ResetStats()
-  int64_t end_ns = 0;
-  uint64_t events = 0;  // simulator events handled
+// start_ns and end_ns (the start of the run, or the last ResetStats(),
+// and now), events (simulator events handled), packages, placement,
+// migrations, context_switches, load_balance_migrations, background_events
+// (timers, kworker and RCU runs, device interrupts), duration_s() and
+// energy_uj() (sim::RunTotals), and:
+struct Metrics : sim::RunTotals {
   std::vector<CpuMetrics> cpus;
   std::vector<TaskMetrics> tasks;  // every task, forked ones included
-  std::vector<MarkMetrics> marks;  // in Workload::marks order
-  std::vector<PackageMetrics> packages;
-  PlacementMetrics placement;
-  LatencySummary wakeup_latency;  // all tasks
-  uint64_t migrations = 0;
-  uint64_t context_switches = 0;
-  uint64_t load_balance_migrations = 0;
+  std::vector<MarkMetrics> marks;  // in Workload::metrics order
+  LatencySummary wakeup_latency;   // all tasks
 
-  double duration_s() const { return (end_ns - start_ns) * 1e-9; }
   // Package energy, all packages, in joules.
   double energy_j() const;
   // Busy time over CPU time, all CPUs, in percent.

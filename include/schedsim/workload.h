@@ -11,7 +11,8 @@
 //
 // Task programs: a program is a flat list of operations (compute, sleep, IO
 // wait, send/receive on a channel, barrier, yield, fork, exit, loops, marks
-// that count operations); tasks run programs.
+// that count operations); tasks run programs. These are the simulator's
+// own types (sim/program.h, sim/workload.h), re-exported below.
 //
 //   schedsim::Workload w;
 //   int ping = w.AddChannel("ping");
@@ -41,155 +42,38 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "schedsim/params.h"
+#include "sim/program.h"
+#include "sim/workload.h"
 
 namespace schedsim {
 
-// A distribution of non-negative int64 values (cycles or nanoseconds).
-struct Dist {
-  enum class Kind : uint8_t {
-    kConstant,     // a
-    kUniform,      // uniform integer in [a, b]
-    kExponential,  // mean a
-    kNormal,       // mean a, standard deviation b, truncated at 0
-    kLogNormal,    // median a, sigma b / 1000 (b in thousandths)
-  };
-  Kind kind = Kind::kConstant;
-  int64_t a = 0;
-  int64_t b = 0;
-
-  static Dist Constant(int64_t v) { return {Kind::kConstant, v, 0}; }
-  static Dist Uniform(int64_t lo, int64_t hi) {
-    return {Kind::kUniform, lo, hi};
-  }
-  static Dist Exponential(int64_t mean) {
-    return {Kind::kExponential, mean, 0};
-  }
-  static Dist Normal(int64_t mean, int64_t stddev) {
-    return {Kind::kNormal, mean, stddev};
-  }
-  static Dist LogNormal(int64_t median, int64_t sigma_milli) {
-    return {Kind::kLogNormal, median, sigma_milli};
-  }
-};
-
-// One operation of a program (ProgramBuilder writes them).
-struct ProgramOp {
-  enum class Code : uint8_t {
-    kCompute,  // run d1 cycles plus d2 ns of frequency-independent stall
-    kSleep,    // block for d1 ns (a timer wake-up)
-    kIoWait,   // block in iowait for d1 ns (an IO completion wake-up)
-    kSend,     // put one message on channel `arg`; wakes a waiting reader
-    kRecv,     // take one message from channel `arg`; blocks while empty
-    kBarrier,  // wait on barrier `arg`: spin up to d1 ns, then block
-    kYield,    // sched_yield()
-    kFork,     // start `arg2` new tasks running program `arg`
-    kExit,     // the task ends
-    kLoop,     // repeat the body up to the matching kEndLoop `arg` times
-               // (arg = 0: forever)
-    kEndLoop,  // the end of the innermost open loop
-    kMark,     // count one operation of mark `arg` (and its latency since
-               // the last kStamp, if any)
-    kStamp,    // remember now as the start of an operation
-  };
-  Code code = Code::kExit;
-  int64_t arg = 0;
-  int32_t arg2 = 0;
-  Dist d1;
-  Dist d2;
-};
-
-struct Program {
-  std::string name;
-  std::vector<ProgramOp> ops;
-};
-
-// Builds a Program; Build() checks it.
-class ProgramBuilder {
- public:
-  explicit ProgramBuilder(std::string name) { program_.name = std::move(name); }
-
-  ProgramBuilder& Compute(Dist cycles, Dist stall_ns = Dist::Constant(0));
-  ProgramBuilder& Sleep(Dist ns);
-  ProgramBuilder& IoWait(Dist ns);
-  ProgramBuilder& Send(int channel);
-  ProgramBuilder& Recv(int channel);
-  ProgramBuilder& Barrier(int barrier, Dist spin_ns = Dist::Constant(0));
-  ProgramBuilder& Yield();
-  ProgramBuilder& Fork(int program, int count = 1);
-  ProgramBuilder& Exit();
-  // `count` iterations; 0 = forever. At most 4 loops deep.
-  ProgramBuilder& Loop(int64_t count);
-  ProgramBuilder& EndLoop();
-  ProgramBuilder& Mark(int mark);
-  ProgramBuilder& Stamp();
-
-  // InvalidArgument naming the program when loops do not match or are too
-  // deep, or a distribution is out of range. A program that does not end
-  // in Exit or an endless loop gets an Exit.
-  absl::StatusOr<Program> Build() const;
-
- private:
-  ProgramBuilder& Add(ProgramOp op) {
-    program_.ops.push_back(op);
-    return *this;
-  }
-  Program program_;
-};
-
-struct ChannelSpec {
-  enum class Kind : uint8_t { kPipe, kSocket };
-  std::string name;
-  Kind kind = Kind::kPipe;
-  // Messages the channel holds before a sender blocks.
-  int capacity = 655;
-};
-
-struct BarrierSpec {
-  std::string name;
-  int parties = 2;
-};
-
-enum class SchedPolicy : uint8_t { kNormal, kIdle, kFifo };
-
-struct TaskSpec {
-  std::string name;
-  int program = 0;  // index in Workload::programs
-  int count = 1;    // this many identical tasks
-  int nice = 0;     // -20..19 (SCHED_NORMAL)
-  SchedPolicy policy = SchedPolicy::kNormal;
-  int rt_priority = 0;  // 1..99 for kFifo
-  // CPUs the task may run on (cpulist text such as "0-3,8"; "" = all).
-  std::string affinity;
-  // CPU the task starts on; -1 = placed by fork balancing.
-  int start_cpu = -1;
-  // Added to the channel ids of the program's Send and Recv, so that many
-  // tasks share one program on different channels.
-  int channel_base = 0;
-  // uclamp request, 0..1024; -1 = unset.
-  int uclamp_min = -1;
-  int uclamp_max = -1;
-};
-
-// Task programs and what they share. The Add* helpers return the new
-// element's index (the id programs and tasks refer to it by).
-struct Workload {
-  std::vector<Program> programs;
-  std::vector<ChannelSpec> channels;
-  std::vector<BarrierSpec> barriers;
-  std::vector<TaskSpec> tasks;     // the tasks present at the start
-  std::vector<std::string> marks;  // ProgramBuilder::Mark ids index this
-
-  int AddProgram(Program program);
-  int AddChannel(std::string name,
-                 ChannelSpec::Kind kind = ChannelSpec::Kind::kPipe,
-                 int capacity = 655);
-  int AddBarrier(std::string name, int parties);
-  int AddMark(std::string name);
-  int AddTask(TaskSpec task);
-  // `count` tasks named `name` running program `program`, with the
-  // TaskSpec defaults otherwise.
-  int AddTask(std::string name, int program, int count = 1);
-};
+// The task programs and workloads are the engine's own types
+// (sim/program.h, sim/workload.h), re-exported here: one definition, which
+// the simulator runs as it is.
+//
+// A distribution of non-negative int64 values (cycles or nanoseconds):
+// Dist::Constant, Uniform, Exponential, Normal, LogNormal.
+using sim::Dist;
+// One operation of a program (ProgramBuilder writes them) and its code.
+using sim::Op;
+using sim::OpCode;
+using sim::OpCodeName;
+// A name and a flat list of operations.
+using sim::Program;
+// Builds a Program; Build() checks it: InvalidArgument naming the program
+// when loops do not match or nest deeper than kMaxLoopDepth, a distribution
+// is out of range or an id is negative. A program that does not end in
+// Exit or an endless loop gets an Exit.
+using sim::kMaxLoopDepth;
+using sim::ProgramBuilder;
+// A pipe or socket, a barrier, a task (or `count` identical ones).
+using sim::BarrierSpec;
+using sim::ChannelSpec;
+using sim::SchedPolicy;
+using sim::TaskSpec;
+// Task programs and what they share (Workload::Add* return the new
+// element's index, the id programs and tasks refer to it by).
+using sim::Workload;
 
 // How a recorded ftrace text trace is replayed (docs/traces.md): one task
 // per traced task, running the bursts and sleeps the trace shows for it.
