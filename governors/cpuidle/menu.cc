@@ -431,8 +431,8 @@ platform::PolicyInfo MenuInfo() {
   info.params = {
       {"version", std::string(kMenuVersion61),
        "kernel version of the algorithm; string, default \"6.1\", the only "
-       "one modelled (the reference does not describe v6.12's menu fully "
-       "enough)"},
+       "one modelled (v6.12's menu, with its reworked intercept detection "
+       "in drivers/cpuidle/governors/menu.c, is not)"},
       {"repeat_mode_timer", false,
        "model the 2012 'quickly notice prediction failure' timer "
        "(commits 69a37beabf1f + e11538d1f039, v3.8, reverted in v3.11 after "
