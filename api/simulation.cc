@@ -87,13 +87,7 @@ absl::StatusOr<sim::Workload> BuildWorkload(const WorkloadSpec& spec,
       return std::move(r->workload);
     }
     case WorkloadSpec::Kind::kReplay: {
-      workloads::ReplayOptions o;
-      o.tasks = spec.replay.tasks;
-      o.exclude_comms = spec.replay.exclude_comms;
-      o.nominal_khz = spec.replay.nominal_khz;
-      o.loop = spec.replay.loop;
-      o.rt_as_fifo = spec.replay.rt_as_fifo;
-      return workloads::ReplayWorkload(spec.source, o);
+      return workloads::ReplayWorkload(spec.source, spec.replay);
     }
   }
   return absl::InvalidArgumentError("unknown WorkloadSpec kind");

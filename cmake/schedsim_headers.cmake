@@ -32,7 +32,8 @@ set(SCHEDSIM_DETAIL_HEADERS
   sim/workload.h
   topology/cpuset.h
   topology/sched_domains.h
-  topology/topology.h)
+  topology/topology.h
+  workloads/replay_options.h)
 set(SCHEDSIM_TESTING_DETAIL_HEADERS
   platform/testing/fake_freq.h
   platform/testing/fake_idle.h

@@ -63,25 +63,9 @@
 
 #include "absl/status/statusor.h"
 #include "sim/workload.h"
+#include "workloads/replay_options.h"
 
 namespace schedsim::workloads {
-
-struct ReplayOptions {
-  // Tasks to keep: a pid ("1234") or a comm ("surfaceflinger"). Empty:
-  // every task except the tracer's (exclude_comms). A selector matching no
-  // task is an error.
-  std::vector<std::string> tasks;
-  // When `tasks` is empty, tasks whose last comm is one of these are left
-  // out.
-  std::vector<std::string> exclude_comms = {
-      "trace-cmd", "perf", "atrace", "traced", "traced_probes", "perfetto"};
-  // The frequency of CPUs without cpu_frequency events, in kHz (> 0).
-  int64_t nominal_khz = 1000000;
-  // Repeat each program forever (see the file comment).
-  bool loop = false;
-  // RT tasks (prio < 100) become SCHED_FIFO; false: SCHED_NORMAL nice 0.
-  bool rt_as_fifo = true;
-};
 
 // What was replayed of one traced task.
 struct ReplayTask {

@@ -44,6 +44,7 @@
 #include "schedsim/params.h"
 #include "sim/program.h"
 #include "sim/workload.h"
+#include "workloads/replay_options.h"
 
 namespace schedsim {
 
@@ -77,19 +78,7 @@ using sim::Workload;
 
 // How a recorded ftrace text trace is replayed (docs/traces.md): one task
 // per traced task, running the bursts and sleeps the trace shows for it.
-struct ReplayOptions {
-  // Tasks to keep: a pid ("1234") or a comm ("surfaceflinger"). Empty:
-  // every task except the tracer's (exclude_comms).
-  std::vector<std::string> tasks;
-  std::vector<std::string> exclude_comms = {
-      "trace-cmd", "perf", "atrace", "traced", "traced_probes", "perfetto"};
-  // The frequency of CPUs without cpu_frequency events, in kHz (> 0).
-  int64_t nominal_khz = 1000000;
-  // Repeat each task's program forever.
-  bool loop = false;
-  // RT tasks become SCHED_FIFO; false: SCHED_NORMAL nice 0.
-  bool rt_as_fifo = true;
-};
+using workloads::ReplayOptions;
 
 // Which workload a simulation runs (see the file comment).
 struct WorkloadSpec {
