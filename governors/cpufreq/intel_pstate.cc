@@ -100,7 +100,16 @@ void IntelPstateGovernor::UpdateUtil(FreqDomain& domain, int cpu,
   const int64_t now_ns = domain.now_ns();
   UpdateIowaitBoost(c, now_ns, domain.tick_period_ns(), flags);
 
-  if (now_ns - c.sample_time_ns < options_.sampling_interval_ns) return;
+  // Before 2018 an IO wake-up re-evaluated at once (`goto set_pstate`,
+  // skipping the sampling interval) unless the last sample was already
+  // 100 % busy (intel_pstate_update_util, drivers/cpufreq/intel_pstate.c,
+  // v4.14); since the 2018 rework it waits for the next sample.
+  const bool io_now = options_.iowait_boost_mode == IowaitBoostMode::kFull &&
+                      (flags & platform::kUtilIowait) != 0;
+  if (io_now && c.busy_scaled_fp >= kPstateOneFp) return;
+  if (!io_now && now_ns - c.sample_time_ns < options_.sampling_interval_ns) {
+    return;
+  }
 
   // Sample (step 3 of intel_pstate.h); nothing ran or no time passed: skip.
   const CpuCounters now = domain.counters(cpu);
@@ -120,6 +129,7 @@ void IntelPstateGovernor::UpdateUtil(FreqDomain& domain, int cpu,
     c.iowait_boost_fp >>= 1;  // 4.14: consumed and halved per sample
   }
   busy_fp = std::max(busy_fp, boost_fp);
+  c.busy_scaled_fp = busy_fp;
   // max_pstate_physical x APERF/MPERF: the average P-state while busy.
   const int avg_pstate = static_cast<int>(
       static_cast<uint64_t>(range.max_pstate) * d_aperf / d_mperf);

@@ -25,8 +25,10 @@
 //      IA32_PERF_CTL when it changed. 80 % busy already asks for the top.
 // The IO-wait boost before 2018 (the 4.14-era intel_pstate.c; replaced by
 // "cpufreq: intel_pstate: Optimize IO boost in non HWP mode", Srinivas
-// Pandruvada, 2018): any IOWAIT callback set it to 100 %, cleared after a
-// tick without one and halved per 10 ms sample (IowaitBoostMode::kFull).
+// Pandruvada, 2018): any IOWAIT callback set it to 100 % and went straight
+// to sampling (step 3, skipping step 2's interval) unless the last sample
+// was already 100 % busy; it was cleared after a tick without one and
+// halved per 10 ms sample (IowaitBoostMode::kFull).
 // Simplifications: every callback counts as local; the average P-state is
 // the exact floor of the ratio, not the kernel's extended fixed point (may
 // differ by one); SMT siblings are resolved here (the domain gets the
@@ -112,7 +114,8 @@ class IntelPstateGovernor final : public platform::FreqGovernor {
     int64_t sample_time_ns = 0;  // last sample
     platform::CpuCounters prev;  // counters at the last sample
     int32_t iowait_boost_fp = 0;
-    int target_pstate = 0;  // 0: no vote yet
+    int32_t busy_scaled_fp = 0;  // the last sample's busy, boost included
+    int target_pstate = 0;       // 0: no vote yet
   };
   struct DomainState {
     int requested_pstate = 0;  // last value written, 0: none

@@ -224,6 +224,22 @@ TEST(IntelPstateIowaitBoostTest, FullModeGoesToMaxOnASingleIoWakeup) {
   EXPECT_EQ(d.requested_khz(), 800000);
 }
 
+TEST(IntelPstateIowaitBoostTest, FullModeReevaluatesAtOnceOnAnIoWakeup) {
+  // v4.14's `goto set_pstate`: an IO wake-up 2 ms after a sample does not
+  // wait for the 10 ms sampling interval; the 2018 doubling mode does.
+  for (Mode mode : {Mode::kFull, Mode::kDoubling}) {
+    FakeFreqDomain d = FakeFreqDomain::ForPreset(kSkylake);
+    d.set_current_khz(800000);
+    d.set_busy_fraction(0, 0.01);
+    IntelPstateGovernor gov(WithMode(mode));
+    gov.Start(d);
+    EXPECT_EQ(SampleKhz(gov, d, 0, 0.01), 800000);  // a quiet sample
+    d.Advance(2 * kMs);
+    gov.UpdateUtil(d, 0, kUtilIowait);
+    EXPECT_EQ(d.requested_khz(), mode == Mode::kFull ? 3900000 : 800000);
+  }
+}
+
 TEST(IntelPstateIowaitBoostTest, DoublingModeNeedsRepeatedIoWakeups) {
   // The same single IO wakeup as above only reaches 1/8 since 2018.
   FakeFreqDomain d = FakeFreqDomain::ForPreset(kSkylake);
