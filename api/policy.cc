@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "experiments/builtin_registry.h"
+
 namespace schedsim {
 
 std::vector<std::string> PolicyNames(PolicyFamily family) {
@@ -20,7 +22,7 @@ const PolicyInfo* FindPolicy(PolicyFamily family, absl::string_view name) {
 }
 
 std::string DefaultFreqGovernor(const Topology& machine) {
-  return machine.frequency().has_hwp ? "intel_pstate_hwp" : "schedutil";
+  return experiments::DefaultFreqGovernor(machine);
 }
 
 absl::StatusOr<std::unique_ptr<FreqGovernor>> MakeFreqGovernor(

@@ -4,8 +4,9 @@
 
 namespace schedsim::experiments {
 
-std::string DefaultFreqGovernor(const topology::Topology& machine) {
-  return machine.frequency().has_hwp ? "intel_pstate_hwp" : "schedutil";
+std::string DefaultFreqGovernor(const topology::Topology& machine, bool hwp) {
+  if (!machine.frequency().has_hwp) return "schedutil";
+  return hwp ? "intel_pstate_hwp" : "intel_pstate";
 }
 
 absl::StatusOr<std::unique_ptr<platform::FreqGovernor>> MakeFreqGovernor(

@@ -34,8 +34,11 @@ struct PolicySpec {
 };
 
 // What Linux runs on `machine` by default: intel_pstate (active, HWP) where
-// the part has HWP, schedutil otherwise; menu; sis_util.
-std::string DefaultFreqGovernor(const topology::Topology& machine);
+// the part has HWP and boots with it, intel_pstate's P-state algorithm
+// where it boots without (`hwp` false: intel_pstate=no_hwp), schedutil
+// otherwise; menu; sis_util.
+std::string DefaultFreqGovernor(const topology::Topology& machine,
+                                bool hwp = true);
 inline constexpr char kDefaultIdleGovernor[] = "menu";
 inline constexpr char kDefaultPlacementPolicy[] = "sis_util";
 

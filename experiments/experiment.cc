@@ -486,10 +486,10 @@ absl::StatusOr<Experiment> LoadExperimentFile(const std::string& path) {
 }
 
 PolicySpec ResolvedCpufreq(const PolicySpec& spec,
-                           const topology::Topology& machine) {
+                           const topology::Topology& machine, bool hwp) {
   if (!spec.name.empty()) return spec;
   PolicySpec resolved;
-  resolved.name = DefaultFreqGovernor(machine);
+  resolved.name = DefaultFreqGovernor(machine, hwp);
   return resolved;
 }
 

@@ -107,9 +107,10 @@ absl::StatusOr<Experiment> ParseExperiment(const std::string& json_text,
 // Reads and parses `path`.
 absl::StatusOr<Experiment> LoadExperimentFile(const std::string& path);
 
-// `spec` with the cpufreq default resolved for `machine`.
+// `spec` with the cpufreq default resolved for `machine` booted with or
+// without HWP (the variant's config `hwp`).
 PolicySpec ResolvedCpufreq(const PolicySpec& spec,
-                           const topology::Topology& machine);
+                           const topology::Topology& machine, bool hwp);
 
 // A parameter value as JSON (boolean, integer, number or string).
 OrderedJson ParamValueJson(const platform::ParamValue& value);

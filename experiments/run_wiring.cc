@@ -68,12 +68,9 @@ absl::Status CheckFreqFitsMachine(const std::string& name,
 
 absl::StatusOr<WiredRun> WireRun(const RunSpec& spec) {
   WiredRun w;
-  // With HWP off (intel_pstate=no_hwp) an Intel part's default is
-  // intel_pstate's P-state algorithm.
   const bool hwp_on = spec.machine->frequency().has_hwp && spec.config.hwp;
-  const std::string freq_default = spec.machine->frequency().has_hwp && !hwp_on
-                                       ? "intel_pstate"
-                                       : DefaultFreqGovernor(*spec.machine);
+  const std::string freq_default =
+      DefaultFreqGovernor(*spec.machine, spec.config.hwp);
   w.cpufreq = spec.cpufreq.name.empty() ? freq_default : spec.cpufreq.name;
   if (spec.cpufreq_object == nullptr) {
     SCHEDSIM_RETURN_IF_ERROR(

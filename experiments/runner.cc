@@ -115,7 +115,7 @@ absl::StatusOr<Prepared> Prepare(const Experiment& e) {
   p.machine = std::make_shared<const topology::Topology>(*std::move(machine));
   for (const Variant& v : e.variants) {
     Variant resolved = v;
-    resolved.cpufreq = ResolvedCpufreq(v.cpufreq, *p.machine);
+    resolved.cpufreq = ResolvedCpufreq(v.cpufreq, *p.machine, v.config.hwp);
     p.variants.push_back(std::move(resolved));
   }
   for (int i = 0; i < e.num_points(); ++i) {

@@ -127,6 +127,24 @@ TEST(RunnerTest, ErrorsNameTheFileAndTheRun) {
                         "tasks=100: tasks must be in 1..64, got 100"));
 }
 
+TEST(RunnerTest, HwpOffVariantDefaultsToThePstateAlgorithm) {
+  // A variant that boots the part without HWP (intel_pstate=no_hwp) and
+  // names no cpufreq policy runs intel_pstate's P-state algorithm; the
+  // default of the part with HWP would be refused on it.
+  Experiment e = Load(R"({
+    "machine": "skylake-e3-1240v5",
+    "workload": {"model": "test_compute_sleep"},
+    "sweep": {"param": "tasks", "values": [1]},
+    "duration_ms": 5,
+    "variants": [{"name": "hwp"},
+                 {"name": "no_hwp", "config": {"hwp": false}}]})");
+  absl::StatusOr<ExperimentResult> r = RunExperiment(e, RunnerOptions());
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->variants.size(), 2u);
+  EXPECT_EQ(r->variants[0].cpufreq.name, "intel_pstate_hwp");
+  EXPECT_EQ(r->variants[1].cpufreq.name, "intel_pstate");
+}
+
 TEST(RunnerTest, TraceOfOneIterationLoadsAsJson) {
   Experiment e = Load();
   e.sweep->values.resize(1);

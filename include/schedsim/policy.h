@@ -97,7 +97,8 @@ std::vector<std::string> PolicyNames(PolicyFamily family);
 const PolicyInfo* FindPolicy(PolicyFamily family, absl::string_view name);
 
 // What Linux runs by default: intel_pstate (active, HWP) on a part with
-// HWP, schedutil otherwise; menu; sis_util.
+// HWP, schedutil otherwise; menu; sis_util. (A simulation whose options
+// set "hwp" false boots the part without HWP and defaults to intel_pstate.)
 std::string DefaultFreqGovernor(const Topology& machine);
 inline constexpr char kDefaultIdleGovernor[] = "menu";
 inline constexpr char kDefaultPlacementPolicy[] = "sis_util";
