@@ -99,9 +99,12 @@ class FreqGovernor {
   // Once per domain before the first update.
   virtual void Start(FreqDomain& /*domain*/) {}
 
-  // cpufreq_update_util(): called by the scheduler whenever `cpu`'s
-  // utilization changes (enqueue, dequeue, tick), with kUtilIowait when a
-  // task that slept in iowait is enqueued. Must not allocate.
+  // cpufreq_update_util(): called by the scheduler when `cpu`'s
+  // utilization changes (its PELT signal decays across a 1024 us period, or
+  // a task's signal is attached or removed; seen at enqueue, dequeue and
+  // the tick: cfs_rq_util_change() in kernel/sched/fair.c, Linux 6.1), on
+  // every RT enqueue, and with kUtilIowait on every enqueue of a task that
+  // slept in iowait. Must not allocate.
   virtual void UpdateUtil(FreqDomain& domain, int cpu, uint32_t flags) = 0;
 };
 

@@ -1,8 +1,10 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Load balancing over the scheduling domains: newidle balancing when a CPU
-// is about to idle, periodic balancing from the tick (which also refreshes
-// SIS_UTIL's nr_idle_scan at the LLC level, kernel/sched/fair.c
+// is about to idle, periodic balancing from the tick (rebalance_domains():
+// per level, one balancing CPU per local group, should_we_balance(), with
+// the interval doubling while balanced; the LLC level's balance also
+// refreshes SIS_UTIL's nr_idle_scan, kernel/sched/fair.c
 // update_idle_cpu_scan(), Linux 6.1), and
 // NO_HZ idle balancing, where an overloaded CPU's tick kicks an idle CPU
 // to pull work.
@@ -115,23 +117,58 @@ void SimulatorImpl::UpdateIdleCpuScan(int cpu,
   llcs_[cpus_[cpu].llc].nr_idle_scan = static_cast<int32_t>(y * weight / 1024);
 }
 
+bool SimulatorImpl::ShouldWeBalance(int cpu,
+                                    const topology::SchedDomain& sd) const {
+  // Linux 6.1 should_we_balance(): the first idle CPU of the local group
+  // balances; with none idle, the group's first CPU.
+  const topology::CpuSet& local = sd.groups[sd.LocalGroup(cpu)];
+  for (int x = local.First(); x >= 0; x = local.Next(x)) {
+    if (available_idle(x)) return x == cpu;
+  }
+  return local.First() == cpu;
+}
+
 void SimulatorImpl::PeriodicBalance(int cpu) {
+  // rebalance_domains() from the tick's softirq, bottom level up.
   Cpu& c = cpus_[cpu];
   const std::vector<int>& ids = domains_.stack_ids(cpu);
+  const bool busy = c.mode == CpuMode::kBusy;
+  // max_load_balance_interval: HZ * num_online_cpus / 10 jiffies.
+  const int64_t max_interval_ns = tick_ns_ * config_.hz * topo_.num_cpus() / 10;
   for (size_t i = 0; i < ids.size(); ++i) {
-    if (now_ns_ < c.next_balance_ns[i]) continue;
     const topology::SchedDomain& sd = domains_.domains()[ids[i]];
-    int64_t interval_ms =
-        sd.min_interval_ms * (c.mode == CpuMode::kBusy ? sd.busy_factor : 1);
-    c.next_balance_ns[i] =
-        now_ns_ + std::max<int64_t>(interval_ms * 1000000, tick_ns_);
+    // get_sd_balance_interval(): busy CPUs balance busy_factor times less
+    // often; clamped to [1 jiffy, max_load_balance_interval].
+    const int64_t interval_ns =
+        std::clamp<int64_t>(int64_t{c.balance[i].interval_ms} *
+                                (busy ? sd.busy_factor : 1) * 1000000,
+                            tick_ns_, std::max(max_interval_ns, tick_ns_));
+    if (now_ns_ < c.balance[i].last_ns + interval_ns) continue;
+    c.balance[i].last_ns = now_ns_;
+    // load_balance(): a CPU that is not this group's balancer stops here,
+    // and does not go on to the levels above (continue_balancing = 0).
+    if (!ShouldWeBalance(cpu, sd)) break;
+    ++c.balance[i].count;
+    // From here on this level either moves a task (the interval goes back
+    // to min_interval) or finds it balanced (the interval doubles, up to
+    // max_interval).
+    auto balanced = [&] {
+      if (c.balance[i].interval_ms < sd.max_interval_ms) {
+        c.balance[i].interval_ms *= 2;
+      }
+    };
+    // update_sd_lb_stats() -> update_idle_cpu_scan(): SIS_UTIL's depth,
+    // from the balance of the LLC domain (never a newidle one).
     if (sd.has(topology::kSdSharePkgResources) &&
         sd.span.Count() == domains_.llc_size(cpu)) {
       UpdateIdleCpuScan(cpu, sd);
     }
     bool any = false;
     for (int l : domain_llcs_[ids[i]]) any |= llcs_[l].nr_overloaded > 0;
-    if (!any) continue;
+    if (!any) {
+      balanced();
+      continue;
+    }
     // Local and busiest groups by runnable tasks against CPUs.
     int local = sd.LocalGroup(cpu);
     int64_t local_nr = 0, local_cpus = 0;
@@ -155,18 +192,26 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
         busiest_excess = excess;
       }
     }
-    if (busiest_group < 0 || busiest_excess <= 0) continue;
-    if (local_nr >= local_cpus) continue;  // no spare capacity here
+    if (busiest_group < 0 || busiest_excess <= 0 ||
+        local_nr >= local_cpus) {  // none busier, or no spare capacity here
+      balanced();
+      continue;
+    }
     int src = FindBusiestCpu(sd.groups[busiest_group], cpu, 2);
-    if (src < 0) continue;
+    if (src < 0) {
+      balanced();
+      continue;
+    }
     for (int pass = 0; pass < 2; ++pass) {
       for (int q : cpus_[src].rq) {
         if (CanMigrate(q, cpu, pass == 1)) {
           MigrateQueued(q, src, cpu);
+          c.balance[i].interval_ms = sd.min_interval_ms;
           return;
         }
       }
     }
+    balanced();  // every candidate pinned (LBF_ALL_PINNED)
   }
 }
 

@@ -157,6 +157,7 @@ void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
   if (voluntary) ++task_stats_[id].voluntary_switches;
   if (t.iowait) ++c.nr_iowait;
   c.need_resched = true;
+  if (t.state == TaskState::kDead) DetachDeadUtil(cpu, id);
   DequeueTask(cpu, id);
 }
 
@@ -346,6 +347,9 @@ void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
           int dst = FindIdlestCpu(child, cpu, topology::kSdBalanceFork);
           ++placement_stats_.forks;
           ct.cpu = dst;
+          // wake_up_new_task(): the initial utilization is attached to the
+          // chosen runqueue before the task is enqueued.
+          PostInitUtil(dst, child);
           ct.state = TaskState::kWaking;
           ct.wake_start_ns = now_ns_;
           ++cpus_[dst].ttwu_pending;

@@ -85,7 +85,11 @@ void SimulatorImpl::UpdatePelt(int cpu) {
   bool fair_running = c.mode == CpuMode::kBusy && c.curr >= 0 &&
                       tasks_[c.curr].policy != SchedPolicy::kFifo;
   uint32_t scale = FreqScale(cpu);
-  PeltUpdate(c.rq_pelt, now_ns_, fair_running, scale);
+  // A decay across a period boundary is a utilization change the governor
+  // hears of at the next call site (update_load_avg -> cfs_rq_util_change).
+  if (PeltUpdate(c.rq_pelt, now_ns_, fair_running, scale)) {
+    c.util_changed = true;
+  }
   if (c.curr >= 0 && c.mode == CpuMode::kBusy) {
     PeltUpdate(tasks_[c.curr].pelt, now_ns_, true, scale);
   }
@@ -125,6 +129,45 @@ void SimulatorImpl::GovernorUpdate(int cpu, uint32_t flags) {
   policies_.freq->UpdateUtil(*fdoms_[cpus_[cpu].domain].view, cpu, flags);
 }
 
+void SimulatorImpl::PostInitUtil(int cpu, int task) {
+  Task& t = tasks_[task];
+  t.pelt = PeltSignal{};
+  t.pelt.last_update_ns = now_ns_;
+  // Only the fair class starts with a utilization (post_init_entity_util_avg
+  // returns early for the others, leaving 0).
+  if (t.policy == SchedPolicy::kFifo) return;
+  Cpu& c = cpus_[cpu];
+  UpdatePelt(cpu);
+  // Half the capacity the runqueue has left; on a runqueue with load, the
+  // task's weight's share of its utilization, capped there. The runqueue's
+  // load_avg is CpuLoad()'s estimate (the model keeps no load signal).
+  const int64_t rq_util = c.rq_pelt.util_avg;
+  const int64_t cap = (int64_t{kSchedCapacityScale} - rq_util) / 2;
+  int64_t util = 0;
+  if (cap > 0) {
+    util = rq_util == 0
+               ? cap
+               : std::min(cap, rq_util * t.weight / (CpuLoad(cpu) + 1));
+  }
+  t.pelt.util_avg = static_cast<uint32_t>(util);
+  // attach_entity_load_avg(): onto the runqueue at once, a utilization
+  // change (cfs_rq_util_change).
+  PeltAttach(c.rq_pelt, t.pelt);
+  c.util_changed = true;
+}
+
+void SimulatorImpl::DetachDeadUtil(int cpu, int task) {
+  Task& t = tasks_[task];
+  if (t.policy == SchedPolicy::kFifo) return;
+  Cpu& c = cpus_[cpu];
+  UpdatePelt(cpu);
+  PeltUpdate(t.pelt, now_ns_, false, 0);
+  PeltDetach(c.rq_pelt, t.pelt);
+  t.pelt.util_avg = 0;
+  t.pelt.util_sum = 0;
+  c.util_changed = true;
+}
+
 // --- Enqueue / dequeue
 // --------------------------------------------------------
 
@@ -133,6 +176,9 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[task];
   const int from = t.cpu;
+  // enqueue_entity() starts with update_curr(): place_entity() and the
+  // migration renormalisation below read an up-to-date min_vruntime.
+  UpdateCurr(cpu);
   UpdatePelt(cpu);
   UpdateTaskPelt(t, false);  // blocked decay up to now
   if (from != cpu) {
@@ -143,6 +189,8 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     UpdatePelt(from);
     PeltDetach(old.rq_pelt, t.pelt);
     PeltAttach(c.rq_pelt, t.pelt);
+    old.util_changed = true;
+    c.util_changed = true;
     int64_t penalty = 0;
     if (topo_.place(from).llc != topo_.place(cpu).llc) {
       penalty = config_.llc_migration_penalty_ns;
@@ -177,7 +225,19 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
   if (t.policy == SchedPolicy::kIdle) ++c.nr_sched_idle;
   RefreshProbe(cpu);
   if (t.uclamp_min != 0 || t.uclamp_max != 1024) ++c.nr_uclamped;
-  GovernorUpdate(cpu, util_flags);
+  if (t.policy == SchedPolicy::kFifo) {
+    // enqueue_top_rt_rq() kicks cpufreq on every RT enqueue (Linux 6.1
+    // kernel/sched/rt.c).
+    c.util_changed = false;
+    GovernorUpdate(cpu, 0);
+    return;
+  }
+  // enqueue_task_fair(): an IO-wait wake-up is passed on first, on every
+  // such enqueue; then update_load_avg()'s change, if any.
+  if (util_flags & platform::kUtilIowait) {
+    GovernorUpdate(cpu, platform::kUtilIowait);
+  }
+  UtilChangeUpdate(cpu);
 }
 
 void SimulatorImpl::DequeueTask(int cpu, int task) {
@@ -195,7 +255,9 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
   if (t.policy == SchedPolicy::kIdle) --c.nr_sched_idle;
   RefreshProbe(cpu);
   if (t.uclamp_min != 0 || t.uclamp_max != 1024) --c.nr_uclamped;
-  GovernorUpdate(cpu, 0);
+  // dequeue_entity() -> update_load_avg(): the governor hears only of a
+  // change (dequeue_top_rt_rq() makes no call).
+  if (t.policy != SchedPolicy::kFifo) UtilChangeUpdate(cpu);
 }
 
 // --- Pick and switch
@@ -351,7 +413,9 @@ void SimulatorImpl::OnTick(int cpu) {
   if (c.curr < 0) return;
   UpdateCurr(cpu);
   UpdatePelt(cpu);
-  GovernorUpdate(cpu, 0);
+  // entity_tick() -> update_load_avg() (and, under an RT task, the
+  // blocked-load update of the balance softirq): only a change is passed.
+  UtilChangeUpdate(cpu);
   Task& t = tasks_[c.curr];
   if (t.policy != SchedPolicy::kFifo) {
     if (!c.rt_rq.empty()) {

@@ -191,6 +191,12 @@ int Simulator::task_count() const {
   return static_cast<int>(impl_->tasks_.size());
 }
 int Simulator::task_cpu(int task) const { return impl_->tasks_[task].cpu; }
+uint64_t Simulator::periodic_balances(int cpu, int level) const {
+  const auto& levels = impl_->cpus_[cpu].balance;
+  return level >= 0 && level < static_cast<int>(levels.size())
+             ? levels[level].count
+             : 0;
+}
 bool Simulator::task_running(int task) const {
   const Task& t = impl_->tasks_[task];
   return impl_->cpus_[t.cpu].curr == task;

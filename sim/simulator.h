@@ -100,6 +100,9 @@ class Simulator {
   bool task_running(int task) const;
   int cpu_idle_state(int cpu) const;  // -1 when not in an idle state
   int64_t cpu_khz(int cpu) const;
+  // Periodic load balances `cpu` ran at domain level `level` (0 = the
+  // lowest) as its group's balancer; 0 for a level it does not have.
+  uint64_t periodic_balances(int cpu, int level) const;
 
  private:
   explicit Simulator(std::unique_ptr<SimulatorImpl> impl);

@@ -188,6 +188,10 @@ struct alignas(64) Cpu {
   EventHandle idle_timer;  // POLL time limit
   bool tick_running = false;
   bool poll_limit_hit = false;
+  // The runqueue's utilization changed (its PELT signal decayed across a
+  // period boundary, or a task's signal was attached or removed) since the
+  // governor was last told: the kernel's cfs_rq_util_change() condition.
+  bool util_changed = false;
   int32_t package = 0;
   int32_t core = 0;
   // Idle.
@@ -205,8 +209,16 @@ struct alignas(64) Cpu {
   int64_t wake_avg_idle_ns = 500000;
   int64_t wake_stamp_jiffies = 0;
   int64_t idle_stamp_ns = 0;
-  // Load balancing: next balance time per domain level.
-  std::vector<int64_t> next_balance_ns;
+  // Load balancing, per domain level: the last periodic balance
+  // (sd->last_balance), how many ran, and the current interval
+  // (sd->balance_interval, in ms: doubled up to max_interval when balanced,
+  // reset to min_interval when tasks moved).
+  struct BalanceLevel {
+    int64_t last_ns;
+    int32_t interval_ms;
+    uint32_t count;  // balances run as the group's balancer (never reset)
+  };
+  std::vector<BalanceLevel> balance;
   // Accounting.
   int64_t busy_since_ns = 0;
   int64_t khz = 0;  // frequency the busy segment is accounted at
@@ -428,6 +440,19 @@ class SimulatorImpl {
   uint32_t ComputeFreqScale(int64_t khz) const;
   void NoteNrRunning(int cpu, int delta);
   void GovernorUpdate(int cpu, uint32_t flags);
+  // Tells the governor of a utilization change if there was one
+  // (Cpu::util_changed), as cfs_rq_util_change() does.
+  void UtilChangeUpdate(int cpu) {
+    if (!cpus_[cpu].util_changed) return;
+    cpus_[cpu].util_changed = false;
+    GovernorUpdate(cpu, 0);
+  }
+  // post_init_entity_util_avg() + attach: a new fair task's initial
+  // utilization, attached to `cpu`'s runqueue.
+  void PostInitUtil(int cpu, int task);
+  // Removes an exiting task's utilization from its runqueue
+  // (remove_entity_load_avg() from task_dead_fair()).
+  void DetachDeadUtil(int cpu, int task);
 
   // wakeup.cc
   void TryToWakeUp(int task, int waker_cpu, bool from_task, uint32_t flags);
@@ -489,6 +514,9 @@ class SimulatorImpl {
   // balance.cc
   void NewidleBalance(int cpu);
   void PeriodicBalance(int cpu);
+  // should_we_balance(): only the first idle CPU of the local group, else
+  // its first CPU, balances the domain periodically.
+  bool ShouldWeBalance(int cpu, const topology::SchedDomain& sd) const;
   void NohzKick(int cpu);
   bool CanMigrate(int task, int dst_cpu, bool ignore_hot) const;
   void MigrateQueued(int task, int src, int dst);

@@ -35,6 +35,8 @@ constexpr int32_t kNiceWeights[40] = {
 constexpr uint64_t kNoiseStream = 0x6e6f697365;     // "noise"
 constexpr uint64_t kWorkStream = 0x776f726b;        // "work"
 constexpr uint64_t kLayoutStream = 0x6c61796f7574;  // "layout"
+// Longer than any balance interval (an hour).
+constexpr int64_t kLongAgoNs = int64_t{3600} * 1000000000;
 
 }  // namespace
 
@@ -66,11 +68,9 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   t.uclamp_max = spec.uclamp_max;
   t.has_affinity = spec.affinity >= 0;
   t.cpu = parent_cpu;
+  // Utilization 0 until PostInitUtil() attaches it to its first CPU
+  // (init_entity_runnable_average()).
   t.pelt.last_update_ns = now_ns_;
-  // A new task starts with half the capacity of its CPU as its utilization
-  // (post_init_entity_util_avg's cap for an empty runqueue).
-  t.pelt.util_avg = 512;
-  t.pelt.util_sum = uint64_t{512} * kPeltMinDivider;
   tasks_.push_back(t);
   task_stats_.emplace_back();
   if (layout_sigma_ > 0) task_layout_.push_back(DrawLayoutFactor());
@@ -179,9 +179,13 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     for (int s = core.First(); s >= 0; s = core.Next(s)) {
       if (s != cpu) c.siblings.push_back(s);
     }
-    c.next_balance_ns.assign(domains_.depth(cpu), 0);
+    // sd_init(): balance_interval starts at min_interval; last_balance is
+    // the domain's build time, long before the run, so a CPU's first busy
+    // tick finds every level due.
+    c.balance.clear();
     for (int d = 0; d < domains_.depth(cpu); ++d) {
-      c.next_balance_ns[d] = domains_.domain(cpu, d).min_interval_ms * 1000000;
+      c.balance.push_back(
+          {-kLongAgoNs, domains_.domain(cpu, d).min_interval_ms, 0});
     }
     c.stats.states.resize(topo_.cstates().size());
     c.rq.reserve(16);
@@ -257,6 +261,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
                   : FindIdlestCpu(id, 0, topology::kSdBalanceFork);
       }
       t.cpu = cpu;
+      PostInitUtil(cpu, id);
       t.state = TaskState::kWaking;
       // Start-time skew: the task arrives a little later (0 without noise).
       const int64_t start_ns = now_ns_ + StartSkewNs();

@@ -90,6 +90,23 @@ class AlternatingPlacement final : public platform::PlacementPolicy {
   int a_, b_;
 };
 
+// Records every cpufreq_update_util() call: when, for which CPU, with
+// which flags, and the CFS utilization the governor would read.
+class RecordingGovernor final : public platform::FreqGovernor {
+ public:
+  struct Call {
+    int64_t now_ns;
+    int cpu;
+    uint32_t flags;
+    int64_t util_cfs;
+  };
+  absl::string_view name() const override { return "recording"; }
+  void UpdateUtil(platform::FreqDomain& d, int cpu, uint32_t flags) override {
+    calls.push_back({d.now_ns(), cpu, flags, d.util(cpu).util_cfs});
+  }
+  std::vector<Call> calls;
+};
+
 topology::Topology Preset(const char* name) {
   absl::StatusOr<topology::Topology> t = topology::MakePreset(name);
   EXPECT_TRUE(t.ok()) << t.status();
@@ -416,6 +433,154 @@ TEST(SimulatorTest, HwpOffBootsThePartWithoutHwp) {
   }
   EXPECT_GT(total, 0);
   EXPECT_GE(at, total - 20000);
+}
+
+// --- Utilization and the cpufreq call sites
+// ----------------------------------------------------------
+
+TEST(SimulatorTest, ForkedTaskUtilIsOnItsRunqueueBeforeItFirstRuns) {
+  // wake_up_new_task() -> post_init_entity_util_avg(): a new task's initial
+  // utilization (half the spare capacity) is attached to the runqueue it
+  // was placed on, so the governor of that CPU sees it at the enqueue,
+  // before the task has run at all.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder parent("parent");
+  parent.Fork(1, 1).Compute(Dist::Constant(3500000));
+  ProgramBuilder child("child");
+  child.Compute(Dist::Constant(3500000));
+  w.programs = {Build(parent), Build(child)};
+  w.tasks.push_back(Task("parent", 0, "", 0));
+  RecordingGovernor rec;
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&rec, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(10)).ok());
+  const int child_cpu = sim->task_cpu(1);
+  ASSERT_NE(child_cpu, 0);  // fork balancing chose an idle core
+  const RecordingGovernor::Call* first = nullptr;
+  for (const RecordingGovernor::Call& c : rec.calls) {
+    if (c.cpu == child_cpu) {
+      first = &c;
+      break;
+    }
+  }
+  ASSERT_NE(first, nullptr);
+  // An empty runqueue: the cap, (1024 - 0) / 2, barely decayed.
+  EXPECT_GE(first->util_cfs, 500);
+  EXPECT_LE(first->util_cfs, 512);
+  // The parent, created on an empty CPU 0, started the same way.
+  EXPECT_GE(rec.calls.front().util_cfs, 500);
+}
+
+TEST(SimulatorTest, CpufreqIsCalledWhenUtilChangesAndOnEveryIowaitWakeup) {
+  // 10 us of work, 40 us of IO wait, on one CPU: about 2000 wake-ups in
+  // 100 ms. The kernel passes on each IO-wait enqueue (enqueue_task_fair,
+  // SCHED_CPUFREQ_IOWAIT) but otherwise calls only when the runqueue's
+  // PELT signal changed: at most once per 1024 us period, not on each of
+  // the 4000 enqueues and dequeues.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder b("io");
+  b.Loop(0)
+      .Compute(Dist::Constant(35000))
+      .IoWait(Dist::Constant(40000))
+      .EndLoop();
+  w.programs.push_back(Build(b));
+  w.tasks.push_back(Task("io", 0, "0", 0));
+  RecordingGovernor rec;
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&rec, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+  SimStats s = sim->Stats();
+  int iowait = 0, other = 0;
+  for (const RecordingGovernor::Call& c : rec.calls) {
+    ASSERT_EQ(c.cpu, 0);
+    if (c.flags & platform::kUtilIowait) {
+      ++iowait;
+    } else {
+      ++other;
+    }
+  }
+  EXPECT_GT(s.tasks[0].wakeups, 1500u);
+  // Every wake-up was an IO completion (the first start was not).
+  EXPECT_EQ(static_cast<uint64_t>(iowait), s.tasks[0].wakeups);
+  // 100 ms is about 98 PELT periods; attach at the start adds one.
+  EXPECT_LE(other, 100);
+  EXPECT_GE(other, 90);
+}
+
+TEST(SimulatorTest, OneCpuPerGroupBalancesAndABalancedDomainBacksOff) {
+  // Eight pinned hogs on the 4-core, 8-thread Skylake: every CPU busy.
+  // rebalance_domains() (Linux 6.1): at the SMT level each CPU is its own
+  // group and balances; at the LLC level the groups are the cores, and
+  // should_we_balance() lets only a core's first CPU (no CPU is idle)
+  // balance it. Balanced every time, a level's interval doubles from
+  // min_interval to max_interval (twice it) at once, times busy_factor 16:
+  // the first busy tick (4 ms), then max_interval * 16 apart.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder b("hog");
+  b.Loop(0).Compute(Dist::Constant(1000000)).EndLoop();
+  w.programs.push_back(Build(b));
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    w.tasks.push_back(Task(absl::StrCat("hog", cpu), 0, absl::StrCat(cpu)));
+  }
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  SimConfig config = QuietConfig();
+  config.load_balance = true;
+  auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(1000)).ok());
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    // SMT (2 ms, then 4 ms, x 16): 4, 68, 132, ..., 964 ms.
+    EXPECT_EQ(sim->periodic_balances(cpu, 0), 16u) << "cpu " << cpu;
+    // MC (8 ms, then 16 ms, x 16): 4, 260, 516, 772 ms, on the cores' first
+    // CPUs (0-3) only.
+    EXPECT_EQ(sim->periodic_balances(cpu, 1), cpu < 4 ? 4u : 0u)
+        << "cpu " << cpu;
+  }
+  EXPECT_EQ(sim->periodic_balances(0, 2), 0u);  // no such level
+}
+
+TEST(SimulatorTest, MigratedWakeeIsPlacedAgainstAnUpToDateMinVruntime) {
+  // A hog on CPU 1 in 28 ms phases (nothing updates its vruntime between
+  // ticks); a task W that computes 100 us and sleeps 2 ms, moved between
+  // the idle CPU 0 and CPU 1 at every wake-up. Coming from CPU 0, where it
+  // is the minimum, W is renormalised to CPU 1's min_vruntime. enqueue_
+  // entity() calls update_curr() first (Linux 6.1 kernel/sched/fair.c), so
+  // that is the hog's vruntime now: W is not ahead by more than the wake-up
+  // granularity (1 ms x 4) and waits for the hog's slice to end at a tick.
+  // Taken as of the last tick (HZ=100: up to 10 ms stale), W would seem
+  // far ahead and preempt the hog on most arrivals.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder hog("hog");
+  hog.Loop(0).Compute(Dist::Constant(100000000)).EndLoop();
+  ProgramBuilder mover("mover");
+  mover.Loop(0)
+      .Compute(Dist::Constant(350000))
+      .Sleep(Dist::Constant(2000000))
+      .EndLoop();
+  w.programs = {Build(hog), Build(mover)};
+  w.tasks.push_back(Task("hog", 0, "1", 1));
+  w.tasks.push_back(Task("mover", 1, "0,1", 0));
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  AlternatingPlacement alternate(0, 1);
+  SimConfig config = QuietConfig();
+  config.hz = 100;
+  auto sim = MakeSim(topo, config, w, {&freq, &idle, &alternate});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(1000)).ok());
+  SimStats s = sim->Stats();
+  EXPECT_GE(s.tasks[1].wakeups, 90u);
+  EXPECT_GE(s.tasks[1].migrations, 90u);
+  // On CPU 1, W runs when the hog's slice ends at a tick, not on arrival
+  // (stale, the mean is about 40 us).
+  const SmallLatencyHistogram& lat = s.tasks[1].wakeup_latency_ns;
+  EXPECT_GT(lat.mean(), 1e6) << "median " << lat.Percentile(50);
 }
 
 TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {
