@@ -171,6 +171,22 @@ class DuplicateKeyFinder {
     return true;
   }
 
+  // The path of the value being parsed now: where a number too large for
+  // a double (nlohmann's out_of_range 406) stopped the parse.
+  std::string CurrentPath() const {
+    std::string path;
+    for (size_t i = 0; i < stack_.size(); ++i) {
+      const Frame& f = stack_[i];
+      bool top = i + 1 == stack_.size();
+      if (f.array) {
+        absl::StrAppend(&path, "[", top ? f.next_index : f.next_index - 1, "]");
+      } else {
+        path = JsonField(path, f.key);
+      }
+    }
+    return path;
+  }
+
   bool found() const { return found_; }
   // The first duplicate key and the path of its object ("" = the root).
   const std::string& duplicate() const { return duplicate_; }
@@ -300,6 +316,12 @@ absl::Status JsonFileReader::ParseText(const std::string& text,
     return absl::InvalidArgumentError(absl::StrCat(
         file_, ": line ", line, ", column ", offset - line_start + 1,
         " (byte offset ", offset, "): invalid JSON: ", what));
+  } catch (const Json::out_of_range& e) {
+    // Only a number too large for a double (1e400) reaches here.
+    return Error(finder.CurrentPath(),
+                 absl::StrCat("invalid JSON: a number out of range (it must "
+                              "fit a double): ",
+                              e.what()));
   } catch (const Json::exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(file_, ": invalid JSON: ", e.what()));
