@@ -481,7 +481,8 @@ absl::StatusOr<Experiment> ParseExperiment(const std::string& json_text,
 }
 
 absl::StatusOr<Experiment> LoadExperimentFile(const std::string& path) {
-  SCHEDSIM_ASSIGN_OR_RETURN(std::string text, ReadFileText(path));
+  SCHEDSIM_ASSIGN_OR_RETURN(std::string text,
+                            ReadFileText(path, "experiment file"));
   return ParseExperiment(text, path);
 }
 

@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/input_file.h"
 #include "base/status_macros.h"
 #include "topology/presets.h"
 
@@ -264,19 +265,9 @@ std::string DidYouMean(const std::string& got,
   return absl::StrCat(" (did you mean '", best, "'?)");
 }
 
-absl::StatusOr<std::string> ReadFileText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
-  }
-  return text.str();
+absl::StatusOr<std::string> ReadFileText(const std::string& path,
+                                         absl::string_view what) {
+  return base::ReadInputFile(path, what, base::kMaxJsonFileBytes);
 }
 
 std::vector<std::string> SimConfigKeys() {

@@ -24,6 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "base/input_file.h"
 #include "base/status_macros.h"
 
 namespace schedsim::topology {
@@ -57,37 +58,7 @@ absl::Status Invalid(const std::string& path, absl::string_view what) {
 
 // The whole file at `path`.
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    return absl::ErrnoToStatus(
-        errno, absl::StrCat("cannot open hwloc XML file '", path, "'"));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    return Invalid(path, absl::StrCat("is a directory; ", kExpected));
-  }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return absl::ErrnoToStatus(
-        errno, absl::StrCat("cannot open hwloc XML file '", path, "'"));
-  }
-  std::string content;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) {
-    content.append(buf, n);
-    if (content.size() >= static_cast<size_t>(INT_MAX)) {
-      std::fclose(f);
-      return Invalid(path, "is too large (2 GiB or more) for an hwloc XML");
-    }
-  }
-  const bool failed = std::ferror(f);
-  const int err = errno;
-  std::fclose(f);
-  if (failed) {
-    return absl::ErrnoToStatus(
-        err, absl::StrCat("cannot read hwloc XML file '", path, "'"));
-  }
-  return content;
+  return base::ReadInputFile(path, "hwloc XML file", base::kMaxHwlocXmlBytes);
 }
 
 bool IsXmlSpace(char c) {

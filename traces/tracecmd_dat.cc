@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "base/input_file.h"
 
 // libtracecmd (trace-cmd.h) and libtraceevent (event-parse.h, trace-seq.h),
 // from /usr/include/{trace-cmd,traceevent,tracefs} (@system//:tracecmd).
@@ -23,6 +24,7 @@
 // trace-cmd.h needs only cpu_set_t from it (<sched.h>).
 #include <fcntl.h>
 #include <sched.h>
+#include <unistd.h>
 #define _TRACE_FS_H  // NOLINT: libtracefs's guard, see above
 #include "event-parse.h"
 #include "trace-cmd.h"
@@ -135,6 +137,10 @@ constexpr int kMagicSize = 10;
 // Reads the magic and the version string after it ("6", "7"): NotFound,
 // InvalidArgument (no magic), or the version (0 when unreadable).
 absl::StatusOr<int> ReadHeaderVersion(const std::string& path) {
+  // A regular file only (a FIFO would block the open, and libtracecmd's).
+  absl::StatusOr<int> fd = base::OpenInputFile(path, "trace-cmd .dat file", -1);
+  if (!fd.ok()) return fd.status();
+  close(*fd);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(
@@ -173,6 +179,10 @@ void AbandonHandle(tracecmd_input* handle) {
 }  // namespace
 
 absl::StatusOr<TraceFileFormat> DetectTraceFileFormat(const std::string& path) {
+  // A regular file only: a FIFO or a device is refused without blocking.
+  absl::StatusOr<int> fd = base::OpenInputFile(path, "trace file", -1);
+  if (!fd.ok()) return fd.status();
+  close(*fd);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(

@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/input_file.h"
 #include "nlohmann/json.hpp"
 #include "sim/program.h"
 #include "workloads/model_util.h"
@@ -551,14 +552,10 @@ absl::StatusOr<RtAppWorkload> ParseRtApp(absl::string_view json,
 
 absl::StatusOr<RtAppWorkload> LoadRtAppFile(
     const std::string& path, const topology::Topology& topology) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat(path, ": cannot read the rt-app file"));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ParseRtApp(text.str(), path, topology);
+  absl::StatusOr<std::string> text =
+      base::ReadInputFile(path, "rt-app file", base::kMaxJsonFileBytes);
+  if (!text.ok()) return text.status();
+  return ParseRtApp(*text, path, topology);
 }
 
 }  // namespace schedsim::workloads

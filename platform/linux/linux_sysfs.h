@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "base/input_file.h"
 
 namespace schedsim::platform::host {
 
@@ -40,7 +41,11 @@ inline constexpr absl::string_view kSysfsCpuDir = "devices/system/cpu";
 class LinuxSysfs {
  public:
   // `root` is a directory such as "/sys"; trailing slashes are ignored.
-  explicit LinuxSysfs(std::string root = "/sys");
+  // Reads are bounded: a file longer than `max_file_bytes` is an error
+  // naming it and the limit (base::kMaxSysfsFileBytes for sysfs attributes;
+  // the procfs reader of /proc/stat takes base::kMaxProcFileBytes).
+  explicit LinuxSysfs(std::string root = "/sys",
+                      int64_t max_file_bytes = base::kMaxSysfsFileBytes);
 
   const std::string& root() const { return root_; }
   // root + "/" + rel.
@@ -79,6 +84,7 @@ class LinuxSysfs {
 
  private:
   std::string root_;
+  int64_t max_file_bytes_;
 };
 
 // Parses a kernel CPU list: a cpulist ("0-3,8,10-11") or a space-separated
