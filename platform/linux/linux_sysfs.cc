@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <set>
 #include <utility>
 
@@ -132,11 +133,41 @@ absl::StatusOr<std::vector<int>> LinuxSysfs::ReadCpuList(
   return ParseCpuListText(*text, Path(rel));
 }
 
+absl::Status LinuxSysfs::CheckInsideRoot(absl::string_view rel) const {
+  const std::string path = Path(rel);
+  char* real_root = realpath(root_.c_str(), nullptr);
+  if (real_root == nullptr) {
+    return absl::ErrnoToStatus(errno, absl::StrCat("cannot resolve ", root_));
+  }
+  std::string root(real_root);
+  free(real_root);
+  char* real = realpath(path.c_str(), nullptr);
+  if (real == nullptr) {
+    return absl::ErrnoToStatus(errno, absl::StrCat("cannot resolve ", path));
+  }
+  std::string target(real);
+  free(real);
+  if (root != "/" && target != root &&
+      !absl::StartsWith(target, absl::StrCat(root, "/"))) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("refusing to write ", path, ": it resolves to ", target,
+                     ", outside the root ", root_, " (", root, ")"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status LinuxSysfs::WriteRaw(absl::string_view rel,
                                   absl::string_view content) const {
   const std::string path = Path(rel);
+  if (absl::Status inside = CheckInsideRoot(rel); !inside.ok()) {
+    if (inside.code() == absl::StatusCode::kNotFound) {
+      return absl::NotFoundError(absl::StrCat(
+          "cannot open ", path, " for writing: ", inside.message()));
+    }
+    return inside;
+  }
   struct stat st;
-  int flags = O_WRONLY | O_CLOEXEC;
+  int flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW;
   // Truncate ordinary files (test trees); sysfs ignores O_TRUNC anyway.
   if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) flags |= O_TRUNC;
   Fd fd(open(path.c_str(), flags));

@@ -72,8 +72,15 @@ class LinuxSysfs {
 
   // Writes `content` verbatim with one write(2) (sysfs attributes take one
   // write), truncating a regular file first. The file must exist: sysfs
-  // creates no files. Errors name the path and the value.
+  // creates no files. Errors name the path and the value. Confined to the
+  // root: a path whose resolved target lies outside it (a symlink out of a
+  // --sysfs tree) is refused (PermissionDenied, CheckInsideRoot), and the
+  // file itself is opened with O_NOFOLLOW.
   absl::Status WriteRaw(absl::string_view rel, absl::string_view content) const;
+  // OK when `rel` exists and resolves (realpath) to a path inside the
+  // resolved root; PermissionDenied naming both otherwise (NotFound when
+  // it does not exist).
+  absl::Status CheckInsideRoot(absl::string_view rel) const;
   // Writes `value` followed by a newline, as `echo value > file` does.
   absl::Status Write(absl::string_view rel, absl::string_view value) const;
 
