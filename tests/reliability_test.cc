@@ -118,6 +118,22 @@ TEST(ReliabilityTest, FifosDevicesAndDirectoriesAreRefused) {
   EXPECT_THAT(dir.err, ::testing::Not(HasSubstr("invalid JSON")));
 }
 
+// #4: libhwloc 2.9.0 crashed (SEGV) on these; the import runs in a child.
+TEST(ReliabilityTest, HwlocCrashesAreAnErrorNamingTheFile) {
+  for (const char* name : {"hwloc_pu_without_complete_cpuset.xml",
+                           "hwloc_numa_without_complete_nodeset.xml"}) {
+    const std::string file = std::string(kRepro) + name;
+    Result r = Schedsim({"topology", "--hwloc=" + file});
+    EXPECT_EQ(r.code, 1) << name;
+    EXPECT_THAT(r.err, HasSubstr(file)) << name;
+    EXPECT_THAT(r.err, HasSubstr("libhwloc crashed importing it")) << name;
+  }
+  // The original still imports.
+  Result ok =
+      Schedsim({"topology", "--hwloc=tests/data/mpibind_eas-tioga.xml"});
+  EXPECT_EQ(ok.code, 0) << ok.err;
+}
+
 TEST(ReliabilityTest, AnEndlessTraceLineIsAnErrorNamingTheLine) {
   const std::string path = TmpDir() + "/long_line.txt";
   {

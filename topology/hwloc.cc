@@ -3,12 +3,17 @@
 #include "topology/hwloc.h"
 
 #include <hwloc.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -26,6 +31,14 @@
 #include "absl/strings/strip.h"
 #include "base/input_file.h"
 #include "base/status_macros.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SCHEDSIM_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCHEDSIM_UNDER_ASAN 1
+#endif
+#endif
 
 namespace schedsim::topology {
 namespace {
@@ -46,6 +59,10 @@ struct HwlocDistancesDeleter {
 };
 using HwlocDistancesPtr =
     std::unique_ptr<struct hwloc_distances_s, HwlocDistancesDeleter>;
+
+// Limits of the child process that tries an import first.
+constexpr rlim_t kChildCpuSeconds = 60;
+constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
 
 constexpr absl::string_view kExpected =
     "expected an hwloc topology XML file, as written by `lstopo file.xml` or "
@@ -231,6 +248,55 @@ std::string DefaultName(const std::string& path) {
   return std::string(base);
 }
 
+// Loads the configured `raw` in a forked child (CPU time and, without
+// AddressSanitizer, address space limited) and reports how it ended: OK
+// when the child's load finished (failed or not: the parent's own load
+// says which), InvalidArgument naming the file when it crashed or ran out
+// of its limits.
+absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    return absl::ErrnoToStatus(
+        errno,
+        absl::StrCat("cannot fork to import hwloc XML file '", path, "'"));
+  }
+  if (pid == 0) {
+    struct rlimit cpu = {kChildCpuSeconds, kChildCpuSeconds};
+    setrlimit(RLIMIT_CPU, &cpu);
+#if !defined(SCHEDSIM_UNDER_ASAN)
+    struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
+    setrlimit(RLIMIT_AS, &as);
+#endif
+    // No core dump of a crash that is only a malformed file.
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_CORE, &core);
+    _exit(hwloc_topology_load(raw) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  pid_t got;
+  do {
+    got = waitpid(pid, &status, 0);
+  } while (got < 0 && errno == EINTR);
+  if (got != pid) {
+    return absl::ErrnoToStatus(
+        errno,
+        absl::StrCat("lost the child importing hwloc XML file '", path, "'"));
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return Invalid(
+        path,
+        absl::StrCat(
+            "libhwloc crashed importing it (signal ", sig, ", ",
+            sig == SIGXCPU ? "over the CPU time limit" : strsignal(sig),
+            "): the XML lacks something libhwloc takes on trust, such as a "
+            "PU's complete_cpuset or a NUMA node's complete_nodeset; ",
+            kExpected));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
@@ -279,6 +345,12 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
                                    static_cast<int>(content.size()) + 1) != 0) {
     return parse_error;
   }
+  // libhwloc 2.9 dereferences what some files lack (a PU without
+  // complete_cpuset, a NUMA node without complete_nodeset: SEGV). The
+  // import is tried first in a child process with resource limits, where a
+  // crash cannot take the tool down; its death becomes an error naming the
+  // file (issue 14 #4).
+  SCHEDSIM_RETURN_IF_ERROR(TryLoadInChild(path, raw));
   if (hwloc_topology_load(raw) != 0) return parse_error;
 
   // NUMA nodes.
