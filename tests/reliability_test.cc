@@ -134,6 +134,22 @@ TEST(ReliabilityTest, HwlocCrashesAreAnErrorNamingTheFile) {
   EXPECT_EQ(ok.code, 0) << ok.err;
 }
 
+// #9: 10^6 runs or 10^9 ms ran for hours with no estimate.
+TEST(ReliabilityTest, HugeExperimentsAreEstimatedAndRefused) {
+  const std::string runs = std::string(kRepro) + "experiment_million_runs.json";
+  Result r = Schedsim({"run", runs});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("schedsim run: estimate: 1000000 runs"));
+  EXPECT_THAT(r.err, HasSubstr("more than the limit of 10000 runs"));
+  EXPECT_THAT(r.err, HasSubstr("--yes"));
+  const std::string ms = std::string(kRepro) + "experiment_billion_ms.json";
+  Result t = Schedsim({"run", ms});
+  EXPECT_EQ(t.code, 1);
+  EXPECT_THAT(t.err, HasSubstr("schedsim run: estimate: 5 runs, 5e+06 "
+                               "simulated s"));
+  EXPECT_THAT(t.err, HasSubstr("hours of estimated wall time"));
+}
+
 TEST(ReliabilityTest, AnEndlessTraceLineIsAnErrorNamingTheLine) {
   const std::string path = TmpDir() + "/long_line.txt";
   {
