@@ -63,6 +63,7 @@ using HwlocDistancesPtr =
 // Limits of the child process that tries an import first.
 constexpr rlim_t kChildCpuSeconds = 60;
 constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
+constexpr int kChildFailed = 3;  // the child's load failed cleanly
 
 constexpr absl::string_view kExpected =
     "expected an hwloc topology XML file, as written by `lstopo file.xml` or "
@@ -271,7 +272,9 @@ absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
     // No core dump of a crash that is only a malformed file.
     struct rlimit core = {0, 0};
     setrlimit(RLIMIT_CORE, &core);
-    _exit(hwloc_topology_load(raw) == 0 ? 0 : 1);
+    // 0 and kChildFailed are the two ends of a load; anything else (a
+    // signal, or a sanitizer's exit code 1) is a crash.
+    _exit(hwloc_topology_load(raw) == 0 ? 0 : kChildFailed);
   }
   int status = 0;
   pid_t got;
@@ -283,18 +286,26 @@ absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
         errno,
         absl::StrCat("lost the child importing hwloc XML file '", path, "'"));
   }
+  if (WIFEXITED(status) &&
+      (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {
+    return absl::OkStatus();
+  }
+  std::string how;
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
-    return Invalid(
-        path,
-        absl::StrCat(
-            "libhwloc crashed importing it (signal ", sig, ", ",
-            sig == SIGXCPU ? "over the CPU time limit" : strsignal(sig),
-            "): the XML lacks something libhwloc takes on trust, such as a "
-            "PU's complete_cpuset or a NUMA node's complete_nodeset; ",
-            kExpected));
+    how = absl::StrCat(
+        "signal ", sig, ", ",
+        sig == SIGXCPU ? "over the CPU time limit" : strsignal(sig));
+  } else {
+    how = absl::StrCat("exit code ", WEXITSTATUS(status));
   }
-  return absl::OkStatus();
+  return Invalid(
+      path,
+      absl::StrCat("libhwloc crashed importing it (", how,
+                   "): the XML lacks something libhwloc takes on trust, such "
+                   "as a PU's complete_cpuset or a NUMA node's "
+                   "complete_nodeset; ",
+                   kExpected));
 }
 
 }  // namespace
