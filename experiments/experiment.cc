@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "experiments/builtin_registry.h"
@@ -22,9 +23,9 @@ using Json = OrderedJson;
 
 const std::vector<std::string>& TopLevelKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "description", "machine",  "sysfs",      "hwloc", "workload",
-      "sweep",       "variants", "iterations", "seed",  "warmup_ms",
-      "duration_ms", "config",   "policies"};
+      "description", "machine",  "sysfs",      "hwloc",   "workload",
+      "sweep",       "variants", "iterations", "seed",    "warmup_ms",
+      "duration_ms", "config",   "policies",   "max_runs"};
   return *keys;
 }
 
@@ -411,6 +412,10 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
   if (root.contains("seed")) {
     SCHEDSIM_ASSIGN_OR_RETURN(e.seed, r_.Seed(root["seed"], "seed"));
   }
+  if (root.contains("max_runs")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        e.max_runs, r_.Int(root["max_runs"], "max_runs", 1, kMaxMaxRuns));
+  }
 
   // What every variant starts from: the defaults, then the file's
   // "config" and "policies".
@@ -480,8 +485,55 @@ absl::StatusOr<Experiment> ParseExperiment(const std::string& json_text,
   return ExperimentParser(filename).Parse(json_text);
 }
 
+std::string CostEstimate::Text() const {
+  const auto wall = [](double s) {
+    if (s < 120) return absl::StrFormat("%.0f s", s);
+    if (s < 7200) return absl::StrFormat("%.0f min", s / 60);
+    if (s < 172800) return absl::StrFormat("%.1f h", s / 3600);
+    return absl::StrFormat("%.1f days", s / 86400);
+  };
+  return absl::StrFormat(
+      "%d runs, %.6g simulated s (%.6g simulated CPU-s), about %s of wall "
+      "time on %d job%s",
+      runs, simulated_s, simulated_cpu_s, wall(wall_s), jobs,
+      jobs == 1 ? "" : "s");
+}
+
+CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
+                          int jobs) {
+  CostEstimate c;
+  c.runs = runs;
+  c.simulated_s = static_cast<double>(runs) *
+                  static_cast<double>(e.warmup_ms + e.duration_ms) / 1e3;
+  c.simulated_cpu_s = c.simulated_s * std::max(num_cpus, 1);
+  c.jobs = static_cast<int>(
+      std::max<int64_t>(1, std::min<int64_t>(std::max(jobs, 1), runs)));
+  c.wall_s = c.simulated_cpu_s * kWallSecondsPerSimulatedCpuSecond / c.jobs;
+  return c;
+}
+
+absl::Status CheckCost(const Experiment& e, const CostEstimate& cost,
+                       bool yes) {
+  if (yes) return absl::OkStatus();
+  const int64_t max_runs = e.max_runs > 0 ? e.max_runs : kDefaultMaxRuns;
+  if (cost.runs > max_runs) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        e.filename, ": ", cost.Text(), ": more than the limit of ", max_runs,
+        " runs", e.max_runs > 0 ? " (the file's \"max_runs\")" : "",
+        "; raise \"max_runs\" in the file or pass --yes to run it anyway"));
+  }
+  if (cost.wall_s > kMaxWallSecondsWithoutYes) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        e.filename, ": ", cost.Text(), ": more than the limit of ",
+        kMaxWallSecondsWithoutYes / 3600,
+        " hours of estimated wall time; pass --yes to run it anyway"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Experiment> LoadExperimentFile(const std::string& path) {
-  SCHEDSIM_ASSIGN_OR_RETURN(std::string text, ReadFileText(path));
+  SCHEDSIM_ASSIGN_OR_RETURN(std::string text,
+                            ReadFileText(path, "experiment file"));
   return ParseExperiment(text, path);
 }
 

@@ -44,6 +44,18 @@ inline constexpr int kMaxIterations = 10000;
 inline constexpr int kDefaultIterations = 5;
 inline constexpr int kMaxSweepPoints = 10000;
 inline constexpr int kMaxVariants = 100;
+// The runs an experiment may make without "max_runs" or --yes
+// (docs/experiments.md, "Cost"), and the largest "max_runs".
+inline constexpr int64_t kDefaultMaxRuns = 10000;
+inline constexpr int64_t kMaxMaxRuns = 1000000000;
+// The estimated wall time above which `schedsim run` asks for --yes.
+inline constexpr double kMaxWallSecondsWithoutYes = 24 * 3600.0;
+// Calibration: wall seconds one job spends per simulated CPU-second (one
+// simulated CPU for one second of simulated time). A rough, deliberately
+// pessimistic figure for a -c opt build on one x86-64 core: busy, wake-up
+// heavy workloads cost more, mostly idle ones much less. Only the estimate
+// and the wall-time limit use it.
+inline constexpr double kWallSecondsPerSimulatedCpuSecond = 0.05;
 
 using ParamMap = std::map<std::string, platform::ParamValue>;
 
@@ -81,6 +93,9 @@ struct Experiment {
   uint64_t seed = 1;
   int64_t warmup_ms = 0;
   int64_t duration_ms = 0;  // measured, after the warm-up
+  // The file's "max_runs": the runs allowed without --yes (0: absent, the
+  // limit is kDefaultMaxRuns).
+  int64_t max_runs = 0;
 
   // Sweep points (1 without a sweep).
   int num_points() const {
@@ -97,6 +112,25 @@ struct Experiment {
   // for every variant and sweep point, so that comparisons are paired.
   uint64_t IterationSeed(int iteration) const;
 };
+
+// What an experiment costs, estimated before it runs.
+struct CostEstimate {
+  int64_t runs = 0;
+  double simulated_s = 0;      // runs x (warm-up + duration)
+  double simulated_cpu_s = 0;  // times the machine's CPUs
+  int jobs = 1;                // runs in parallel
+  double wall_s = 0;           // at kWallSecondsPerSimulatedCpuSecond
+  // "40 runs, 14 simulated s (112 simulated CPU-s on 8 CPUs), about 6 s
+  // of wall time on 2 jobs"
+  std::string Text() const;
+};
+CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
+                          int jobs);
+// OK when the estimate is within the limits: runs <= "max_runs" (default
+// kDefaultMaxRuns) and wall_s <= kMaxWallSecondsWithoutYes, or `yes`.
+// Otherwise FailedPrecondition naming the estimate, the limit and how to
+// lift it.
+absl::Status CheckCost(const Experiment& e, const CostEstimate& cost, bool yes);
 
 // Parses an experiment. `filename` is used in error messages and to resolve
 // relative machine paths. Model and policy names are checked against the

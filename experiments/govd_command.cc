@@ -2,7 +2,12 @@
 
 #include "experiments/govd_command.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <utility>
@@ -41,7 +46,36 @@ constexpr char kUsage[] =
     "                     [--proc=DIR] [--dev=DIR] [--period-ms=N] "
     "[--duration-s=N]\n"
     "                     [--util-half-life-ms=N] [--apply] "
-    "[--allow-msr-writes]\n";
+    "[--allow-msr-writes]\n"
+    "                     [--snapshot=FILE]\n"
+    "       schedsim govd --restore=FILE\n";
+
+// The default snapshot file: /run/schedsim/govd-PID.snapshot when that
+// directory can be made and written, else ./schedsim-govd-PID.snapshot
+// (absolute).
+std::string DefaultSnapshotFile(const std::string& dir_hint) {
+  const std::string name = absl::StrCat("govd-", getpid(), ".snapshot");
+  if (!dir_hint.empty()) return absl::StrCat(dir_hint, "/", name);
+  constexpr char kRunDir[] = "/run/schedsim";
+  if ((mkdir(kRunDir, 0700) == 0 || errno == EEXIST) &&
+      access(kRunDir, W_OK) == 0) {
+    return absl::StrCat(kRunDir, "/", name);
+  }
+  char cwd[4096];
+  if (getcwd(cwd, sizeof(cwd)) == nullptr) return "schedsim-" + name;
+  return absl::StrCat(cwd, "/schedsim-", name);
+}
+
+std::string SignalName(int signal_number) {
+  const char* abbrev = sigabbrev_np(signal_number);
+  return abbrev != nullptr ? absl::StrCat("SIG", abbrev)
+                           : absl::StrCat("signal ", signal_number);
+}
+
+// `schedsim govd --restore=FILE`: puts back the settings of a snapshot file
+// that a killed run left. Idempotent: only values that differ are written.
+int RestoreFromFile(const std::string& file, std::ostream& out,
+                    std::ostream& err, const GovdHooks& hooks);
 
 void PrintDomains(const host::LinuxCpufreq& cpufreq, bool apply,
                   std::ostream& out) {
@@ -73,8 +107,10 @@ void PrintDomains(const host::LinuxCpufreq& cpufreq, bool apply,
 
 void PrintSaved(const host::SettingsSnapshot& snapshot, std::ostream& out) {
   out << "Saved " << snapshot.entries().size()
-      << " settings (restored on exit, SIGINT and SIGTERM; after a kill -9 "
-         "put them back by hand):\n";
+      << " settings (restored on exit, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, "
+         "SIGUSR2, SIGALRM, SIGTERM and a closed output; after a kill -9: "
+         "schedsim govd --restore="
+      << snapshot.snapshot_file() << "):\n";
   size_t listed = 0;
   for (const host::SettingsSnapshot::Entry& e : snapshot.entries()) {
     if (listed++ == kMaxListed) {
@@ -98,9 +134,53 @@ bool RestoreAndReport(host::SettingsSnapshot& snapshot, std::ostream& out,
   if (!s.ok()) {
     err << "schedsim govd: restoring the saved settings failed: " << s.message()
         << "\n";
+    if (!snapshot.snapshot_file().empty()) {
+      err << "schedsim govd: the snapshot file " << snapshot.snapshot_file()
+          << " is kept; `schedsim govd --restore=" << snapshot.snapshot_file()
+          << "` tries again\n";
+    }
     return false;
   }
+  const std::string file = snapshot.snapshot_file();
+  if (!file.empty()) {
+    absl::Status removed = snapshot.RemoveSnapshotFile();
+    if (removed.ok()) {
+      out << "Removed the snapshot file " << file << "\n";
+    } else {
+      err << "schedsim govd: " << removed.message() << "\n";
+    }
+  }
   return true;
+}
+
+int RestoreFromFile(const std::string& file, std::ostream& out,
+                    std::ostream& err, const GovdHooks& hooks) {
+  absl::StatusOr<host::SettingsSnapshot::Loaded> loaded =
+      host::SettingsSnapshot::LoadSnapshotFile(file);
+  if (!loaded.ok()) {
+    err << "schedsim govd: " << loaded.status().message() << "\n";
+    return 1;
+  }
+  host::ScopedStopSignals signals;  // a signal does not cut the restore short
+  host::SettingsSnapshot snapshot(loaded->paths, hooks.msr);
+  snapshot.AddEntries(loaded->entries);
+  out << "schedsim govd: restoring " << snapshot.entries().size()
+      << " settings from " << file << " (sysfs " << loaded->paths.sysfs_root
+      << ", dev " << loaded->paths.dev_root << ")\n";
+  host::SettingsSnapshot::RestoreReport report;
+  absl::Status s = snapshot.Restore(&report);
+  out << "Restored the saved settings: " << report.written << " written back, "
+      << report.unchanged << " unchanged\n";
+  for (const std::string& note : report.notes)
+    out << "  note: " << note << "\n";
+  if (!s.ok()) {
+    err << "schedsim govd: restoring the saved settings failed: " << s.message()
+        << "\n";
+    return 1;
+  }
+  out << "The snapshot file " << file
+      << " is kept (restoring again writes nothing); remove it when done\n";
+  return 0;
 }
 
 }  // namespace
@@ -120,6 +200,8 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
   bool apply = false;
   bool allow_msr_writes = false;
   bool help = false;
+  std::string snapshot_file;
+  std::string restore_file;
   FlagSet flags("govd");
   flags.String(
       "governor", &governor_name,
@@ -148,6 +230,13 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
   flags.Bool("allow-msr-writes", &allow_msr_writes,
              "HWP requests go to IA32_HWP_REQUEST via /dev/cpu/N/msr "
              "instead of scaling_min/max_freq and EPP");
+  flags.String("snapshot", &snapshot_file,
+               "with --apply: the file that holds every setting before its "
+               "first write (default /run/schedsim/govd-PID.snapshot, or the "
+               "working directory); removed after a clean restore");
+  flags.String("restore", &restore_file,
+               "restore the settings of a snapshot file a killed run left "
+               "(idempotent), and exit");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   absl::Status parsed = flags.Parse(args, &positional);
@@ -169,6 +258,15 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
   if (!positional.empty()) {
     return usage_error(
         absl::StrCat("unexpected argument '", positional[0], "'"));
+  }
+  if (!restore_file.empty()) {
+    if (!governor_name.empty() || apply) {
+      return usage_error("--restore=FILE takes no --governor or --apply");
+    }
+    return RestoreFromFile(restore_file, out, err, hooks);
+  }
+  if (!snapshot_file.empty() && !apply) {
+    return usage_error("--snapshot=FILE needs --apply (a dry run writes none)");
   }
   if (governor_name.empty()) {
     return usage_error(
@@ -203,10 +301,16 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
       platform::PolicyRegistry::Global().MakeFreq(governor_name, *params);
   if (!governor.ok()) return usage_error(governor.status().message());
 
+  if (apply && snapshot_file.empty()) {
+    snapshot_file = DefaultSnapshotFile(hooks.snapshot_dir);
+  }
   out << "schedsim govd: governor " << governor_name << " on "
       << paths.sysfs_root << ", "
-      << (apply ? "APPLY: settings are written and restored on exit"
-                : "dry run: nothing is written")
+      << (apply ? absl::StrCat(
+                      "APPLY: settings are written and restored on exit, "
+                      "snapshot ",
+                      snapshot_file)
+                : std::string("dry run: nothing is written"))
       << "\n  period " << period_ms << " ms, "
       << (duration_s > 0 ? absl::StrFormat("for %g s", duration_s)
                          : std::string("until SIGINT/SIGTERM"))
@@ -231,6 +335,15 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
   // Handlers first: a signal during set-up still leads to a restore.
   host::ScopedStopSignals signals;
   host::SettingsSnapshot snapshot(paths, hooks.msr);
+  if (apply) {
+    // On disk before the first write (each save rewrites it).
+    absl::Status s = snapshot.SetSnapshotFile(snapshot_file);
+    if (!s.ok()) {
+      err << "schedsim govd: " << s.message()
+          << " (nothing was written; --snapshot=FILE chooses another)\n";
+      return 1;
+    }
+  }
   host::LinuxFreqOptions options;
   options.paths = paths;
   options.apply = apply;
@@ -272,9 +385,10 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
       << absl::StrFormat("%.3f", static_cast<double>(result->periods) *
                                      static_cast<double>(period_ms) / 1e3)
       << " s), " << result->actions << " decisions"
-      << (result->stop_signal == SIGINT    ? "; stopped by SIGINT"
-          : result->stop_signal == SIGTERM ? "; stopped by SIGTERM"
-                                           : "")
+      << (result->stop_signal == SIGPIPE ? "; stopped: the output was closed"
+          : result->stop_signal != 0
+              ? absl::StrCat("; stopped by ", SignalName(result->stop_signal))
+              : std::string())
       << "\n";
   return restored ? 0 : 1;
 }

@@ -37,6 +37,9 @@ struct GovdHooks {
   platform::host::MsrAccess* msr = nullptr;    // null: <dev>/cpu/N/msr
   // After each period, with the number of periods done.
   std::function<void(int64_t periods)> after_period;
+  // Where the default snapshot file goes; empty: /run/schedsim when it can
+  // be created and written, else the working directory.
+  std::string snapshot_dir;
 };
 
 int GovdCommand(const std::vector<std::string>& args, std::ostream& out,

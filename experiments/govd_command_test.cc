@@ -3,11 +3,14 @@
 #include "experiments/govd_command.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -61,6 +64,8 @@ class GovdCommandTest : public ::testing::Test {
         host::testing::MakeFakeLinuxTree(*dir, m);
     ASSERT_TRUE(paths.ok()) << paths.status();
     paths_ = *paths;
+    dir_ = *dir;
+    hooks_.snapshot_dir = *dir;  // not /run/schedsim
   }
   void MakeAcpiCpufreqTree() {
     host::testing::FakeMachine m;
@@ -104,6 +109,7 @@ class GovdCommandTest : public ::testing::Test {
   }
 
   host::LinuxPaths paths_;
+  std::string dir_;
   FakeClock clock_;
   GovdHooks hooks_;
   uint64_t ticks_ = 0;
@@ -286,6 +292,159 @@ TEST_F(GovdCommandTest, ANonWritableFileIsNamed) {
   Result r = Run({"--governor=schedutil", "--apply", "--duration-s=0.02"});
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.err, HasSubstr("cannot write " + Policy0("scaling_governor")));
+}
+
+// Path -> content of every file of a tree (byte-identical, mtimes aside:
+// a restore rewrites).
+std::map<std::string, std::string> Contents(const std::string& root) {
+  std::map<std::string, std::string> out;
+  for (const auto& [path, state] : host::testing::TreeState(root)) {
+    out[path] = state.content;
+  }
+  return out;
+}
+
+// Issue 14 #8: govd in a child process on the real clock, stopped by a
+// signal (or by its reader going away) once it has written.
+class GovdSignalTest : public GovdCommandTest {
+ protected:
+  // Starts `govd --apply` in a child whose stdout is a pipe; returns the
+  // child's pid and sets *read_end.
+  pid_t Start(const std::vector<std::string>& extra, int* read_end) {
+    std::vector<std::string> args = RootFlags();
+    for (const char* a : {"--governor=schedutil", "--apply", "--period-ms=5"}) {
+      args.push_back(a);
+    }
+    args.insert(args.end(), extra.begin(), extra.end());
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      dup2(fds[1], 1);
+      close(fds[1]);
+      GovdHooks hooks;
+      hooks.snapshot_dir = dir_;
+      std::ostringstream err;
+      const int code = GovdCommand(args, std::cout, err, hooks);
+      std::cout.flush();
+      _exit(code);
+    }
+    close(fds[1]);
+    *read_end = fds[0];
+    return pid;
+  }
+  // Reads lines until one contains `what` (true) or the end (false); the
+  // lines read go to *lines.
+  static bool ReadUntil(FILE* in, const std::string& what,
+                        std::vector<std::string>* lines) {
+    char buf[8192];
+    while (std::fgets(buf, sizeof(buf), in) != nullptr) {
+      lines->push_back(buf);
+      if (lines->back().find(what) != std::string::npos) return true;
+    }
+    return false;
+  }
+  static int Wait(pid_t pid) {
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  std::string SnapshotFileOf(const std::string& first_line) const {
+    const size_t at = first_line.find("snapshot ");
+    if (at == std::string::npos) return "";
+    std::string file = first_line.substr(at + 9);
+    while (!file.empty() && file.back() == '\n') file.pop_back();
+    return file;
+  }
+};
+
+TEST_F(GovdSignalTest, EveryStopSignalRestoresTheTreeByteForByte) {
+  for (int sig : {SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGINT}) {
+    MakeAcpiCpufreqTree();
+    const auto before = Contents(paths_.sysfs_root);
+    int fd = -1;
+    const pid_t pid = Start({}, &fd);
+    ASSERT_GT(pid, 0);
+    FILE* in = fdopen(fd, "r");
+    std::vector<std::string> lines;
+    ASSERT_TRUE(ReadUntil(in, "wrote: ", &lines)) << sig;
+    const std::string snapshot = SnapshotFileOf(lines[0]);
+    ASSERT_FALSE(snapshot.empty()) << lines[0];
+    EXPECT_EQ(access(snapshot.c_str(), F_OK), 0) << snapshot;
+    EXPECT_NE(Contents(paths_.sysfs_root), before);
+    ASSERT_EQ(kill(pid, sig), 0);
+    EXPECT_TRUE(ReadUntil(in, "Removed the snapshot file", &lines)) << sig;
+    std::fclose(in);
+    EXPECT_EQ(Wait(pid), 0) << sig;
+    EXPECT_EQ(Contents(paths_.sysfs_root), before) << sig;
+    EXPECT_NE(access(snapshot.c_str(), F_OK), 0) << snapshot;
+  }
+}
+
+// `govd --apply | head -1`: the reader goes away after the first line.
+TEST_F(GovdSignalTest, AClosedOutputStopsAndRestores) {
+  MakeAcpiCpufreqTree();
+  const auto before = Contents(paths_.sysfs_root);
+  int fd = -1;
+  const pid_t pid = Start({}, &fd);
+  ASSERT_GT(pid, 0);
+  FILE* in = fdopen(fd, "r");
+  std::vector<std::string> lines;
+  ASSERT_TRUE(ReadUntil(in, "schedsim govd:", &lines));
+  std::fclose(in);  // as head -1 exits
+  EXPECT_EQ(Wait(pid), 0);
+  EXPECT_EQ(Contents(paths_.sysfs_root), before);
+}
+
+TEST_F(GovdSignalTest, AfterSigkillRestoreFromTheSnapshotFile) {
+  MakeAcpiCpufreqTree();
+  const auto before = Contents(paths_.sysfs_root);
+  const std::string snapshot = dir_ + "/chosen.snapshot";
+  int fd = -1;
+  const pid_t pid = Start({"--snapshot=" + snapshot}, &fd);
+  ASSERT_GT(pid, 0);
+  FILE* in = fdopen(fd, "r");
+  std::vector<std::string> lines;
+  ASSERT_TRUE(ReadUntil(in, "wrote: ", &lines));
+  EXPECT_THAT(lines[0], HasSubstr("snapshot " + snapshot));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  std::fclose(in);
+  EXPECT_EQ(Wait(pid), 128 + SIGKILL);
+  EXPECT_NE(Contents(paths_.sysfs_root), before);
+  EXPECT_EQ(host::testing::ReadTestFile(Policy0("scaling_governor")),
+            "userspace\n");
+
+  Result r = Run({"--restore=" + snapshot});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_THAT(r.out, HasSubstr("Restored the saved settings: "));
+  EXPECT_EQ(Contents(paths_.sysfs_root), before);
+  // Idempotent: again, nothing to write.
+  Result again = Run({"--restore=" + snapshot});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_THAT(again.out, HasSubstr(": 0 written back"));
+  EXPECT_EQ(Contents(paths_.sysfs_root), before);
+
+  Result bad = Run({"--restore=" + Policy0("scaling_governor")});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_THAT(bad.err, HasSubstr("not a schedsim settings snapshot"));
+}
+
+TEST_F(GovdCommandTest, ASymlinkOutOfTheRootIsRefusedBeforeAnyWrite) {
+  MakeAcpiCpufreqTree();
+  const std::string outside = dir_ + "/outside_setspeed";
+  ASSERT_TRUE(host::testing::WriteTestFile(outside, "<unsupported>\n").ok());
+  const std::string setspeed = Policy0("scaling_setspeed");
+  ASSERT_EQ(std::remove(setspeed.c_str()), 0);
+  ASSERT_EQ(symlink(outside.c_str(), setspeed.c_str()), 0);
+  const auto before = Contents(paths_.sysfs_root);
+  Result r = Run({"--governor=schedutil", "--apply", "--duration-s=0.02"});
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_THAT(r.err, HasSubstr("refusing to write " + setspeed));
+  EXPECT_THAT(r.err, HasSubstr("outside the root"));
+  EXPECT_EQ(host::testing::ReadTestFile(outside), "<unsupported>\n");
+  EXPECT_EQ(Contents(paths_.sysfs_root), before);
 }
 
 // The captures: what govd makes of real machines' sysfs.

@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/input_file.h"
 #include "base/status_macros.h"
 #include "topology/presets.h"
 
@@ -171,6 +172,22 @@ class DuplicateKeyFinder {
     return true;
   }
 
+  // The path of the value being parsed now: where a number too large for
+  // a double (nlohmann's out_of_range 406) stopped the parse.
+  std::string CurrentPath() const {
+    std::string path;
+    for (size_t i = 0; i < stack_.size(); ++i) {
+      const Frame& f = stack_[i];
+      bool top = i + 1 == stack_.size();
+      if (f.array) {
+        absl::StrAppend(&path, "[", top ? f.next_index : f.next_index - 1, "]");
+      } else {
+        path = JsonField(path, f.key);
+      }
+    }
+    return path;
+  }
+
   bool found() const { return found_; }
   // The first duplicate key and the path of its object ("" = the root).
   const std::string& duplicate() const { return duplicate_; }
@@ -248,19 +265,9 @@ std::string DidYouMean(const std::string& got,
   return absl::StrCat(" (did you mean '", best, "'?)");
 }
 
-absl::StatusOr<std::string> ReadFileText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
-  }
-  return text.str();
+absl::StatusOr<std::string> ReadFileText(const std::string& path,
+                                         absl::string_view what) {
+  return base::ReadInputFile(path, what, base::kMaxJsonFileBytes);
 }
 
 std::vector<std::string> SimConfigKeys() {
@@ -300,6 +307,12 @@ absl::Status JsonFileReader::ParseText(const std::string& text,
     return absl::InvalidArgumentError(absl::StrCat(
         file_, ": line ", line, ", column ", offset - line_start + 1,
         " (byte offset ", offset, "): invalid JSON: ", what));
+  } catch (const Json::out_of_range& e) {
+    // Only a number too large for a double (1e400) reaches here.
+    return Error(finder.CurrentPath(),
+                 absl::StrCat("invalid JSON: a number out of range (it must "
+                              "fit a double): ",
+                              e.what()));
   } catch (const Json::exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(file_, ": invalid JSON: ", e.what()));

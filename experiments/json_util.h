@@ -59,7 +59,8 @@ std::string DidYouMean(const std::string& got,
 
 // The whole file; InvalidArgument "PATH: cannot open: ..." when it cannot
 // be read.
-absl::StatusOr<std::string> ReadFileText(const std::string& path);
+absl::StatusOr<std::string> ReadFileText(const std::string& path,
+                                         absl::string_view what = "JSON file");
 
 // The `config` keys: every SimConfig field, by its C++ name, in
 // declaration order (scenario_test checks them against sim/config.h).

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 #include <system_error>
+#include <thread>  // NOLINT(build/c++11): hardware_concurrency
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -21,6 +22,7 @@
 #include "experiments/compare.h"
 #include "experiments/experiment.h"
 #include "experiments/flags.h"
+#include "experiments/machine_source.h"
 #include "experiments/robustness.h"
 #include "experiments/runner.h"
 
@@ -35,7 +37,7 @@ constexpr char kUsage[] =
     "[--jobs=N]\n"
     "                         [--trace=perfetto] [--trace-iteration=K]\n"
     "                         [--iterations=N] [--seed=N] "
-    "[--robustness[=PCT]]\n";
+    "[--robustness[=PCT]] [--yes]\n";
 
 // A one-line progress bar, redrawn in place.
 class ProgressBar {
@@ -95,6 +97,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string seed;
   double robustness = 0;
   bool help = false;
+  bool yes = false;
   FlagSet flags("run");
   flags.String("format", &format,
                "what to print: table (the comparison and the reports), json "
@@ -123,6 +126,10 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
       "at a time, and report whether the sign of each difference against "
       "the baseline holds (robust) or which parameters flip it (fragile); "
       "PCT in (0, 100); (1 + 2 x parameters) x the runs");
+  flags.Bool("yes", &yes,
+             "run even when the cost estimate is above the limits (more "
+             "runs than the file's \"max_runs\", default 10000, or more than "
+             "24 h of estimated wall time)");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   absl::Status parsed = flags.Parse(args, &positional);
@@ -208,6 +215,26 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         << RobustnessParams(e).size() << " cost parameters x 2 scalings + "
         << "the nominal = " << nominal_runs + scaled_runs << " runs ("
         << nominal_runs << " per pass)\n";
+  }
+  // The cost, before anything runs (docs/experiments.md, "Cost").
+  {
+    absl::StatusOr<topology::Topology> machine = LoadMachine(e.machine);
+    if (!machine.ok()) {
+      err << "schedsim run: " << e.filename << ": "
+          << machine.status().message() << "\n";
+      return 1;
+    }
+    const int hardware =
+        static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const CostEstimate cost =
+        EstimateCost(e, nominal_runs + scaled_runs, machine->num_cpus(),
+                     jobs > 0 ? static_cast<int>(jobs) : hardware);
+    err << "schedsim run: estimate: " << cost.Text() << "\n";
+    absl::Status allowed = CheckCost(e, cost, yes);
+    if (!allowed.ok()) {
+      err << "schedsim run: refused: " << allowed.message() << "\n";
+      return 1;
+    }
   }
   std::unique_ptr<ProgressBar> bar;
   if (&err == &std::cerr && isatty(STDERR_FILENO)) {

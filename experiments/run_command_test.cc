@@ -392,6 +392,25 @@ TEST_F(RunCommandTest, SeedAndIterationsFlags) {
       2u);
 }
 
+TEST_F(RunCommandTest, TheCostIsEstimatedAndLimitedByMaxRuns) {
+  Result r = RunSchedsimRun({file_, "--format=csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // 2 sweep values x 2 variants x 3 iterations of 20 ms on 8 CPUs.
+  EXPECT_THAT(r.err, ::testing::HasSubstr(
+                         "schedsim run: estimate: 12 runs, 0.24 simulated s "
+                         "(1.92 simulated CPU-s), about 0 s of wall time"));
+  std::string text = kExperiment;
+  text.replace(text.find("\"seed\""), 0, "\"max_runs\": 10, ");
+  const std::string capped = WriteTemp("capped.json", text);
+  Result refused = RunSchedsimRun({capped});
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_THAT(refused.err, ::testing::HasSubstr("12 runs, 0.24 simulated s"));
+  EXPECT_THAT(refused.err,
+              ::testing::HasSubstr("more than the limit of 10 runs (the file's "
+                                   "\"max_runs\"); raise \"max_runs\""));
+  EXPECT_EQ(RunSchedsimRun({capped, "--yes", "--format=csv"}).code, 0);
+}
+
 TEST_F(RunCommandTest, ErrorsAndExitCodes) {
   Result none = RunSchedsimRun({});
   EXPECT_EQ(none.code, 2);

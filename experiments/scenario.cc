@@ -159,7 +159,8 @@ absl::StatusOr<Scenario> ParseScenario(const std::string& json_text,
 }
 
 absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path) {
-  SCHEDSIM_ASSIGN_OR_RETURN(std::string text, ReadFileText(path));
+  SCHEDSIM_ASSIGN_OR_RETURN(std::string text,
+                            ReadFileText(path, "scenario file"));
   return ParseScenario(text, path);
 }
 

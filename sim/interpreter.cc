@@ -164,12 +164,14 @@ void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
 // Runs the program of `cpu`'s current task from its pc until it starts a
 // phase, blocks, yields or exits.
 void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
+  int64_t guard = 0;  // inline ops (and forked children) so far
+refetch:              // after a fork: tasks_ grew, so `t` is fetched again
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[id];
   const Op* const ops = program_ops_[t.program];
   assert(first == nullptr || first == ops + t.pc);
   const Op* next = first != nullptr ? first : ops + t.pc;
-  for (int guard = 0; guard < kMaxInlineOps; ++guard, next = ops + t.pc) {
+  for (; guard < kMaxInlineOps; ++guard, next = ops + t.pc) {
     const Op& op = *next;
     switch (op.code) {
       case OpCode::kCompute: {
@@ -340,10 +342,15 @@ void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
       case OpCode::kFork: {
         ++t.pc;
         // The child runs the given program; its spec is the parent's.
-        for (int k = 0; k < op.arg2; ++k) {
-          int child = CreateTask(t.spec, cpu);
+        // CreateTask grows tasks_, which may move it: `t` is not used
+        // again before it is fetched anew (refetch).
+        const int spec = t.spec;
+        const int count = op.arg2;
+        const int program = op.arg;
+        for (int k = 0; k < count; ++k) {
+          int child = CreateTask(spec, cpu);
           Task& ct = tasks_[child];
-          ct.program = op.arg;
+          ct.program = program;
           int dst = FindIdlestCpu(child, cpu, topology::kSdBalanceFork);
           ++placement_stats_.forks;
           ct.cpu = dst;
@@ -357,7 +364,12 @@ void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
           PushDelivery(now_ns_ + config_.wakeup_cost_ns, dst, child);
           tasks_[id].pending_cost_ns += config_.wakeup_cost_ns;
         }
-        return RunTask(cpu, id);  // `t` may have moved (tasks_ grew)
+        // Each child counts as an inline op, so a task that forks in a
+        // loop that takes no time stops with the error below instead of
+        // creating tasks without end.
+        guard += count;
+        first = nullptr;
+        goto refetch;
       }
       case OpCode::kExit: {
         if (t.pending_cost_ns > 0) {  // finish the last kernel work

@@ -202,9 +202,10 @@ absl::StatusOr<Program> ProgramBuilder::Build() {
       return absl::InvalidArgumentError(
           absl::StrCat(what, ": negative id ", op.arg));
     }
-    if (op.code == OpCode::kFork && op.arg2 < 1) {
+    if (op.code == OpCode::kFork && (op.arg2 < 1 || op.arg2 > kMaxTasks)) {
       return absl::InvalidArgumentError(
-          absl::StrCat(what, ": fork count must be >= 1"));
+          absl::StrCat(what, ": fork count ", op.arg2, " outside 1..",
+                       kMaxTasks, " (the task limit)"));
     }
   }
   if (program_.ops.empty() || program_.ops.back().code != OpCode::kExit) {

@@ -105,6 +105,12 @@ struct Program {
 
 inline constexpr int kMaxLoopDepth = 4;
 
+// The most tasks a workload may start with (the sum of every TaskSpec's
+// count), and the most children one fork op may create: Simulator::Create
+// refuses more (InvalidArgument naming the limit) instead of running out
+// of memory (docs/workloads.md, "Limits").
+inline constexpr int64_t kMaxTasks = 100000;
+
 class ProgramBuilder {
  public:
   explicit ProgramBuilder(std::string name) { program_.name = std::move(name); }

@@ -284,6 +284,7 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
         "placement policy");
   }
   const int n = topology.num_cpus();
+  int64_t total_tasks = 0;
   for (size_t i = 0; i < workload.tasks.size(); ++i) {
     const TaskSpec& t = workload.tasks[i];
     std::string where = absl::StrCat("task '", t.name, "'");
@@ -296,6 +297,12 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
     if (t.count < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(where, ": negative count"));
+    }
+    total_tasks += t.count;
+    if (total_tasks > kMaxTasks) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": the workload's tasks add up to more than the limit of ",
+          kMaxTasks, " tasks (", total_tasks, " with this one)"));
     }
     if (t.start_cpu >= 0 && t.start_cpu < n && !t.affinity.empty()) {
       absl::StatusOr<topology::CpuSet> allowed =
@@ -349,6 +356,11 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
           break;
         case OpCode::kFork:
           s = check(workload.programs.size(), "program");
+          if (s.ok() && (op.arg2 < 1 || op.arg2 > kMaxTasks)) {
+            s = absl::InvalidArgumentError(
+                absl::StrCat(where, ": fork count ", op.arg2, " outside 1..",
+                             kMaxTasks, " (the task limit)"));
+          }
           break;
         default:
           break;

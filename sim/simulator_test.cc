@@ -745,6 +745,74 @@ TEST(SimulatorTest, EndlessLoopWithoutTimeIsAnError) {
               HasSubstr("without computing, sleeping or blocking"));
 }
 
+// Issue 14 #1: CreateTask grows tasks_ while the forking task runs; a task
+// that forks several children, and one that forks in a loop, must run
+// (ASan: no use after free) and every child must be created.
+TEST(SimulatorTest, ForkingSeveralChildrenAndInALoopCreatesThemAll) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder parent("parent");
+  parent.Fork(1, 3).Loop(20).Fork(1).EndLoop().Compute(Dist::Constant(1000000));
+  ProgramBuilder child("child");
+  child.Compute(Dist::Constant(10000));
+  w.programs = {Build(parent), Build(child)};
+  w.tasks.push_back(Task("parent", 0, ""));
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, SimConfig(), w, {&perf, &fit, &place});
+  ASSERT_NE(sim, nullptr);
+  ASSERT_TRUE(sim->RunFor(Milliseconds(50)).ok());
+  EXPECT_EQ(sim->Stats().placement.forks, 23u);
+}
+
+TEST(SimulatorTest, ForkingForeverWithoutTimeIsAnError) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder parent("fork-bomb");
+  parent.Loop(0).Fork(0, 1000).EndLoop();
+  w.programs = {Build(parent)};
+  w.tasks.push_back(Task("t", 0, ""));
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, SimConfig(), w, {&perf, &fit, &place});
+  ASSERT_NE(sim, nullptr);
+  absl::Status s = sim->RunFor(Milliseconds(1));
+  EXPECT_THAT(s.message(),
+              HasSubstr("without computing, sleeping or blocking"));
+}
+
+// Issue 14 #3: 100 entries of 10^6 tasks each passed validation, then
+// tasks_.reserve threw std::bad_alloc.
+TEST(SimulatorTest, MoreTasksThanTheLimitAreRejected) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder b("p");
+  b.Compute(Dist::Constant(1000));
+  w.programs = {Build(b)};
+  for (int i = 0; i < 100; ++i) {
+    TaskSpec t = Task(absl::StrCat("t", i), 0, "");
+    t.count = 1000000;
+    w.tasks.push_back(t);
+  }
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  auto sim = Simulator::Create(topo, SimConfig(), w, {&perf, &fit, &place}, 1);
+  ASSERT_FALSE(sim.ok());
+  EXPECT_EQ(sim.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(sim.status().message(), HasSubstr("limit of 100000 tasks"));
+
+  Workload f;
+  ProgramBuilder fb("forker");
+  fb.Fork(0, 200000);
+  f.programs = {Build(b)};
+  absl::StatusOr<Program> bad = fb.Build();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("outside 1..100000"));
+}
+
 // --- Run-to-run variability
 // ---------------------------------------------------
 

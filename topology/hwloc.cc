@@ -3,12 +3,17 @@
 #include "topology/hwloc.h"
 
 #include <hwloc.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -24,7 +29,16 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "base/input_file.h"
 #include "base/status_macros.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SCHEDSIM_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCHEDSIM_UNDER_ASAN 1
+#endif
+#endif
 
 namespace schedsim::topology {
 namespace {
@@ -46,6 +60,11 @@ struct HwlocDistancesDeleter {
 using HwlocDistancesPtr =
     std::unique_ptr<struct hwloc_distances_s, HwlocDistancesDeleter>;
 
+// Limits of the child process that tries an import first.
+constexpr rlim_t kChildCpuSeconds = 60;
+constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
+constexpr int kChildFailed = 3;  // the child's load failed cleanly
+
 constexpr absl::string_view kExpected =
     "expected an hwloc topology XML file, as written by `lstopo file.xml` or "
     "hwloc_topology_export_xml()";
@@ -57,37 +76,7 @@ absl::Status Invalid(const std::string& path, absl::string_view what) {
 
 // The whole file at `path`.
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    return absl::ErrnoToStatus(
-        errno, absl::StrCat("cannot open hwloc XML file '", path, "'"));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    return Invalid(path, absl::StrCat("is a directory; ", kExpected));
-  }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return absl::ErrnoToStatus(
-        errno, absl::StrCat("cannot open hwloc XML file '", path, "'"));
-  }
-  std::string content;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) {
-    content.append(buf, n);
-    if (content.size() >= static_cast<size_t>(INT_MAX)) {
-      std::fclose(f);
-      return Invalid(path, "is too large (2 GiB or more) for an hwloc XML");
-    }
-  }
-  const bool failed = std::ferror(f);
-  const int err = errno;
-  std::fclose(f);
-  if (failed) {
-    return absl::ErrnoToStatus(
-        err, absl::StrCat("cannot read hwloc XML file '", path, "'"));
-  }
-  return content;
+  return base::ReadInputFile(path, "hwloc XML file", base::kMaxHwlocXmlBytes);
 }
 
 bool IsXmlSpace(char c) {
@@ -260,6 +249,65 @@ std::string DefaultName(const std::string& path) {
   return std::string(base);
 }
 
+// Loads the configured `raw` in a forked child (CPU time and, without
+// AddressSanitizer, address space limited) and reports how it ended: OK
+// when the child's load finished (failed or not: the parent's own load
+// says which), InvalidArgument naming the file when it crashed or ran out
+// of its limits.
+absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    return absl::ErrnoToStatus(
+        errno,
+        absl::StrCat("cannot fork to import hwloc XML file '", path, "'"));
+  }
+  if (pid == 0) {
+    struct rlimit cpu = {kChildCpuSeconds, kChildCpuSeconds};
+    setrlimit(RLIMIT_CPU, &cpu);
+#if !defined(SCHEDSIM_UNDER_ASAN)
+    struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
+    setrlimit(RLIMIT_AS, &as);
+#endif
+    // No core dump of a crash that is only a malformed file.
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_CORE, &core);
+    // 0 and kChildFailed are the two ends of a load; anything else (a
+    // signal, or a sanitizer's exit code 1) is a crash.
+    _exit(hwloc_topology_load(raw) == 0 ? 0 : kChildFailed);
+  }
+  int status = 0;
+  pid_t got;
+  do {
+    got = waitpid(pid, &status, 0);
+  } while (got < 0 && errno == EINTR);
+  if (got != pid) {
+    return absl::ErrnoToStatus(
+        errno,
+        absl::StrCat("lost the child importing hwloc XML file '", path, "'"));
+  }
+  if (WIFEXITED(status) &&
+      (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {
+    return absl::OkStatus();
+  }
+  std::string how;
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    how = absl::StrCat(
+        "signal ", sig, ", ",
+        sig == SIGXCPU ? "over the CPU time limit" : strsignal(sig));
+  } else {
+    how = absl::StrCat("exit code ", WEXITSTATUS(status));
+  }
+  return Invalid(
+      path,
+      absl::StrCat("libhwloc crashed importing it (", how,
+                   "): the XML lacks something libhwloc takes on trust, such "
+                   "as a PU's complete_cpuset or a NUMA node's "
+                   "complete_nodeset; ",
+                   kExpected));
+}
+
 }  // namespace
 
 absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
@@ -308,6 +356,12 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
                                    static_cast<int>(content.size()) + 1) != 0) {
     return parse_error;
   }
+  // libhwloc 2.9 dereferences what some files lack (a PU without
+  // complete_cpuset, a NUMA node without complete_nodeset: SEGV). The
+  // import is tried first in a child process with resource limits, where a
+  // crash cannot take the tool down; its death becomes an error naming the
+  // file (issue 14 #4).
+  SCHEDSIM_RETURN_IF_ERROR(TryLoadInChild(path, raw));
   if (hwloc_topology_load(raw) != 0) return parse_error;
 
   // NUMA nodes.

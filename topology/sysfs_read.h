@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "base/input_file.h"
 
 namespace schedsim::topology::sysfs_internal {
 
@@ -68,17 +69,14 @@ class SysfsTree {
   }
 
   // The content of a regular file, or nullopt when it is missing or cannot
-  // be read (sysfs attributes may refuse reads, e.g. with EIO or EPERM).
+  // be read (sysfs attributes may refuse reads, e.g. with EIO or EPERM), is
+  // not a regular file (a FIFO is never opened for a blocking read) or is
+  // longer than base::kMaxSysfsFileBytes.
   std::optional<std::string> Read(absl::string_view rel) const {
-    const std::string path = Path(rel);
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream content;
-    if (in.peek() != std::ifstream::traits_type::eof()) content << in.rdbuf();
-    if (in.bad()) return std::nullopt;
-    return content.str();
+    absl::StatusOr<std::string> content =
+        base::ReadInputFile(Path(rel), "sysfs file", base::kMaxSysfsFileBytes);
+    if (!content.ok()) return std::nullopt;
+    return *std::move(content);
   }
 
   // The numbers N, ascending, of the entries named <prefix>N (N all digits)

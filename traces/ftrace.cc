@@ -3,6 +3,7 @@
 #include "traces/ftrace.h"
 
 #include <algorithm>
+#include <ext/stdio_filebuf.h>
 #include <set>
 #include <utility>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "base/input_file.h"
 
 namespace schedsim::traces {
 namespace {
@@ -347,19 +349,45 @@ absl::string_view EventTypeName(EventType type) {
 
 absl::StatusOr<std::unique_ptr<FtraceReader>> FtraceReader::Open(
     const std::string& path) {
-  auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
-  if (!file->is_open()) {
-    return absl::NotFoundError(absl::StrCat("cannot open ftrace file ", path));
-  }
-  return std::unique_ptr<FtraceReader>(new FtraceReader(std::move(file), path));
+  absl::StatusOr<int> fd =
+      base::OpenInputFile(path, "ftrace text trace", /*max_bytes=*/-1);
+  if (!fd.ok()) return fd.status();
+  // The buffer owns the descriptor and closes it.
+  auto buf = std::make_unique<__gnu_cxx::stdio_filebuf<char>>(
+      *fd, std::ios::in | std::ios::binary, size_t{1} << 16);
+  return std::unique_ptr<FtraceReader>(new FtraceReader(std::move(buf), path));
 }
 
 FtraceReader::FtraceReader(std::istream* in, std::string name)
     : in_(in), name_(std::move(name)) {}
 
-FtraceReader::FtraceReader(std::unique_ptr<std::ifstream> file,
+FtraceReader::FtraceReader(std::unique_ptr<std::streambuf> buf,
                            std::string name)
-    : file_(std::move(file)), in_(file_.get()), name_(std::move(name)) {}
+    : buf_(std::move(buf)),
+      file_(std::make_unique<std::istream>(buf_.get())),
+      in_(file_.get()),
+      name_(std::move(name)) {}
+
+absl::StatusOr<bool> FtraceReader::ReadLine() {
+  // istream::getline stores at most size - 1 characters: one more than the
+  // limit tells a line that is too long.
+  read_buf_.resize(base::kMaxTraceLineBytes + 2);
+  in_->getline(read_buf_.data(),
+               static_cast<std::streamsize>(read_buf_.size()));
+  const std::streamsize got = in_->gcount();
+  if (in_->bad()) return Error("read error");
+  if (in_->fail()) {
+    if (got == 0) return false;  // the end (or an empty last read)
+    ++line_number_;
+    return Error(absl::StrCat("line longer than the limit of ",
+                              base::ByteSize(base::kMaxTraceLineBytes),
+                              " for an ftrace text trace"));
+  }
+  // `got` counts the '\n' when one was read (not at the end of the file).
+  const bool newline = !in_->eof();
+  line_.assign(read_buf_.data(), static_cast<size_t>(got - (newline ? 1 : 0)));
+  return true;
+}
 
 absl::Status FtraceReader::Error(absl::string_view what) const {
   return absl::InvalidArgumentError(
@@ -486,7 +514,10 @@ absl::StatusOr<bool> FtraceReader::ParseLine(TraceEvent* event) {
 }
 
 absl::StatusOr<bool> FtraceReader::Next(TraceEvent* event) {
-  while (std::getline(*in_, line_)) {
+  while (true) {
+    absl::StatusOr<bool> more = ReadLine();
+    if (!more.ok()) return more.status();
+    if (!*more) break;
     ++line_number_;
     if (!line_.empty() && line_.back() == '\r') line_.pop_back();
     if (SkipNonEventLine(line_)) continue;

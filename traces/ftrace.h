@@ -56,6 +56,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -157,7 +158,10 @@ struct TraceEvent {
 //   }
 class FtraceReader {
  public:
-  // Opens `path`; the error is NotFound when the file cannot be opened.
+  // Opens `path`, which must be a regular file (base::OpenInputFile); the
+  // error is NotFound when it does not exist, InvalidArgument when it is a
+  // FIFO, a device or a directory. A line longer than
+  // base::kMaxTraceLineBytes is an error naming the line.
   static absl::StatusOr<std::unique_ptr<FtraceReader>> Open(
       const std::string& path);
 
@@ -196,7 +200,10 @@ class FtraceReader {
   int64_t lost_events() const { return lost_events_; }
 
  private:
-  FtraceReader(std::unique_ptr<std::ifstream> file, std::string name);
+  FtraceReader(std::unique_ptr<std::streambuf> buf, std::string name);
+  // Reads the next line into line_ (without its '\n'): false at the end,
+  // an error for a read error or a line longer than the limit.
+  absl::StatusOr<bool> ReadLine();
 
   // Parses line_ (a non-skipped line). Returns true if it held a known
   // event (written to `*event`), false for an unknown event.
@@ -205,8 +212,10 @@ class FtraceReader {
   bool SkipNonEventLine(absl::string_view line);
   absl::Status Error(absl::string_view what) const;
 
-  std::unique_ptr<std::ifstream> file_;  // set when opened by path
+  std::unique_ptr<std::streambuf> buf_;  // set when opened by path
+  std::unique_ptr<std::istream> file_;   // reads buf_
   std::istream* in_;
+  std::vector<char> read_buf_;  // ReadLine's buffer
   std::string name_;
   std::string line_;
   int64_t line_number_ = 0;

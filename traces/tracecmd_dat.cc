@@ -3,6 +3,8 @@
 #include "traces/tracecmd_dat.h"
 
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -14,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "base/input_file.h"
 
 // libtracecmd (trace-cmd.h) and libtraceevent (event-parse.h, trace-seq.h),
 // from /usr/include/{trace-cmd,traceevent,tracefs} (@system//:tracecmd).
@@ -23,10 +26,21 @@
 // trace-cmd.h needs only cpu_set_t from it (<sched.h>).
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #define _TRACE_FS_H  // NOLINT: libtracefs's guard, see above
 #include "event-parse.h"
 #include "trace-cmd.h"
 #include "trace-seq.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SCHEDSIM_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCHEDSIM_UNDER_ASAN 1
+#endif
+#endif
 
 namespace schedsim::traces {
 namespace {
@@ -135,6 +149,10 @@ constexpr int kMagicSize = 10;
 // Reads the magic and the version string after it ("6", "7"): NotFound,
 // InvalidArgument (no magic), or the version (0 when unreadable).
 absl::StatusOr<int> ReadHeaderVersion(const std::string& path) {
+  // A regular file only (a FIFO would block the open, and libtracecmd's).
+  absl::StatusOr<int> fd = base::OpenInputFile(path, "trace-cmd .dat file", -1);
+  if (!fd.ok()) return fd.status();
+  close(*fd);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(
@@ -173,6 +191,10 @@ void AbandonHandle(tracecmd_input* handle) {
 }  // namespace
 
 absl::StatusOr<TraceFileFormat> DetectTraceFileFormat(const std::string& path) {
+  // A regular file only: a FIFO or a device is refused without blocking.
+  absl::StatusOr<int> fd = base::OpenInputFile(path, "trace file", -1);
+  if (!fd.ok()) return fd.status();
+  close(*fd);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(
@@ -248,8 +270,92 @@ TraceCmdReader::TraceCmdReader(std::unique_ptr<Impl> impl, std::string name)
 
 TraceCmdReader::~TraceCmdReader() = default;
 
+namespace {
+
+// Set in the child that reads a file first (TryReadInChild).
+bool g_in_trial_child = false;
+constexpr int kChildFailed = 3;  // the child's read failed cleanly
+constexpr rlim_t kChildCpuSeconds = 120;
+constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
+
+// libtracecmd 3.1.6 and libtraceevent 1.7 trust the file: malformed
+// headers overflow heap buffers (tep_parse_printk_formats,
+// tep_register_print_string), crash tep_parse_event, or allocate what a
+// header field says (4-12 GB). The whole file is read first in a child
+// process with resource limits, where a crash cannot take the tool down;
+// its death becomes an error naming the file (issue 14 #6).
+absl::Status TryReadInChild(const std::string& path) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    return absl::ErrnoToStatus(errno,
+                               absl::StrCat("cannot fork to read ", path));
+  }
+  if (pid == 0) {
+    g_in_trial_child = true;
+    struct rlimit cpu = {kChildCpuSeconds, kChildCpuSeconds};
+    setrlimit(RLIMIT_CPU, &cpu);
+#if !defined(SCHEDSIM_UNDER_ASAN)
+    struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
+    setrlimit(RLIMIT_AS, &as);
+#endif
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_CORE, &core);
+    // Diagnostics of the libraries go nowhere: the parent reads it again.
+    const int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) dup2(devnull, 2);
+    absl::StatusOr<std::unique_ptr<TraceCmdReader>> reader =
+        TraceCmdReader::Open(path);
+    if (!reader.ok()) _exit(kChildFailed);
+    (*reader)->set_return_unknown_events(true);
+    TraceEvent event;
+    while (true) {
+      absl::StatusOr<bool> more = (*reader)->Next(&event);
+      if (!more.ok()) _exit(kChildFailed);
+      if (!*more) break;
+    }
+    _exit(0);
+  }
+  int status = 0;
+  pid_t got;
+  do {
+    got = waitpid(pid, &status, 0);
+  } while (got < 0 && errno == EINTR);
+  if (got != pid) {
+    return absl::ErrnoToStatus(errno,
+                               absl::StrCat("lost the child reading ", path));
+  }
+  if (WIFEXITED(status) &&
+      (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {
+    return absl::OkStatus();
+  }
+  std::string how;
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    how = absl::StrCat(
+        "signal ", sig, ", ",
+        sig == SIGXCPU ? "over the CPU time limit" : strsignal(sig));
+  } else {
+    how = absl::StrCat("exit code ", WEXITSTATUS(status));
+  }
+  return absl::DataLossError(
+      absl::StrCat(path, ": libtracecmd/libtraceevent crashed reading it (",
+                   how, "): a malformed or corrupt trace-cmd .dat file"));
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<TraceCmdReader>> TraceCmdReader::Open(
     const std::string& path) {
+  if (!g_in_trial_child) {
+    // Only a regular file is worth a child (and a FIFO would block it).
+    absl::StatusOr<int> fd =
+        base::OpenInputFile(path, "trace-cmd .dat file", -1);
+    if (!fd.ok()) return fd.status();
+    close(*fd);
+    absl::Status trial = TryReadInChild(path);
+    if (!trial.ok()) return trial;
+  }
   absl::StatusOr<int> version = ReadHeaderVersion(path);
   if (!version.ok()) return version.status();
 

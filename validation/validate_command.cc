@@ -190,7 +190,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                     std::string* name) -> absl::StatusOr<std::string> {
     *name = file.empty() ? builtin_name : file;
     if (file.empty()) return std::string(builtin);
-    return experiments::ReadFileText(file);
+    return experiments::ReadFileText(file, "validation JSON file");
   };
   std::string name;
   absl::StatusOr<std::string> text =

@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/input_file.h"
 #include "nlohmann/json.hpp"
 #include "sim/program.h"
 #include "workloads/model_util.h"
@@ -66,6 +67,59 @@ const std::set<std::string>& IgnoredGlobalKeys() {
   return *kKeys;
 }
 
+// Tracks the JSON path of the value being parsed, so that an error the
+// parser throws mid-value (a number too large for a double) names it.
+class PathTracker {
+ public:
+  bool Event(nlohmann::detail::parse_event_t event, const Json& parsed) {
+    using nlohmann::detail::parse_event_t;
+    switch (event) {
+      case parse_event_t::object_start:
+      case parse_event_t::array_start:
+        StartValue();
+        stack_.push_back({event == parse_event_t::array_start, 0, ""});
+        break;
+      case parse_event_t::object_end:
+      case parse_event_t::array_end:
+        if (!stack_.empty()) stack_.pop_back();
+        break;
+      case parse_event_t::key:
+        if (!stack_.empty() && parsed.is_string()) {
+          stack_.back().key = parsed.get<std::string>();
+        }
+        break;
+      case parse_event_t::value:
+        StartValue();
+        break;
+    }
+    return true;
+  }
+  std::string Path() const {
+    std::string path;
+    for (size_t i = 0; i < stack_.size(); ++i) {
+      const Frame& f = stack_[i];
+      if (f.array) {
+        size_t index = i + 1 == stack_.size() ? f.next : f.next - 1;
+        absl::StrAppend(&path, "[", index, "]");
+      } else {
+        absl::StrAppend(&path, path.empty() ? "" : ".", f.key);
+      }
+    }
+    return path;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    size_t next;
+    std::string key;
+  };
+  void StartValue() {
+    if (!stack_.empty() && stack_.back().array) ++stack_.back().next;
+  }
+  std::vector<Frame> stack_;
+};
+
 class Parser {
  public:
   Parser(absl::string_view source, const topology::Topology& topology)
@@ -73,10 +127,25 @@ class Parser {
 
   absl::StatusOr<RtAppWorkload> Parse(absl::string_view text) {
     Json root;
+    PathTracker tracker;
     try {
-      root = Json::parse(text.begin(), text.end(), /*cb=*/nullptr,
-                         /*allow_exceptions=*/true, /*ignore_comments=*/true);
+      root = Json::parse(
+          text.begin(), text.end(),
+          [&tracker](int, nlohmann::detail::parse_event_t event, Json& parsed) {
+            return tracker.Event(event, parsed);
+          },
+          /*allow_exceptions=*/true, /*ignore_comments=*/true);
     } catch (const Json::parse_error& e) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source_, ": invalid JSON: ", e.what()));
+    } catch (const Json::out_of_range& e) {
+      // A number too large for a double (1e400): nlohmann throws this
+      // rather than a parse_error.
+      return Error(tracker.Path(),
+                   absl::StrCat("invalid JSON: a number out of range (it must "
+                                "fit a double): ",
+                                e.what()));
+    } catch (const Json::exception& e) {
       return absl::InvalidArgumentError(
           absl::StrCat(source_, ": invalid JSON: ", e.what()));
     }
@@ -483,14 +552,10 @@ absl::StatusOr<RtAppWorkload> ParseRtApp(absl::string_view json,
 
 absl::StatusOr<RtAppWorkload> LoadRtAppFile(
     const std::string& path, const topology::Topology& topology) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat(path, ": cannot read the rt-app file"));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ParseRtApp(text.str(), path, topology);
+  absl::StatusOr<std::string> text =
+      base::ReadInputFile(path, "rt-app file", base::kMaxJsonFileBytes);
+  if (!text.ok()) return text.status();
+  return ParseRtApp(*text, path, topology);
 }
 
 }  // namespace schedsim::workloads

@@ -158,6 +158,12 @@ TEST(RtAppParseTest, ErrorsNameTheFileAndTheJsonPath) {
   EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"policy": "SCHED_FIFO", "priority": 0,
                                   "run": 1}}})"),
               HasSubstr("tasks.t.priority: an RT priority must be in 1..99"));
+  // Issue 14 #2: a number too large for a double ended in std::terminate.
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 1e400}}})"),
+              HasSubstr("bad.json: tasks.t.run: invalid JSON: a number out "
+                        "of range"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"cpus": [0, -1e999]}}})"),
+              HasSubstr("bad.json: tasks.t.cpus[1]: invalid JSON"));
 }
 
 TEST(RtAppParseTest, LoadsFilesAndNamesThem) {

@@ -66,6 +66,8 @@ using sim::Program;
 // is out of range or an id is negative. A program that does not end in
 // Exit or an endless loop gets an Exit.
 using sim::kMaxLoopDepth;
+// The most tasks a workload may start with, and the most one fork op creates.
+using sim::kMaxTasks;
 using sim::ProgramBuilder;
 // A pipe or socket, a barrier, a task (or `count` identical ones).
 using sim::BarrierSpec;

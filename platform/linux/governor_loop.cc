@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <cerrno>
+#include <csignal>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -58,7 +59,13 @@ absl::StatusOr<GovernorLoopResult> RunGovernorLoop(
         if (options.log != nullptr) *options.log << FormatAction(a);
       }
     }
-    if (options.log != nullptr) options.log->flush();
+    if (options.log != nullptr) {
+      options.log->flush();
+      // The reader went away (SIGPIPE is ignored: EPIPE): stop, restore.
+      if (options.log->fail() && !ScopedStopSignals::StopRequested()) {
+        ScopedStopSignals::RequestStop(SIGPIPE);
+      }
+    }
     for (const auto& d : cpufreq.domains()) {
       if (!d->status().ok()) return d->status();
     }

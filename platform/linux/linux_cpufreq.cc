@@ -36,7 +36,7 @@ std::string CpuDir(int cpu) { return absl::StrCat(kSysfsCpuDir, "/cpu", cpu); }
 LinuxCpufreq::LinuxCpufreq(const LinuxFreqOptions& options)
     : options_(options),
       sysfs_(options.paths.sysfs_root),
-      proc_(options.paths.proc_root) {}
+      proc_(options.paths.proc_root, base::kMaxProcFileBytes) {}
 
 absl::StatusOr<std::unique_ptr<LinuxCpufreq>> LinuxCpufreq::Open(
     const LinuxFreqOptions& options, SettingsSnapshot* snapshot) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <set>
 #include <utility>
 
@@ -19,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "base/input_file.h"
 
 namespace schedsim::platform::host {
 namespace {
@@ -76,7 +78,8 @@ absl::StatusOr<std::vector<int>> ParseCpuListText(absl::string_view text,
   return std::vector<int>(ids.begin(), ids.end());
 }
 
-LinuxSysfs::LinuxSysfs(std::string root) : root_(std::move(root)) {
+LinuxSysfs::LinuxSysfs(std::string root, int64_t max_file_bytes)
+    : root_(std::move(root)), max_file_bytes_(max_file_bytes) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
 
@@ -99,23 +102,11 @@ bool LinuxSysfs::Writable(absl::string_view rel) const {
 }
 
 absl::StatusOr<std::string> LinuxSysfs::ReadRaw(absl::string_view rel) const {
+  // Bounded (issue 14 #5): a file that never ends, or one that grows while
+  // govd runs, is an error naming it and the limit, not std::bad_alloc. A
+  // FIFO or a device planted in the tree is refused without blocking.
   const std::string path = Path(rel);
-  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) {
-    return absl::ErrnoToStatus(errno, absl::StrCat("cannot open ", path));
-  }
-  std::string content;
-  char buf[4096];
-  while (true) {
-    const ssize_t n = read(fd.get(), buf, sizeof(buf));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return absl::ErrnoToStatus(errno, absl::StrCat("cannot read ", path));
-    }
-    if (n == 0) break;
-    content.append(buf, static_cast<size_t>(n));
-  }
-  return content;
+  return base::ReadInputFile(path, "sysfs or procfs file", max_file_bytes_);
 }
 
 absl::StatusOr<std::string> LinuxSysfs::Read(absl::string_view rel) const {
@@ -142,11 +133,41 @@ absl::StatusOr<std::vector<int>> LinuxSysfs::ReadCpuList(
   return ParseCpuListText(*text, Path(rel));
 }
 
+absl::Status LinuxSysfs::CheckInsideRoot(absl::string_view rel) const {
+  const std::string path = Path(rel);
+  char* real_root = realpath(root_.c_str(), nullptr);
+  if (real_root == nullptr) {
+    return absl::ErrnoToStatus(errno, absl::StrCat("cannot resolve ", root_));
+  }
+  std::string root(real_root);
+  free(real_root);
+  char* real = realpath(path.c_str(), nullptr);
+  if (real == nullptr) {
+    return absl::ErrnoToStatus(errno, absl::StrCat("cannot resolve ", path));
+  }
+  std::string target(real);
+  free(real);
+  if (root != "/" && target != root &&
+      !absl::StartsWith(target, absl::StrCat(root, "/"))) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("refusing to write ", path, ": it resolves to ", target,
+                     ", outside the root ", root_, " (", root, ")"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status LinuxSysfs::WriteRaw(absl::string_view rel,
                                   absl::string_view content) const {
   const std::string path = Path(rel);
+  if (absl::Status inside = CheckInsideRoot(rel); !inside.ok()) {
+    if (inside.code() == absl::StatusCode::kNotFound) {
+      return absl::NotFoundError(absl::StrCat(
+          "cannot open ", path, " for writing: ", inside.message()));
+    }
+    return inside;
+  }
   struct stat st;
-  int flags = O_WRONLY | O_CLOEXEC;
+  int flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW;
   // Truncate ordinary files (test trees); sysfs ignores O_TRUNC anyway.
   if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) flags |= O_TRUNC;
   Fd fd(open(path.c_str(), flags));

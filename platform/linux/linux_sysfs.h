@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "base/input_file.h"
 
 namespace schedsim::platform::host {
 
@@ -40,7 +41,11 @@ inline constexpr absl::string_view kSysfsCpuDir = "devices/system/cpu";
 class LinuxSysfs {
  public:
   // `root` is a directory such as "/sys"; trailing slashes are ignored.
-  explicit LinuxSysfs(std::string root = "/sys");
+  // Reads are bounded: a file longer than `max_file_bytes` is an error
+  // naming it and the limit (base::kMaxSysfsFileBytes for sysfs attributes;
+  // the procfs reader of /proc/stat takes base::kMaxProcFileBytes).
+  explicit LinuxSysfs(std::string root = "/sys",
+                      int64_t max_file_bytes = base::kMaxSysfsFileBytes);
 
   const std::string& root() const { return root_; }
   // root + "/" + rel.
@@ -67,8 +72,15 @@ class LinuxSysfs {
 
   // Writes `content` verbatim with one write(2) (sysfs attributes take one
   // write), truncating a regular file first. The file must exist: sysfs
-  // creates no files. Errors name the path and the value.
+  // creates no files. Errors name the path and the value. Confined to the
+  // root: a path whose resolved target lies outside it (a symlink out of a
+  // --sysfs tree) is refused (PermissionDenied, CheckInsideRoot), and the
+  // file itself is opened with O_NOFOLLOW.
   absl::Status WriteRaw(absl::string_view rel, absl::string_view content) const;
+  // OK when `rel` exists and resolves (realpath) to a path inside the
+  // resolved root; PermissionDenied naming both otherwise (NotFound when
+  // it does not exist).
+  absl::Status CheckInsideRoot(absl::string_view rel) const;
   // Writes `value` followed by a newline, as `echo value > file` does.
   absl::Status Write(absl::string_view rel, absl::string_view value) const;
 
@@ -79,6 +91,7 @@ class LinuxSysfs {
 
  private:
   std::string root_;
+  int64_t max_file_bytes_;
 };
 
 // Parses a kernel CPU list: a cpulist ("0-3,8,10-11") or a space-separated

@@ -43,6 +43,26 @@ TEST(LinuxSysfsTest, ReadsTrimmedTextIntegersAndCpuLists) {
   EXPECT_TRUE(sysfs.Exists("a/value"));
 }
 
+// Issue 14 #5: a file that never ends aborted govd with std::bad_alloc.
+TEST(LinuxSysfsTest, ReadsAreBoundedAndRegularFilesOnly) {
+  const std::string root = TempDir();
+  ASSERT_TRUE(
+      testing::WriteTestFile(root + "/huge", std::string(100 * 1024, '1'))
+          .ok());
+  LinuxSysfs sysfs(root);
+  absl::StatusOr<std::string> huge = sysfs.ReadRaw("huge");
+  EXPECT_EQ(huge.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(huge.status().message(),
+              HasSubstr(root + "/huge: is 102400 bytes, larger than the limit "
+                               "of 64 KiB"));
+  LinuxSysfs dev("/dev");
+  absl::StatusOr<std::string> zero = dev.ReadRaw("zero");
+  EXPECT_THAT(zero.status().message(),
+              HasSubstr("/dev/zero: is a character device"));
+  LinuxSysfs proc(root, 200 * 1024);
+  EXPECT_TRUE(proc.ReadRaw("huge").ok());
+}
+
 TEST(LinuxSysfsTest, ErrorsNameThePath) {
   const std::string root = TempDir();
   ASSERT_TRUE(testing::WriteTestFile(root + "/bad", "abc\n").ok());

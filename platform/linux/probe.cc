@@ -242,7 +242,7 @@ std::string ProbeReport::Text() const {
 ProbeReport Probe(const LinuxPaths& paths) {
   ProbeReport r;
   const LinuxSysfs sysfs(paths.sysfs_root);
-  const LinuxSysfs proc(paths.proc_root);
+  const LinuxSysfs proc(paths.proc_root, base::kMaxProcFileBytes);
   ProbeCpufreq(sysfs, r);
   std::vector<int> cpus = sysfs.NumberedEntries(kSysfsCpuDir, "cpu");
   const int first = cpus.empty() ? 0 : cpus.front();

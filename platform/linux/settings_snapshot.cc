@@ -2,13 +2,22 @@
 
 #include "platform/linux/settings_snapshot.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "base/input_file.h"
 #include "platform/linux/msr.h"
 
 namespace schedsim::platform::host {
@@ -24,6 +33,8 @@ int OrderOf(absl::string_view rel) {
   return 5;
 }
 constexpr int kMsrOrder = 6;
+
+constexpr absl::string_view kSnapshotMagic = "schedsim settings snapshot 1";
 
 // A value sysfs shows but does not take back ("<unsupported>").
 bool IsPlaceholder(absl::string_view content) {
@@ -41,7 +52,7 @@ std::string IdleStateDir(int cpu, int state) {
 }
 
 SettingsSnapshot::SettingsSnapshot(const LinuxPaths& paths, MsrAccess* msr)
-    : sysfs_(paths.sysfs_root), msr_(msr) {
+    : sysfs_(paths.sysfs_root), paths_(paths), msr_(msr) {
   if (msr_ == nullptr) {
     own_msr_ = std::make_unique<DevMsrAccess>(paths.dev_root);
     msr_ = own_msr_.get();
@@ -74,6 +85,10 @@ const SettingsSnapshot::Entry* SettingsSnapshot::FindMsr(int cpu,
 
 absl::Status SettingsSnapshot::SaveFile(absl::string_view rel) {
   if (FindFile(rel) != nullptr) return absl::OkStatus();
+  if (absl::Status inside = sysfs_.CheckInsideRoot(rel);
+      inside.code() == absl::StatusCode::kPermissionDenied) {
+    return inside;
+  }
   absl::StatusOr<std::string> content = sysfs_.ReadRaw(rel);
   if (!content.ok()) {
     return absl::Status(content.status().code(),
@@ -85,7 +100,7 @@ absl::Status SettingsSnapshot::SaveFile(absl::string_view rel) {
   e.content = *std::move(content);
   e.order = OrderOf(rel);
   entries_.push_back(std::move(e));
-  return absl::OkStatus();
+  return WriteSnapshotFile();
 }
 
 absl::Status SettingsSnapshot::WriteFile(absl::string_view rel,
@@ -110,7 +125,149 @@ absl::Status SettingsSnapshot::SaveMsr(int cpu, uint32_t reg) {
   e.value = *value;
   e.order = kMsrOrder;
   entries_.push_back(std::move(e));
+  return WriteSnapshotFile();
+}
+
+absl::Status SettingsSnapshot::SetSnapshotFile(std::string path) {
+  snapshot_file_ = std::move(path);
+  return WriteSnapshotFile();
+}
+
+absl::Status SettingsSnapshot::RemoveSnapshotFile() {
+  if (snapshot_file_.empty()) return absl::OkStatus();
+  const std::string path = std::move(snapshot_file_);
+  snapshot_file_.clear();
+  if (unlink(path.c_str()) != 0 && errno != ENOENT) {
+    return absl::ErrnoToStatus(
+        errno, absl::StrCat("cannot remove the snapshot file ", path));
+  }
   return absl::OkStatus();
+}
+
+absl::Status SettingsSnapshot::WriteSnapshotFile() const {
+  if (snapshot_file_.empty()) return absl::OkStatus();
+  std::string text =
+      absl::StrCat(kSnapshotMagic, "\nsysfs ", absl::CEscape(paths_.sysfs_root),
+                   "\ndev ", absl::CEscape(paths_.dev_root), "\n");
+  for (const Entry& e : entries_) {
+    if (e.is_msr) {
+      absl::StrAppend(&text, "msr ", e.cpu, " ", absl::Hex(e.reg), " ",
+                      absl::Hex(e.value), "\n");
+    } else {
+      absl::StrAppend(&text, "file ", absl::CEscape(e.rel), " ",
+                      absl::CEscape(e.content), "\n");
+    }
+  }
+  const std::string tmp = absl::StrCat(snapshot_file_, ".tmp");
+  const auto fail = [&](absl::string_view what) {
+    const int err = errno;
+    return absl::ErrnoToStatus(
+        err, absl::StrCat("cannot ", what, " the snapshot file ", tmp));
+  };
+  const int fd = open(
+      tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return fail("create");
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      absl::Status s = fail("write");
+      close(fd);
+      return s;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (fsync(fd) != 0) {
+    absl::Status s = fail("sync");
+    close(fd);
+    return s;
+  }
+  close(fd);
+  if (rename(tmp.c_str(), snapshot_file_.c_str()) != 0) {
+    const int err = errno;
+    return absl::ErrnoToStatus(
+        err, absl::StrCat("cannot rename ", tmp, " to ", snapshot_file_));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SettingsSnapshot::Loaded> SettingsSnapshot::LoadSnapshotFile(
+    const std::string& path) {
+  absl::StatusOr<std::string> text =
+      base::ReadInputFile(path, "snapshot file", base::kMaxCaptureFileBytes);
+  if (!text.ok()) return text.status();
+  Loaded loaded;
+  loaded.paths.sysfs_root.clear();
+  loaded.paths.dev_root.clear();
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+    ++line_number;
+    const auto bad = [&](absl::string_view what) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_number, ": ", what));
+    };
+    if (line_number == 1) {
+      if (line != kSnapshotMagic) {
+        return bad(
+            absl::StrCat("not a schedsim settings snapshot (expected "
+                         "a first line '",
+                         kSnapshotMagic, "')"));
+      }
+      continue;
+    }
+    if (line.empty()) continue;
+    // CEscape leaves spaces: a root or a content may hold some, so each
+    // line splits into at most as many fields as it has.
+    const absl::string_view kind = line.substr(0, line.find(' '));
+    const int fields = kind == "file" ? 3 : kind == "msr" ? 4 : 2;
+    std::vector<std::string> f =
+        absl::StrSplit(line, absl::MaxSplits(' ', fields - 1));
+    std::string a, b;
+    if (f[0] == "sysfs" && f.size() == 2 && absl::CUnescape(f[1], &a)) {
+      loaded.paths.sysfs_root = a;
+    } else if (f[0] == "dev" && f.size() == 2 && absl::CUnescape(f[1], &a)) {
+      loaded.paths.dev_root = a;
+    } else if (f[0] == "file" && f.size() == 3 && absl::CUnescape(f[1], &a) &&
+               absl::CUnescape(f[2], &b) && !a.empty()) {
+      Entry e;
+      e.rel = a;
+      e.content = b;
+      e.order = OrderOf(a);
+      loaded.entries.push_back(std::move(e));
+    } else if (f[0] == "msr" && f.size() == 4) {
+      Entry e;
+      e.is_msr = true;
+      uint64_t reg = 0;
+      if (!absl::SimpleAtoi(f[1], &e.cpu) || e.cpu < 0 ||
+          !absl::SimpleHexAtoi(f[2], &reg) || reg > UINT32_MAX ||
+          !absl::SimpleHexAtoi(f[3], &e.value)) {
+        return bad("expected 'msr CPU REG VALUE' (REG and VALUE hex)");
+      }
+      e.reg = static_cast<uint32_t>(reg);
+      e.order = kMsrOrder;
+      loaded.entries.push_back(std::move(e));
+    } else {
+      return bad(
+          "expected 'sysfs ROOT', 'dev ROOT', 'file REL CONTENT' or "
+          "'msr CPU REG VALUE'");
+    }
+  }
+  if (loaded.paths.sysfs_root.empty() || loaded.paths.dev_root.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": no 'sysfs ROOT' or 'dev ROOT' line"));
+  }
+  return loaded;
+}
+
+void SettingsSnapshot::AddEntries(const std::vector<Entry>& entries) {
+  for (const Entry& e : entries) {
+    if (e.is_msr ? FindMsr(e.cpu, e.reg) != nullptr
+                 : FindFile(e.rel) != nullptr) {
+      continue;
+    }
+    entries_.push_back(e);
+  }
 }
 
 absl::Status SettingsSnapshot::WriteMsr(int cpu, uint32_t reg, uint64_t value) {

@@ -26,6 +26,19 @@
 // `userspace`. Restoring the governor brings such a file back by itself; if
 // it still differs, one write is tried and its failure is only a note.
 //
+// The snapshot file (SetSnapshotFile): every entry is also written to a
+// file, atomically (a temporary file, fsync, rename) and before SaveFile or
+// SaveMsr returns, so it is on disk before the first write of the setting
+// it holds. After a SIGKILL or a power loss LoadSnapshotFile reads it back
+// and Restore() puts the machine back (`schedsim govd --restore=FILE`).
+// Format: a first line `schedsim settings snapshot 1`, then `sysfs ROOT`,
+// `dev ROOT`, and one line per entry, `file REL CONTENT` or
+// `msr CPU REG VALUE` (REG and VALUE hex); REL and CONTENT C-escaped.
+//
+// Confinement: SaveFile refuses a file whose resolved path lies outside the
+// sysfs root (a symlink out of a --sysfs tree), so nothing is saved, and
+// hence nothing written, through it (LinuxSysfs::CheckInsideRoot).
+//
 // Signals: nothing here is async-signal-safe. Restore from the main thread
 // after a signal handler set a flag (stop_signals.h).
 
@@ -103,6 +116,24 @@ class SettingsSnapshot {
   // the file) after the retry pass, with the count of failures.
   absl::Status Restore(RestoreReport* report = nullptr);
 
+  // Keeps `path` up to date with every entry from now on (writes it now,
+  // with the entries saved so far). Errors name the file.
+  absl::Status SetSnapshotFile(std::string path);
+  const std::string& snapshot_file() const { return snapshot_file_; }
+  // Deletes the snapshot file (after a clean restore) and stops updating it.
+  absl::Status RemoveSnapshotFile();
+
+  // A snapshot file read back: its roots and entries.
+  struct Loaded {
+    LinuxPaths paths;
+    std::vector<Entry> entries;
+  };
+  // Reads a snapshot file; InvalidArgument naming the file and line when it
+  // is not one.
+  static absl::StatusOr<Loaded> LoadSnapshotFile(const std::string& path);
+  // Adds entries read back (for Restore); entries already saved are kept.
+  void AddEntries(const std::vector<Entry>& entries);
+
   const std::vector<Entry>& entries() const { return entries_; }
   // "path = 'content'" (files, with the full path) or
   // "MSR 0x774 of CPU 3 = 0x... (/dev/cpu/3/msr)" for the log.
@@ -115,7 +146,11 @@ class SettingsSnapshot {
   // Puts one entry back if it differs; sets *wrote.
   absl::Status RestoreOne(const Entry& e, bool* wrote);
 
+  absl::Status WriteSnapshotFile() const;
+
   LinuxSysfs sysfs_;
+  LinuxPaths paths_;
+  std::string snapshot_file_;
   std::unique_ptr<DevMsrAccess> own_msr_;
   MsrAccess* msr_;
   std::vector<Entry> entries_;
