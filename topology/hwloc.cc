@@ -29,6 +29,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "base/child_wait.h"
 #include "base/input_file.h"
 #include "base/status_macros.h"
 
@@ -64,6 +65,8 @@ using HwlocDistancesPtr =
 constexpr rlim_t kChildCpuSeconds = 60;
 constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
 constexpr int kChildFailed = 3;  // the child's load failed cleanly
+// Wall-clock limit of the child (one blocked on a lock uses no CPU time).
+constexpr double kChildWallSeconds = 120;
 
 constexpr absl::string_view kExpected =
     "expected an hwloc topology XML file, as written by `lstopo file.xml` or "
@@ -277,14 +280,17 @@ absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
     _exit(hwloc_topology_load(raw) == 0 ? 0 : kChildFailed);
   }
   int status = 0;
-  pid_t got;
-  do {
-    got = waitpid(pid, &status, 0);
-  } while (got < 0 && errno == EINTR);
-  if (got != pid) {
-    return absl::ErrnoToStatus(
-        errno,
-        absl::StrCat("lost the child importing hwloc XML file '", path, "'"));
+  switch (base::WaitForChild(pid, kChildWallSeconds, &status)) {
+    case base::ChildWait::kExited:
+      break;
+    case base::ChildWait::kTimedOut:
+      return Invalid(path, absl::StrCat("libhwloc did not finish importing it "
+                                        "within ",
+                                        kChildWallSeconds, " s"));
+    case base::ChildWait::kError:
+      return absl::ErrnoToStatus(
+          errno,
+          absl::StrCat("lost the child importing hwloc XML file '", path, "'"));
   }
   if (WIFEXITED(status) &&
       (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {

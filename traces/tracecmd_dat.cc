@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "base/child_wait.h"
 #include "base/input_file.h"
 
 // libtracecmd (trace-cmd.h) and libtraceevent (event-parse.h, trace-seq.h),
@@ -276,6 +277,8 @@ namespace {
 bool g_in_trial_child = false;
 constexpr int kChildFailed = 3;  // the child's read failed cleanly
 constexpr rlim_t kChildCpuSeconds = 120;
+// Wall-clock limit of the child (one blocked on a lock uses no CPU time).
+constexpr double kChildWallSeconds = 600;
 constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
 
 // libtracecmd 3.1.6 and libtraceevent 1.7 trust the file: malformed
@@ -317,13 +320,16 @@ absl::Status TryReadInChild(const std::string& path) {
     _exit(0);
   }
   int status = 0;
-  pid_t got;
-  do {
-    got = waitpid(pid, &status, 0);
-  } while (got < 0 && errno == EINTR);
-  if (got != pid) {
-    return absl::ErrnoToStatus(errno,
-                               absl::StrCat("lost the child reading ", path));
+  switch (base::WaitForChild(pid, kChildWallSeconds, &status)) {
+    case base::ChildWait::kExited:
+      break;
+    case base::ChildWait::kTimedOut:
+      return absl::DataLossError(absl::StrCat(
+          path, ": libtracecmd/libtraceevent did not finish reading it within ",
+          kChildWallSeconds, " s"));
+    case base::ChildWait::kError:
+      return absl::ErrnoToStatus(errno,
+                                 absl::StrCat("lost the child reading ", path));
   }
   if (WIFEXITED(status) &&
       (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {
