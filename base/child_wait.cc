@@ -7,8 +7,18 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 
 namespace schedsim::base {
+
+double ChildTimeoutSeconds(double default_s) {
+  const char* env = std::getenv("SCHEDSIM_CHILD_TIMEOUT_S");
+  if (env == nullptr) return default_s;
+  char* end = nullptr;
+  const double v = std::strtod(env, &end);
+  if (end == env || !(v > 0) || v >= default_s) return default_s;
+  return v;
+}
 
 ChildWait WaitForChild(pid_t pid, double timeout_s, int* status) {
   struct timespec start;

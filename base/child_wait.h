@@ -19,6 +19,11 @@ enum class ChildWait { kExited, kTimedOut, kError };
 // failed (errno is set).
 ChildWait WaitForChild(pid_t pid, double timeout_s, int* status);
 
+// `default_s`, or the environment's SCHEDSIM_CHILD_TIMEOUT_S when it is a
+// smaller positive number (dev/fuzz sets it below libFuzzer's per-input
+// timeout): the wall and CPU limits of such a child.
+double ChildTimeoutSeconds(double default_s);
+
 }  // namespace schedsim::base
 
 #endif  // SCHEDSIM_BASE_CHILD_WAIT_H_

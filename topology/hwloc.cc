@@ -266,7 +266,10 @@ absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
         absl::StrCat("cannot fork to import hwloc XML file '", path, "'"));
   }
   if (pid == 0) {
-    struct rlimit cpu = {kChildCpuSeconds, kChildCpuSeconds};
+    const rlim_t cpu_s = std::min<rlim_t>(
+        kChildCpuSeconds,
+        static_cast<rlim_t>(base::ChildTimeoutSeconds(kChildCpuSeconds)) + 1);
+    struct rlimit cpu = {cpu_s, cpu_s};
     setrlimit(RLIMIT_CPU, &cpu);
 #if !defined(SCHEDSIM_UNDER_ASAN)
     struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
@@ -280,13 +283,16 @@ absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
     _exit(hwloc_topology_load(raw) == 0 ? 0 : kChildFailed);
   }
   int status = 0;
-  switch (base::WaitForChild(pid, kChildWallSeconds, &status)) {
+  switch (base::WaitForChild(pid, base::ChildTimeoutSeconds(kChildWallSeconds),
+                             &status)) {
     case base::ChildWait::kExited:
       break;
     case base::ChildWait::kTimedOut:
-      return Invalid(path, absl::StrCat("libhwloc did not finish importing it "
-                                        "within ",
-                                        kChildWallSeconds, " s"));
+      return Invalid(
+          path,
+          absl::StrCat("libhwloc did not finish importing it "
+                       "within ",
+                       base::ChildTimeoutSeconds(kChildWallSeconds), " s"));
     case base::ChildWait::kError:
       return absl::ErrnoToStatus(
           errno,

@@ -2,6 +2,7 @@
 
 #include "traces/tracecmd_dat.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -296,7 +297,10 @@ absl::Status TryReadInChild(const std::string& path) {
   }
   if (pid == 0) {
     g_in_trial_child = true;
-    struct rlimit cpu = {kChildCpuSeconds, kChildCpuSeconds};
+    const rlim_t cpu_s = std::min<rlim_t>(
+        kChildCpuSeconds,
+        static_cast<rlim_t>(base::ChildTimeoutSeconds(kChildCpuSeconds)) + 1);
+    struct rlimit cpu = {cpu_s, cpu_s};
     setrlimit(RLIMIT_CPU, &cpu);
 #if !defined(SCHEDSIM_UNDER_ASAN)
     struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
@@ -320,13 +324,14 @@ absl::Status TryReadInChild(const std::string& path) {
     _exit(0);
   }
   int status = 0;
-  switch (base::WaitForChild(pid, kChildWallSeconds, &status)) {
+  switch (base::WaitForChild(pid, base::ChildTimeoutSeconds(kChildWallSeconds),
+                             &status)) {
     case base::ChildWait::kExited:
       break;
     case base::ChildWait::kTimedOut:
       return absl::DataLossError(absl::StrCat(
           path, ": libtracecmd/libtraceevent did not finish reading it within ",
-          kChildWallSeconds, " s"));
+          base::ChildTimeoutSeconds(kChildWallSeconds), " s"));
     case base::ChildWait::kError:
       return absl::ErrnoToStatus(errno,
                                  absl::StrCat("lost the child reading ", path));
