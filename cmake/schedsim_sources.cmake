@@ -11,6 +11,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   api/simulation.cc
   api/trace.cc
   api/workload.cc
+  base/child_wait.cc
   base/input_file.cc
   experiments/builtin_registry.cc
   experiments/cli.cc

@@ -6,6 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "fuzz/fuzz_util.h"
 #include "traces/tracecmd_dat.h"
@@ -14,7 +17,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path =
       schedsim::fuzz::WriteScratch("trace.dat", data, size);
   auto reader = schedsim::traces::TraceCmdReader::Open(path);
-  if (!reader.ok()) return 0;
+  if (!reader.ok()) {
+    // SCHEDSIM_FUZZ_VERBOSE=1: show why (to find reproducers).
+    static const bool verbose = std::getenv("SCHEDSIM_FUZZ_VERBOSE") != nullptr;
+    if (verbose)
+      std::fprintf(stderr, "status: %s\n",
+                   std::string(reader.status().message()).c_str());
+    return 0;
+  }
   (*reader)->set_return_unknown_events(true);
   schedsim::traces::TraceEvent event;
   for (int i = 0; i < 100000; ++i) {

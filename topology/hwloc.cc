@@ -29,6 +29,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "base/child_wait.h"
 #include "base/input_file.h"
 #include "base/status_macros.h"
 
@@ -64,6 +65,8 @@ using HwlocDistancesPtr =
 constexpr rlim_t kChildCpuSeconds = 60;
 constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
 constexpr int kChildFailed = 3;  // the child's load failed cleanly
+// Wall-clock limit of the child (one blocked on a lock uses no CPU time).
+constexpr double kChildWallSeconds = 120;
 
 constexpr absl::string_view kExpected =
     "expected an hwloc topology XML file, as written by `lstopo file.xml` or "
@@ -263,7 +266,10 @@ absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
         absl::StrCat("cannot fork to import hwloc XML file '", path, "'"));
   }
   if (pid == 0) {
-    struct rlimit cpu = {kChildCpuSeconds, kChildCpuSeconds};
+    const rlim_t cpu_s = std::min<rlim_t>(
+        kChildCpuSeconds,
+        static_cast<rlim_t>(base::ChildTimeoutSeconds(kChildCpuSeconds)) + 1);
+    struct rlimit cpu = {cpu_s, cpu_s};
     setrlimit(RLIMIT_CPU, &cpu);
 #if !defined(SCHEDSIM_UNDER_ASAN)
     struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
@@ -277,14 +283,20 @@ absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
     _exit(hwloc_topology_load(raw) == 0 ? 0 : kChildFailed);
   }
   int status = 0;
-  pid_t got;
-  do {
-    got = waitpid(pid, &status, 0);
-  } while (got < 0 && errno == EINTR);
-  if (got != pid) {
-    return absl::ErrnoToStatus(
-        errno,
-        absl::StrCat("lost the child importing hwloc XML file '", path, "'"));
+  switch (base::WaitForChild(pid, base::ChildTimeoutSeconds(kChildWallSeconds),
+                             &status)) {
+    case base::ChildWait::kExited:
+      break;
+    case base::ChildWait::kTimedOut:
+      return Invalid(
+          path,
+          absl::StrCat("libhwloc did not finish importing it "
+                       "within ",
+                       base::ChildTimeoutSeconds(kChildWallSeconds), " s"));
+    case base::ChildWait::kError:
+      return absl::ErrnoToStatus(
+          errno,
+          absl::StrCat("lost the child importing hwloc XML file '", path, "'"));
   }
   if (WIFEXITED(status) &&
       (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {

@@ -2,6 +2,7 @@
 
 #include "traces/tracecmd_dat.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "base/child_wait.h"
 #include "base/input_file.h"
 
 // libtracecmd (trace-cmd.h) and libtraceevent (event-parse.h, trace-seq.h),
@@ -276,6 +278,8 @@ namespace {
 bool g_in_trial_child = false;
 constexpr int kChildFailed = 3;  // the child's read failed cleanly
 constexpr rlim_t kChildCpuSeconds = 120;
+// Wall-clock limit of the child (one blocked on a lock uses no CPU time).
+constexpr double kChildWallSeconds = 600;
 constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
 
 // libtracecmd 3.1.6 and libtraceevent 1.7 trust the file: malformed
@@ -293,7 +297,10 @@ absl::Status TryReadInChild(const std::string& path) {
   }
   if (pid == 0) {
     g_in_trial_child = true;
-    struct rlimit cpu = {kChildCpuSeconds, kChildCpuSeconds};
+    const rlim_t cpu_s = std::min<rlim_t>(
+        kChildCpuSeconds,
+        static_cast<rlim_t>(base::ChildTimeoutSeconds(kChildCpuSeconds)) + 1);
+    struct rlimit cpu = {cpu_s, cpu_s};
     setrlimit(RLIMIT_CPU, &cpu);
 #if !defined(SCHEDSIM_UNDER_ASAN)
     struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
@@ -317,13 +324,17 @@ absl::Status TryReadInChild(const std::string& path) {
     _exit(0);
   }
   int status = 0;
-  pid_t got;
-  do {
-    got = waitpid(pid, &status, 0);
-  } while (got < 0 && errno == EINTR);
-  if (got != pid) {
-    return absl::ErrnoToStatus(errno,
-                               absl::StrCat("lost the child reading ", path));
+  switch (base::WaitForChild(pid, base::ChildTimeoutSeconds(kChildWallSeconds),
+                             &status)) {
+    case base::ChildWait::kExited:
+      break;
+    case base::ChildWait::kTimedOut:
+      return absl::DataLossError(absl::StrCat(
+          path, ": libtracecmd/libtraceevent did not finish reading it within ",
+          base::ChildTimeoutSeconds(kChildWallSeconds), " s"));
+    case base::ChildWait::kError:
+      return absl::ErrnoToStatus(errno,
+                                 absl::StrCat("lost the child reading ", path));
   }
   if (WIFEXITED(status) &&
       (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {
