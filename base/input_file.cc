@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace schedsim::base {
@@ -66,7 +67,8 @@ absl::StatusOr<int> OpenInputFile(const std::string& path,
   if (!S_ISREG(st.st_mode)) {
     close(fd);
     return absl::InvalidArgumentError(absl::StrCat(
-        path, ": is ", FileTypeName(st.st_mode), ", not a regular file; a ",
+        path, ": is ", FileTypeName(st.st_mode), ", not a regular file; ",
+        absl::StrContains("aeiou", what.empty() ? 'x' : what[0]) ? "an " : "a ",
         what, " must be a regular file"));
   }
   if (max_bytes >= 0 && st.st_size > max_bytes) {
