@@ -9,6 +9,11 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
+#include <string>
+
+#include "absl/functional/function_ref.h"
+
 namespace schedsim::base {
 
 enum class ChildWait { kExited, kTimedOut, kError };
@@ -23,6 +28,31 @@ ChildWait WaitForChild(pid_t pid, double timeout_s, int* status);
 // smaller positive number (dev/fuzz sets it below libFuzzer's per-input
 // timeout): the wall and CPU limits of such a child.
 double ChildTimeoutSeconds(double default_s);
+
+// Runs a third-party parser first in a forked child, where a crash cannot
+// take the tool down. The child gets RLIMIT_CPU (cpu_s, lowered by
+// ChildTimeoutSeconds), RLIMIT_AS (address_space_bytes; not under
+// AddressSanitizer, which reserves far more) and no core dump; with
+// `quiet`, its stderr goes to /dev/null. `body` returns whether the parse
+// succeeded; either way the trial kFinished (the parent parses again and
+// reports its own error). kTimedOut: over ChildTimeoutSeconds(wall_s) of
+// wall time (one blocked on a lock uses no CPU time). kCrashed: a signal
+// or any other exit (a sanitizer's), `how` says which. kError: fork or
+// waitpid failed, `error` is errno.
+struct TrialLimits {
+  double cpu_s = 60;
+  int64_t address_space_bytes = int64_t{8} << 30;
+  double wall_s = 120;
+  bool quiet = false;
+};
+struct TrialResult {
+  enum Kind { kFinished, kTimedOut, kCrashed, kError } kind = kFinished;
+  std::string how;    // kCrashed: "signal 11, Segmentation fault", ...
+  double wall_s = 0;  // kTimedOut: the limit that applied
+  int error = 0;      // kError: errno
+};
+TrialResult RunTrialChild(const TrialLimits& limits,
+                          absl::FunctionRef<bool()> body);
 
 }  // namespace schedsim::base
 

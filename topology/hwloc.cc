@@ -3,15 +3,11 @@
 #include "topology/hwloc.h"
 
 #include <hwloc.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -32,14 +28,6 @@
 #include "base/child_wait.h"
 #include "base/input_file.h"
 #include "base/status_macros.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SCHEDSIM_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SCHEDSIM_UNDER_ASAN 1
-#endif
-#endif
 
 namespace schedsim::topology {
 namespace {
@@ -62,9 +50,8 @@ using HwlocDistancesPtr =
     std::unique_ptr<struct hwloc_distances_s, HwlocDistancesDeleter>;
 
 // Limits of the child process that tries an import first.
-constexpr rlim_t kChildCpuSeconds = 60;
-constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
-constexpr int kChildFailed = 3;  // the child's load failed cleanly
+constexpr double kChildCpuSeconds = 60;
+constexpr int64_t kChildAddressSpaceBytes = int64_t{8} << 30;
 // Wall-clock limit of the child (one blocked on a lock uses no CPU time).
 constexpr double kChildWallSeconds = 120;
 
@@ -258,62 +245,30 @@ std::string DefaultName(const std::string& path) {
 // says which), InvalidArgument naming the file when it crashed or ran out
 // of its limits.
 absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    return absl::ErrnoToStatus(
-        errno,
-        absl::StrCat("cannot fork to import hwloc XML file '", path, "'"));
-  }
-  if (pid == 0) {
-    const rlim_t cpu_s = std::min<rlim_t>(
-        kChildCpuSeconds,
-        static_cast<rlim_t>(base::ChildTimeoutSeconds(kChildCpuSeconds)) + 1);
-    struct rlimit cpu = {cpu_s, cpu_s};
-    setrlimit(RLIMIT_CPU, &cpu);
-#if !defined(SCHEDSIM_UNDER_ASAN)
-    struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
-    setrlimit(RLIMIT_AS, &as);
-#endif
-    // No core dump of a crash that is only a malformed file.
-    struct rlimit core = {0, 0};
-    setrlimit(RLIMIT_CORE, &core);
-    // 0 and kChildFailed are the two ends of a load; anything else (a
-    // signal, or a sanitizer's exit code 1) is a crash.
-    _exit(hwloc_topology_load(raw) == 0 ? 0 : kChildFailed);
-  }
-  int status = 0;
-  switch (base::WaitForChild(pid, base::ChildTimeoutSeconds(kChildWallSeconds),
-                             &status)) {
-    case base::ChildWait::kExited:
-      break;
-    case base::ChildWait::kTimedOut:
-      return Invalid(
-          path,
-          absl::StrCat("libhwloc did not finish importing it "
-                       "within ",
-                       base::ChildTimeoutSeconds(kChildWallSeconds), " s"));
-    case base::ChildWait::kError:
+  base::TrialLimits limits;
+  limits.cpu_s = kChildCpuSeconds;
+  limits.address_space_bytes = kChildAddressSpaceBytes;
+  limits.wall_s = kChildWallSeconds;
+  const base::TrialResult r = base::RunTrialChild(
+      limits, [&] { return hwloc_topology_load(raw) == 0; });
+  switch (r.kind) {
+    case base::TrialResult::kFinished:
+      return absl::OkStatus();
+    case base::TrialResult::kTimedOut:
+      return Invalid(path, absl::StrCat("libhwloc did not finish importing it "
+                                        "within ",
+                                        r.wall_s, " s"));
+    case base::TrialResult::kError:
       return absl::ErrnoToStatus(
-          errno,
-          absl::StrCat("lost the child importing hwloc XML file '", path, "'"));
-  }
-  if (WIFEXITED(status) &&
-      (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {
-    return absl::OkStatus();
-  }
-  std::string how;
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    how = absl::StrCat(
-        "signal ", sig, ", ",
-        sig == SIGXCPU ? "over the CPU time limit" : strsignal(sig));
-  } else {
-    how = absl::StrCat("exit code ", WEXITSTATUS(status));
+          r.error, absl::StrCat("cannot run the child importing hwloc XML "
+                                "file '",
+                                path, "'"));
+    case base::TrialResult::kCrashed:
+      break;
   }
   return Invalid(
       path,
-      absl::StrCat("libhwloc crashed importing it (", how,
+      absl::StrCat("libhwloc crashed importing it (", r.how,
                    "): the XML lacks something libhwloc takes on trust, such "
                    "as a PU's complete_cpuset or a NUMA node's "
                    "complete_nodeset; ",

@@ -36,14 +36,6 @@
 #include "trace-cmd.h"
 #include "trace-seq.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SCHEDSIM_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SCHEDSIM_UNDER_ASAN 1
-#endif
-#endif
-
 namespace schedsim::traces {
 namespace {
 
@@ -276,11 +268,10 @@ namespace {
 
 // Set in the child that reads a file first (TryReadInChild).
 bool g_in_trial_child = false;
-constexpr int kChildFailed = 3;  // the child's read failed cleanly
-constexpr rlim_t kChildCpuSeconds = 120;
+constexpr double kChildCpuSeconds = 120;
 // Wall-clock limit of the child (one blocked on a lock uses no CPU time).
 constexpr double kChildWallSeconds = 600;
-constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
+constexpr int64_t kChildAddressSpaceBytes = int64_t{8} << 30;
 
 // libtracecmd 3.1.6 and libtraceevent 1.7 trust the file: malformed
 // headers overflow heap buffers (tep_parse_printk_formats,
@@ -289,69 +280,41 @@ constexpr rlim_t kChildAddressSpaceBytes = rlim_t{8} << 30;
 // process with resource limits, where a crash cannot take the tool down;
 // its death becomes an error naming the file (issue 14 #6).
 absl::Status TryReadInChild(const std::string& path) {
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    return absl::ErrnoToStatus(errno,
-                               absl::StrCat("cannot fork to read ", path));
-  }
-  if (pid == 0) {
+  base::TrialLimits limits;
+  limits.cpu_s = kChildCpuSeconds;
+  limits.address_space_bytes = kChildAddressSpaceBytes;
+  limits.wall_s = kChildWallSeconds;
+  // Diagnostics of the libraries go nowhere: the parent reads it again.
+  limits.quiet = true;
+  const base::TrialResult r = base::RunTrialChild(limits, [&] {
     g_in_trial_child = true;
-    const rlim_t cpu_s = std::min<rlim_t>(
-        kChildCpuSeconds,
-        static_cast<rlim_t>(base::ChildTimeoutSeconds(kChildCpuSeconds)) + 1);
-    struct rlimit cpu = {cpu_s, cpu_s};
-    setrlimit(RLIMIT_CPU, &cpu);
-#if !defined(SCHEDSIM_UNDER_ASAN)
-    struct rlimit as = {kChildAddressSpaceBytes, kChildAddressSpaceBytes};
-    setrlimit(RLIMIT_AS, &as);
-#endif
-    struct rlimit core = {0, 0};
-    setrlimit(RLIMIT_CORE, &core);
-    // Diagnostics of the libraries go nowhere: the parent reads it again.
-    const int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) dup2(devnull, 2);
     absl::StatusOr<std::unique_ptr<TraceCmdReader>> reader =
         TraceCmdReader::Open(path);
-    if (!reader.ok()) _exit(kChildFailed);
+    if (!reader.ok()) return false;
     (*reader)->set_return_unknown_events(true);
     TraceEvent event;
     while (true) {
       absl::StatusOr<bool> more = (*reader)->Next(&event);
-      if (!more.ok()) _exit(kChildFailed);
-      if (!*more) break;
+      if (!more.ok()) return false;
+      if (!*more) return true;
     }
-    _exit(0);
-  }
-  int status = 0;
-  switch (base::WaitForChild(pid, base::ChildTimeoutSeconds(kChildWallSeconds),
-                             &status)) {
-    case base::ChildWait::kExited:
-      break;
-    case base::ChildWait::kTimedOut:
+  });
+  switch (r.kind) {
+    case base::TrialResult::kFinished:
+      return absl::OkStatus();
+    case base::TrialResult::kTimedOut:
       return absl::DataLossError(absl::StrCat(
           path, ": libtracecmd/libtraceevent did not finish reading it within ",
-          base::ChildTimeoutSeconds(kChildWallSeconds), " s"));
-    case base::ChildWait::kError:
-      return absl::ErrnoToStatus(errno,
-                                 absl::StrCat("lost the child reading ", path));
-  }
-  if (WIFEXITED(status) &&
-      (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == kChildFailed)) {
-    return absl::OkStatus();
-  }
-  std::string how;
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    how = absl::StrCat(
-        "signal ", sig, ", ",
-        sig == SIGXCPU ? "over the CPU time limit" : strsignal(sig));
-  } else {
-    how = absl::StrCat("exit code ", WEXITSTATUS(status));
+          r.wall_s, " s"));
+    case base::TrialResult::kError:
+      return absl::ErrnoToStatus(
+          r.error, absl::StrCat("cannot run the child reading ", path));
+    case base::TrialResult::kCrashed:
+      break;
   }
   return absl::DataLossError(
       absl::StrCat(path, ": libtracecmd/libtraceevent crashed reading it (",
-                   how, "): a malformed or corrupt trace-cmd .dat file"));
+                   r.how, "): a malformed or corrupt trace-cmd .dat file"));
 }
 
 }  // namespace
