@@ -122,9 +122,10 @@ void PrintSaved(const host::SettingsSnapshot& snapshot, std::ostream& out) {
   }
 }
 
-// Restores and reports; false when something could not be restored.
-bool RestoreAndReport(host::SettingsSnapshot& snapshot, std::ostream& out,
-                      std::ostream& err) {
+// Writes the saved settings back and prints what happened; false when
+// something could not be restored.
+bool RestoreAndPrint(host::SettingsSnapshot& snapshot, std::ostream& out,
+                     std::ostream& err) {
   host::SettingsSnapshot::RestoreReport report;
   absl::Status s = snapshot.Restore(&report);
   out << "Restored the saved settings: " << report.written << " written back, "
@@ -134,6 +135,16 @@ bool RestoreAndReport(host::SettingsSnapshot& snapshot, std::ostream& out,
   if (!s.ok()) {
     err << "schedsim govd: restoring the saved settings failed: " << s.message()
         << "\n";
+    return false;
+  }
+  return true;
+}
+
+// Restores, then removes the snapshot file (kept when the restore failed);
+// false when something could not be restored.
+bool RestoreAndReport(host::SettingsSnapshot& snapshot, std::ostream& out,
+                      std::ostream& err) {
+  if (!RestoreAndPrint(snapshot, out, err)) {
     if (!snapshot.snapshot_file().empty()) {
       err << "schedsim govd: the snapshot file " << snapshot.snapshot_file()
           << " is kept; `schedsim govd --restore=" << snapshot.snapshot_file()
@@ -167,17 +178,7 @@ int RestoreFromFile(const std::string& file, std::ostream& out,
   out << "schedsim govd: restoring " << snapshot.entries().size()
       << " settings from " << file << " (sysfs " << loaded->paths.sysfs_root
       << ", dev " << loaded->paths.dev_root << ")\n";
-  host::SettingsSnapshot::RestoreReport report;
-  absl::Status s = snapshot.Restore(&report);
-  out << "Restored the saved settings: " << report.written << " written back, "
-      << report.unchanged << " unchanged\n";
-  for (const std::string& note : report.notes)
-    out << "  note: " << note << "\n";
-  if (!s.ok()) {
-    err << "schedsim govd: restoring the saved settings failed: " << s.message()
-        << "\n";
-    return 1;
-  }
+  if (!RestoreAndPrint(snapshot, out, err)) return 1;
   out << "The snapshot file " << file
       << " is kept (restoring again writes nothing); remove it when done\n";
   return 0;
