@@ -83,6 +83,40 @@ TEST(CliTopologyTest, HwlocFileIsImported) {
   EXPECT_EQ(j["nodes"].size(), 4u);
 }
 
+TEST(CliTopologyTest, PowerModelGivesAnImportedMachineTables) {
+  Result r =
+      RunSchedsim({"topology", "--hwloc=tests/data/mpibind_eas-tioga.xml",
+                   "--power-model=skylake-e3-1240v5", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["cpus"].size(), 128u);
+  EXPECT_EQ(j["cstates"].size(), 9u);
+  EXPECT_EQ(j["frequency"]["base_khz"], 3500000);
+  EXPECT_THAT(j["warnings"].dump(),
+              HasSubstr("power model: C-state, frequency and power tables of "
+                        "'skylake-e3-1240v5'"));
+
+  // The 7763 XML has SMT off: one CPU per core against the model's two.
+  Result smt = RunSchedsim(
+      {"topology", "--hwloc=tests/data/hwloc_AMD-19h-Zen3-2xEpyc-7763.xml",
+       "--power-model=skylake-e3-1240v5"});
+  EXPECT_EQ(smt.code, 1);
+  EXPECT_THAT(smt.err, HasSubstr("has 2 CPU(s) per core but machine "
+                                 "'hwloc_AMD-19h-Zen3-2xEpyc-7763' has 1"));
+
+  Result preset = RunSchedsim({"topology", "--machine=zen3-2s-nps1",
+                               "--power-model=skylake-e3-1240v5"});
+  EXPECT_EQ(preset.code, 1);
+  EXPECT_THAT(preset.err, HasSubstr("a power model is for an imported "
+                                    "machine"));
+
+  Result unknown =
+      RunSchedsim({"topology", "--hwloc=tests/data/mpibind_eas-tioga.xml",
+                   "--power-model=zen9"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("power model: unknown machine 'zen9'"));
+}
+
 TEST(CliTopologyTest, BadInputsGiveClearErrorsAndNonZeroExit) {
   Result none = RunSchedsim({"topology"});
   EXPECT_EQ(none.code, 2);

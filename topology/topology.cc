@@ -85,6 +85,36 @@ Topology Topology::WithoutHwp() const {
   return t;
 }
 
+absl::StatusOr<Topology> Topology::WithPowerModel(const Topology& model) const {
+  if (threads_per_core_ != model.threads_per_core_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "power model '", model.name_, "' has ", model.threads_per_core_,
+        " CPU(s) per core but machine '", name_, "' has ", threads_per_core_,
+        "; choose a built-in machine with ", threads_per_core_,
+        " CPU(s) per core"));
+  }
+  Topology t(*this);
+  t.cstates_ = model.cstates_;
+  t.frequency_ = model.frequency_;
+  t.power_ = model.power_;
+  std::string note =
+      absl::StrCat("power model: C-state, frequency and power tables of '",
+                   model.name_, "' (", model.model_name_, ")");
+  // Cores per package, as whole numbers of cores over packages.
+  const int64_t mine = num_cores() / std::max(num_packages(), 1);
+  const int64_t theirs = model.num_cores() / std::max(model.num_packages(), 1);
+  if (mine != theirs && theirs > 0 && model.power_.tdp_mw > 0) {
+    t.power_.tdp_mw = model.power_.tdp_mw * mine / theirs;
+    absl::StrAppend(&note,
+                    "; package power limit scaled by cores per "
+                    "package, ",
+                    mine, "/", theirs, ": ", model.power_.tdp_mw, " -> ",
+                    t.power_.tdp_mw, " mW");
+  }
+  t.warnings_.push_back(std::move(note));
+  return t;
+}
+
 CpuSet Topology::all_cpus() const {
   CpuSet all(num_cpus());
   all.SetAll();

@@ -174,6 +174,20 @@ class Topology {
   // when it has no HWP.
   Topology WithoutHwp() const;
   const PowerSpec& power() const { return power_; }
+  // Whether the machine has a frequency table (a maximum frequency) and an
+  // idle-state table. Imports from hwloc XML have neither; a sysfs import
+  // has them when the capture holds cpufreq and cpuidle files.
+  bool has_frequency_table() const { return frequency_.max_turbo_khz > 0; }
+  bool has_idle_table() const { return !cstates_.empty(); }
+  // This machine (its CPUs, caches and NUMA distances) with `model`'s
+  // C-state, frequency (P-states, HWP, turbo) and power tables in place of
+  // its own: the "power model" of an imported machine (docs/topology.md,
+  // "Power models for imported machines"). When the two have different
+  // numbers of cores per package, the package power limit (tdp_mw) is
+  // scaled by their ratio; a warning records the model and any scaling.
+  // InvalidArgument, naming both machines, when they differ in CPUs per
+  // core (a core C-state and the per-thread power need the same SMT width).
+  absl::StatusOr<Topology> WithPowerModel(const Topology& model) const;
   // Caches seen by one CPU, L1 first.
   const std::vector<CacheSpec>& caches() const { return caches_; }
 
