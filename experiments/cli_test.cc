@@ -40,6 +40,40 @@ TEST(CliTopologyTest, TextShowsSummaryDistancesAndDomains) {
   EXPECT_THAT(r.out, HasSubstr("C2       ACPI IOPORT 0x814"));
 }
 
+// Every added preset loads as JSON with its published CPU count, base and
+// turbo frequency, and intel_idle state names (topology/presets_test.cc
+// checks more).
+TEST(CliTopologyTest, AddedPresetsAsJson) {
+  struct Want {
+    const char* name;
+    size_t cpus;
+    int64_t base_khz, max_turbo_khz;
+    const char* deepest;
+    size_t states;
+  };
+  for (const Want& w : std::vector<Want>{
+           {"sandybridge-2s-e5-2690", 32, 2900000, 3800000, "C6", 5},
+           {"ivybridge-2s-e5-2690v2", 40, 3000000, 3600000, "C6", 5},
+           {"sandybridge-i7-2600k", 8, 3400000, 3800000, "C7", 6},
+           {"braswell-n3050", 2, 1600000, 2160000, "C7S", 6},
+           {"apollolake-j3455", 4, 1500000, 2300000, "C10", 8}}) {
+    SCOPED_TRACE(w.name);
+    Result r = RunSchedsim(
+        {"topology", std::string("--machine=") + w.name, "--format=json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["machine"], w.name);
+    EXPECT_EQ(j["cpus"].size(), w.cpus);
+    EXPECT_EQ(j["frequency"]["base_khz"], w.base_khz);
+    EXPECT_EQ(j["frequency"]["max_turbo_khz"], w.max_turbo_khz);
+    EXPECT_EQ(j["frequency"]["hwp"], false);
+    ASSERT_EQ(j["cstates"].size(), w.states);
+    EXPECT_EQ(j["cstates"][0]["name"], "POLL");
+    EXPECT_EQ(j["cstates"][w.states - 1]["name"], w.deepest);
+    EXPECT_FALSE(j["domains"].empty());
+  }
+}
+
 TEST(CliTopologyTest, JsonHasTheDocumentedKeys) {
   Result r =
       RunSchedsim({"topology", "--machine=zen3-2s-nps2", "--format=json"});
