@@ -56,7 +56,10 @@ TEST(CliTopologyTest, AddedPresetsAsJson) {
            {"ivybridge-2s-e5-2690v2", 40, 3000000, 3600000, "C6", 5},
            {"sandybridge-i7-2600k", 8, 3400000, 3800000, "C7", 6},
            {"braswell-n3050", 2, 1600000, 2160000, "C7S", 6},
-           {"apollolake-j3455", 4, 1500000, 2300000, "C10", 8}}) {
+           {"apollolake-j3455", 4, 1500000, 2300000, "C10", 8},
+           {"skylake-2s-8170m", 104, 2100000, 3700000, "C6", 4},
+           {"zen3-2s-7543", 128, 2800000, 3739225, "C2", 3},
+           {"zen2-2s-7742", 256, 2250000, 3414550, "C2", 3}}) {
     SCOPED_TRACE(w.name);
     Result r = RunSchedsim(
         {"topology", std::string("--machine=") + w.name, "--format=json"});
@@ -66,7 +69,7 @@ TEST(CliTopologyTest, AddedPresetsAsJson) {
     EXPECT_EQ(j["cpus"].size(), w.cpus);
     EXPECT_EQ(j["frequency"]["base_khz"], w.base_khz);
     EXPECT_EQ(j["frequency"]["max_turbo_khz"], w.max_turbo_khz);
-    EXPECT_EQ(j["frequency"]["hwp"], false);
+    EXPECT_EQ(j["frequency"]["hwp"], std::string(w.name) == "skylake-2s-8170m");
     ASSERT_EQ(j["cstates"].size(), w.states);
     EXPECT_EQ(j["cstates"][0]["name"], "POLL");
     EXPECT_EQ(j["cstates"][w.states - 1]["name"], w.deepest);

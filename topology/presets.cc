@@ -7,7 +7,10 @@
 // skl_cstates (Linux 6.1), and the tables of the Sandy Bridge, Ivy Bridge
 // and Atom machines are the same file's snb_cstates, ivt_cstates,
 // cht_cstates and bxt_cstates (Linux 6.1; advertised exit latency and
-// target residency in us, values written here, not copied). [ARK] = Intel
+// target residency in us, values written here, not copied). [PEPC] = the
+// real sysfs captures in tests/data (pepc_{sklep0,milan0,rome0}_sys_
+// inlinefiles.txt) and [MSR] = tests/data/pepc_sklep0_msr.txt, made by
+// Intel's pepc developers on lab machines. [ARK] = Intel
 // ARK's page for the part (ark.intel.com: base and turbo frequency, cores,
 // threads, cache, TDP); [SPEC] = the part's Intel specification update
 // (turbo bins by active cores). "assumed" marks a value with no published
@@ -489,6 +492,199 @@ absl::StatusOr<Topology> ApolloLakeJ3455() {
   return b.Build();
 }
 
+// 2x Xeon Platinum 8170M (Skylake-SP, 14 nm), 26C/52T per socket, SNC-2,
+// as captured by pepc ("sklep0") [PEPC]: package = CPU mod 2, NUMA node =
+// CPU mod 4 (nodes 0 and 2 in package 0), SMT siblings (n, n+52), one L3
+// per package shared by its two nodes.
+absl::StatusOr<Topology> SkylakeSp8170m() {
+  TopologyBuilder b("skylake-2s-8170m");
+  b.set_model_name("Intel(R) Xeon(R) Platinum 8170M CPU @ 2.10GHz")
+      .set_vendor(Vendor::kIntel);
+  for (int cpu = 0; cpu < 104; ++cpu) {
+    b.AddCpu(cpu, /*package=*/cpu % 2, /*node=*/cpu % 4, /*llc=*/cpu % 2,
+             /*core=*/cpu % 52);
+  }
+  // No node*/distance in the capture [PEPC]. SLIT assumed as `numactl -H`
+  // shows on Skylake-SP SNC-2 hosts: 10 local, 11 the other node of the
+  // socket, 21 the other socket.
+  std::vector<std::vector<int>> d(4, std::vector<int>(4));
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j)
+      d[i][j] = i == j ? 10 : (i % 2 == j % 2 ? 11 : 21);
+  }
+  b.set_distances(std::move(d));
+  // The capture's cpuidle (intel_idle skx_cstates) [PEPC]: POLL, C1 2/2,
+  // C1E 10/20, C6 133/600 us. Physical costs and power: assumed.
+  using F = CState::Flags;
+  b.set_cstates({
+      Poll(4500),
+      IntelState("C1", "MWAIT 0x00", 2, 2, 1500, 0),
+      IntelState("C1E", "MWAIT 0x01", 10, 20, 1000, F::kAlwaysEnable),
+      IntelState("C6", "MWAIT 0x20", 133, 600, 80,
+                 F::kTlbFlushed | F::kCoreState),
+  });
+  FrequencySpec f;
+  // cpuinfo_min_freq 1.0 GHz, base_frequency 2.1 GHz, cpuinfo_max_freq
+  // 3.7 GHz, intel_pstate active, powersave, EPP files present [PEPC].
+  f.min_khz = 1000000;
+  f.base_khz = 2100000;
+  f.max_turbo_khz = 3700000;
+  // MSR_TURBO_RATIO_LIMIT 0x1AD = 0x1c1c1e2122222325 with the core-count
+  // groups of 0x1AE = 0x1a1814100c000402 [MSR]: ratio 37 up to 2 active
+  // cores, 35 up to 4, 34 up to 12, 33 up to 16, 30 up to 20, 28 up to 26
+  // (the group with 0 cores is unused).
+  for (int active = 1; active <= 26; ++active) {
+    const int ratio = active <= 2    ? 37
+                      : active <= 4  ? 35
+                      : active <= 12 ? 34
+                      : active <= 16 ? 33
+                      : active <= 20 ? 30
+                                     : 28;
+    f.turbo_ceiling_khz.push_back(int64_t{ratio} * 100000);
+  }
+  f.transition_latency_ns = 20 * kUs;  // INTEL_CPUFREQ_TRANSITION_LATENCY
+  f.has_hwp = true;
+  f.has_epp = true;
+  // IA32_HWP_CAPABILITIES 0x771 = 0x070a1525 [MSR]: lowest 7, most
+  // efficient 10, guaranteed 21, highest 37 (also acpi_cppc [PEPC]).
+  f.hwp = {/*lowest=*/7, /*most_efficient=*/10, /*guaranteed=*/21,
+           /*highest=*/37};
+  f.khz_per_perf_unit = 100000;
+  f.driver = "intel_pstate";
+  f.governor = "powersave";
+  // V/f curve: assumed, typical 14 nm server part.
+  f.vf_curve = {{1000000, 700}, {1600000, 760},  {2100000, 830},
+                {2800000, 930}, {3300000, 1030}, {3700000, 1120}};
+  b.set_frequency(f);
+  PowerSpec p;
+  p.ceff_pf = 2000.0;           // assumed: ~2.9 W per busy thread at base
+  p.static_mw_per_core = 1000;  // assumed
+  p.uncore_mw = 30000;          // assumed: mesh, 35.75 MiB LLC, UPI, IMC
+  p.tdp_mw = 165000;            // 165 W TDP [ARK]
+  b.set_power(p);
+  // 32 KiB L1d/L1i 8-way, 1 MiB L2 16-way per core, 35.75 MiB L3 11-way
+  // per socket ([ARK]: 35.75 MB; ways: Intel optimization manual,
+  // Skylake-SP; sizes are not in the capture).
+  b.set_caches({{1, "Data", 32 << 10, 8, 64},
+                {1, "Instruction", 32 << 10, 8, 64},
+                {2, "Unified", 1 << 20, 16, 64},
+                {3, "Unified", int64_t{143} << 18, 11, 64}});
+  return b.Build();
+}
+
+// The acpi_idle table of an AMD capture [PEPC]: POLL, C1 (FFH MWAIT) 1/2 us,
+// C2 (I/O port read) with the given latency/residency. Physical exit of
+// C2 ~2.5 us as the zen3-2s-* presets have it ([IDLE]: Norbert's futex
+// ping-pong); C1 ~0.1 us; power per thread assumed as there.
+std::vector<CState> AmdAcpiIdle(const char* c2_desc, int64_t c2_exit_us,
+                                int64_t c2_residency_us) {
+  using F = CState::Flags;
+  return {
+      State("POLL", "CPUIDLE CORE POLL IDLE", 0, 0, 0, 0, 2500, F::kPolling),
+      State("C1", "ACPI FFH MWAIT 0x0", 1, 2, 100, 50, 700, 0),
+      State("C2", c2_desc, c2_exit_us, c2_residency_us, 2500, 1000, 40,
+            F::kCoreState),
+  };
+}
+
+// Two AMD EPYC sockets of `cores` cores, SMT siblings (n, n + 2*cores),
+// `ccx_cores` cores per L3, one NUMA node per socket (NPS1), as the milan0
+// and rome0 captures number them [PEPC]. SLIT 10/32 assumed as for
+// zen3-2s-nps1 (the captures have no distance files).
+void AddTwoSocketEpyc(TopologyBuilder& b, int cores, int ccx_cores) {
+  for (int s = 0; s < 2; ++s) {
+    for (int k = 0; k < cores; ++k) {
+      const int core = s * cores + k;
+      const int llc = (s * cores + k) / ccx_cores;
+      b.AddCpu(core, s, s, llc, core);
+      b.AddCpu(2 * cores + core, s, s, llc, core);
+    }
+  }
+  b.set_distances({{10, 32}, {32, 10}});
+}
+
+// An acpi-cpufreq EPYC as captured [PEPC]: the ACPI P-states, the lowest
+// as cpuinfo_min_freq, the highest as base, cpuinfo_max_freq as the boost
+// ceiling, schedutil. No boost-by-active-cores table (unknown): the
+// package power limit bounds all-core boost.
+FrequencySpec AcpiCpufreqEpyc(std::vector<int64_t> pstates_khz,
+                              int64_t max_khz) {
+  FrequencySpec f;
+  f.pstates_khz = std::move(pstates_khz);
+  f.min_khz = f.pstates_khz.back();
+  f.base_khz = f.pstates_khz.front();
+  f.max_turbo_khz = max_khz;
+  f.transition_latency_ns = 20 * kUs;  // acpi-cpufreq FFH cap, as zen3-2s-*
+  f.has_hwp = false;
+  f.driver = "acpi-cpufreq";
+  f.governor = "schedutil";
+  return f;
+}
+
+// 2x EPYC 7543 (Zen3 Milan): 32C/64T per socket, 4-core CCDs with 32 MiB
+// of L3 each, NPS1 [PEPC: milan0].
+absl::StatusOr<Topology> Zen3Epyc7543() {
+  TopologyBuilder b("zen3-2s-7543");
+  b.set_model_name("AMD EPYC 7543 32-Core Processor").set_vendor(Vendor::kAmd);
+  AddTwoSocketEpyc(b, 32, 4);
+  // C2 "ACPI IOPORT 0x414" 30/60 us [PEPC].
+  b.set_cstates(AmdAcpiIdle("ACPI IOPORT 0x414", 30, 60));
+  // P-states 2.8/2.1/1.5 GHz, cpuinfo_max_freq 3739225 kHz [PEPC].
+  FrequencySpec f =
+      AcpiCpufreqEpyc({2800000, 2100000, 1500000}, /*max_khz=*/3739225);
+  f.vf_curve = {{1500000, 850},
+                {2100000, 950},
+                {2800000, 1050},
+                {3300000, 1150},
+                {3739225, 1250}};  // assumed, as zen3-2s-*
+  b.set_frequency(f);
+  PowerSpec p;
+  p.ceff_pf = 800.0;           // assumed, as zen3-2s-*
+  p.static_mw_per_core = 300;  // assumed
+  p.uncore_mw = 60000;         // assumed: IO die per socket
+  p.tdp_mw = 225000;           // 225 W default TDP (AMD product page)
+  b.set_power(p);
+  // 32 KiB L1d/L1i 8-way, 512 KiB L2 8-way, 32 MiB L3 16-way per CCD (AMD
+  // product page: 256 MB L3 in all; sizes are not in the capture).
+  b.set_caches({{1, "Data", 32 << 10, 8, 64},
+                {1, "Instruction", 32 << 10, 8, 64},
+                {2, "Unified", 512 << 10, 8, 64},
+                {3, "Unified", 32 << 20, 16, 64}});
+  return b.Build();
+}
+
+// 2x EPYC 7742 (Zen2 Rome): 64C/128T per socket, 4-core CCXs with 16 MiB
+// of L3 each, NPS1 [PEPC: rome0].
+absl::StatusOr<Topology> Zen2Epyc7742() {
+  TopologyBuilder b("zen2-2s-7742");
+  b.set_model_name("AMD EPYC 7742 64-Core Processor").set_vendor(Vendor::kAmd);
+  AddTwoSocketEpyc(b, 64, 4);
+  // C2 "ACPI IOPORT 0x814" 400/800 us [PEPC].
+  b.set_cstates(AmdAcpiIdle("ACPI IOPORT 0x814", 400, 800));
+  // P-states 2.25/2.0/1.5 GHz, cpuinfo_max_freq 3414550 kHz [PEPC].
+  FrequencySpec f =
+      AcpiCpufreqEpyc({2250000, 2000000, 1500000}, /*max_khz=*/3414550);
+  f.vf_curve = {{1500000, 850},
+                {2000000, 930},
+                {2250000, 980},
+                {3000000, 1120},
+                {3414550, 1220}};  // assumed
+  b.set_frequency(f);
+  PowerSpec p;
+  p.ceff_pf = 800.0;           // assumed, as zen3-2s-*
+  p.static_mw_per_core = 300;  // assumed
+  p.uncore_mw = 60000;         // assumed: IO die per socket
+  p.tdp_mw = 225000;           // 225 W default TDP (AMD product page)
+  b.set_power(p);
+  // 32 KiB L1d/L1i 8-way, 512 KiB L2 8-way, 16 MiB L3 16-way per CCX (AMD
+  // product page: 256 MB L3 in all; sizes are not in the capture).
+  b.set_caches({{1, "Data", 32 << 10, 8, 64},
+                {1, "Instruction", 32 << 10, 8, 64},
+                {2, "Unified", 512 << 10, 8, 64},
+                {3, "Unified", 16 << 20, 16, 64}});
+  return b.Build();
+}
+
 }  // namespace
 
 const std::vector<std::string>& PresetNames() {
@@ -497,7 +693,8 @@ const std::vector<std::string>& PresetNames() {
       "zen3-2s-nps2",           "zen3-2s-nps4",
       "sandybridge-2s-e5-2690", "ivybridge-2s-e5-2690v2",
       "sandybridge-i7-2600k",   "braswell-n3050",
-      "apollolake-j3455"};
+      "apollolake-j3455",       "skylake-2s-8170m",
+      "zen3-2s-7543",           "zen2-2s-7742"};
   return *names;
 }
 
@@ -511,6 +708,9 @@ absl::StatusOr<Topology> MakePreset(absl::string_view name) {
   if (name == "sandybridge-i7-2600k") return SandyBridgeI72600k();
   if (name == "braswell-n3050") return BraswellN3050();
   if (name == "apollolake-j3455") return ApolloLakeJ3455();
+  if (name == "skylake-2s-8170m") return SkylakeSp8170m();
+  if (name == "zen3-2s-7543") return Zen3Epyc7543();
+  if (name == "zen2-2s-7742") return Zen2Epyc7742();
   return absl::NotFoundError(absl::StrCat(
       "unknown machine '", name,
       "'; built-in machines: ", absl::StrJoin(PresetNames(), ", ")));
