@@ -205,11 +205,15 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   std::map<int, int> pkg_id = Densify(low_pkg), node_id = Densify(low_node),
                      llc_id = Densify(low_llc), core_id = Densify(low_core);
 
-  // Nesting checks, on dense ids: each core in one LLC, each LLC and each
-  // node in one package.
+  // Nesting checks, on dense ids: each core in one LLC, each LLC in one
+  // package, and either each node in one package or (a node spanning
+  // packages, as on a multi-socket machine with one memory) each package
+  // in one node.
   std::vector<int> core_llc(core_id.size(), -1), llc_pkg(llc_id.size(), -1),
-      node_pkg(node_id.size(), -1);
+      node_pkg(node_id.size(), -1), pkg_node(pkg_id.size(), -1);
   std::vector<int> llc_node(llc_id.size(), -1);  // -2: spans several nodes
+  int node_spans_packages_cpu = -1;  // a CPU whose node spans packages
+  int package_spans_nodes_cpu = -1;  // a CPU whose package spans nodes
   for (int cpu = 0; cpu < n; ++cpu) {
     const RawCpu& c = *by_cpu[cpu];
     int core = core_id[c.core], llc = llc_id[c.llc], node = node_id[c.node],
@@ -227,10 +231,26 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
     };
     absl::Status s = check(core_llc, core, llc, "core", "LLC");
     if (s.ok()) s = check(llc_pkg, llc, pkg, "LLC", "package");
-    if (s.ok()) s = check(node_pkg, node, pkg, "NUMA node", "package");
     if (!s.ok()) return s;
+    if (node_pkg[node] == -1) node_pkg[node] = pkg;
+    if (node_pkg[node] != pkg && node_spans_packages_cpu < 0) {
+      node_spans_packages_cpu = cpu;
+    }
+    if (pkg_node[pkg] == -1) pkg_node[pkg] = node;
+    if (pkg_node[pkg] != node && package_spans_nodes_cpu < 0) {
+      package_spans_nodes_cpu = cpu;
+    }
     if (llc_node[llc] == -1) llc_node[llc] = node;
     if (llc_node[llc] != node) llc_node[llc] = -2;
+  }
+  const bool packages_in_nodes = node_spans_packages_cpu >= 0;
+  if (packages_in_nodes && package_spans_nodes_cpu >= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine '", name_, "': CPU ", node_spans_packages_cpu,
+        " puts a NUMA node in a second package and CPU ",
+        package_spans_nodes_cpu,
+        " a package in a second NUMA node; nodes must lie in packages or "
+        "packages in nodes"));
   }
 
   Topology t;
@@ -259,13 +279,26 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   std::vector<Vertex> lv = add_level(Level::kLlc, llc_id.size());
   std::vector<Vertex> cv = add_level(Level::kCore, core_id.size());
   hg.thread_vertex = add_level(Level::kThread, n);
-  for (Vertex p : pv) boost::add_edge(hg.machine, p, g);
-  for (size_t node = 0; node < nv.size(); ++node) {
-    boost::add_edge(pv[node_pkg[node]], nv[node], g);
-  }
-  for (size_t llc = 0; llc < lv.size(); ++llc) {
-    Vertex parent = llc_node[llc] >= 0 ? nv[llc_node[llc]] : pv[llc_pkg[llc]];
-    boost::add_edge(parent, lv[llc], g);
+  if (packages_in_nodes) {
+    // machine -> node -> package -> LLC.
+    for (Vertex v : nv) boost::add_edge(hg.machine, v, g);
+    for (size_t pkg = 0; pkg < pv.size(); ++pkg) {
+      boost::add_edge(nv[pkg_node[pkg]], pv[pkg], g);
+    }
+    for (size_t llc = 0; llc < lv.size(); ++llc) {
+      boost::add_edge(pv[llc_pkg[llc]], lv[llc], g);
+    }
+  } else {
+    // machine -> package -> node -> LLC (or package -> LLC for an LLC
+    // shared by several nodes).
+    for (Vertex p : pv) boost::add_edge(hg.machine, p, g);
+    for (size_t node = 0; node < nv.size(); ++node) {
+      boost::add_edge(pv[node_pkg[node]], nv[node], g);
+    }
+    for (size_t llc = 0; llc < lv.size(); ++llc) {
+      Vertex parent = llc_node[llc] >= 0 ? nv[llc_node[llc]] : pv[llc_pkg[llc]];
+      boost::add_edge(parent, lv[llc], g);
+    }
   }
   for (size_t core = 0; core < cv.size(); ++core) {
     boost::add_edge(lv[core_llc[core]], cv[core], g);
@@ -274,7 +307,7 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
     const RawCpu& c = *by_cpu[cpu];
     boost::add_edge(cv[core_id[c.core]], hg.thread_vertex[cpu], g);
     int llc = llc_id[c.llc];
-    if (llc_node[llc] < 0) {
+    if (!packages_in_nodes && llc_node[llc] < 0) {
       boost::add_edge(nv[node_id[c.node]], hg.thread_vertex[cpu], g);
     }
   }

@@ -219,7 +219,8 @@ class Topology {
 // Assembles a Topology. Callers name each CPU's package, node, LLC and core
 // with any ids they like (for example sysfs ids); Build() renumbers them
 // densely, builds the hierarchy graph, checks that it nests (a core lies in
-// one LLC, an LLC in one package, a node in one package) and flattens it.
+// one LLC, an LLC in one package, and either every node in one package or,
+// when a node spans packages, every package in one node) and flattens it.
 class TopologyBuilder {
  public:
   explicit TopologyBuilder(std::string name);

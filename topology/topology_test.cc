@@ -72,6 +72,37 @@ TEST(TopologyBuilderTest, RejectsGapsDuplicatesAndNonNesting) {
   EXPECT_THAT(split.Build().status().message(), HasSubstr("must nest"));
 }
 
+// Two packages of 2 cores sharing one memory (one NUMA node), and two
+// nodes of 2 packages each: the packages nest in the nodes.
+TEST(TopologyBuilderTest, NodesMaySpanPackages) {
+  TopologyBuilder uma("uma");
+  for (int cpu = 0; cpu < 4; ++cpu) uma.AddCpu(cpu, cpu / 2, 0, cpu / 2, cpu);
+  absl::StatusOr<Topology> t = uma.Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_packages(), 2);
+  EXPECT_EQ(t->num_nodes(), 1);
+  EXPECT_EQ(t->node_span(3).ToList(), "0-3");
+  EXPECT_EQ(t->package_span(3).ToList(), "2-3");
+  EXPECT_TRUE(t->warnings().empty());
+
+  TopologyBuilder two("two");
+  for (int cpu = 0; cpu < 8; ++cpu)
+    two.AddCpu(cpu, cpu / 2, cpu / 4, cpu / 2, cpu);
+  two.set_distances({{10, 20}, {20, 10}});
+  t = two.Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_packages(), 4);
+  EXPECT_EQ(t->node_span(5).ToList(), "4-7");
+  EXPECT_EQ(t->place(5).package, 2);
+  EXPECT_EQ(t->place(5).node, 1);
+
+  // A node over two packages while a package holds two nodes: no nesting.
+  TopologyBuilder bad("bad");
+  bad.AddCpu(0, 0, 0, 0, 0).AddCpu(1, 1, 0, 1, 1).AddCpu(2, 1, 1, 1, 2);
+  EXPECT_THAT(bad.Build().status().message(),
+              HasSubstr("nodes must lie in packages or packages in nodes"));
+}
+
 TEST(TopologyBuilderTest, RejectsBadDistanceMatrix) {
   TopologyBuilder b = SmallMachine();
   b.set_distances({{10, 20}});
