@@ -56,8 +56,9 @@ std::string NoPowerTablesHint(const topology::Topology& machine, bool frequency,
   return absl::StrCat(
       "machine '", machine.name(), "' has no ", absl::StrJoin(missing, " or "),
       " table, so these policies would all run alike; give it a built-in "
-      "machine's power model: --power-model=NAME on the command line or "
-      "\"power_model\": NAME in the file (same CPUs per core; built-in "
+      "machine's power model: add \"power_model\": NAME beside \"hwloc\" "
+      "or \"sysfs\" in the file (schedsim topology and shadow take "
+      "--power-model=NAME; NAME needs as many CPUs per core; built-in "
       "machines: ",
       absl::StrJoin(topology::PresetNames(), ", "), ")");
 }

@@ -213,8 +213,8 @@ TEST(RunnerTest, GovernorVariantsWithoutAPowerModelAreRefused) {
                         "but machine 'hwloc_Intel-Skylake-2xXeon6140' has no "
                         "frequency (cpufreq) table"));
   EXPECT_THAT(r.status().message(),
-              HasSubstr("--power-model=NAME on the command line or "
-                        "\"power_model\": NAME in the file"));
+              HasSubstr("add \"power_model\": NAME beside \"hwloc\" or "
+                        "\"sysfs\" in the file"));
 }
 
 TEST(RunnerTest, PlacementVariantsNeedNoPowerModel) {
