@@ -158,5 +158,49 @@ TEST(PepcPresetMsrTest, SkylakeSpTurboAndHwpDecodeFromTheMsrDump) {
   EXPECT_EQ(f.base_khz, int64_t((msr["ce"] >> 8) & 0xff) * 100000);
 }
 
+// A capture with idle and frequency files of its own keeps them under a
+// power model and takes the physical costs, power and V/f curve.
+TEST(PepcPowerModelTest, CaptureKeepsItsTablesAndTakesPhysicalCosts) {
+  absl::StatusOr<Topology> milan = Capture("milan0");
+  ASSERT_TRUE(milan.ok()) << milan.status();
+  absl::StatusOr<Topology> model = MakePreset("zen3-2s-nps1");
+  ASSERT_TRUE(model.ok());
+  absl::StatusOr<Topology> t = milan->WithPowerModel(*model);
+  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_EQ(t->cstates().size(), 3u);
+  const CState& c2 = t->cstates()[2];
+  EXPECT_EQ(c2.desc, "ACPI IOPORT 0x414");  // the capture's
+  EXPECT_EQ(c2.exit_latency_ns, 30000);     // the capture's
+  EXPECT_EQ(c2.physical_exit_ns, 2500);     // zen3-2s-nps1's C2
+  EXPECT_EQ(c2.power_mw, model->cstates()[2].power_mw);
+  EXPECT_TRUE(t->cstates()[0].polling());
+  EXPECT_EQ(t->frequency().max_turbo_khz, 3739225);  // the capture's
+  EXPECT_EQ(t->frequency().driver, "acpi-cpufreq");
+  EXPECT_EQ(t->frequency().vf_curve.size(), model->frequency().vf_curve.size());
+  EXPECT_EQ(t->power().ceff_pf, model->power().ceff_pf);
+  // 32 cores per package against the model's 64: half the package limit.
+  EXPECT_EQ(t->power().tdp_mw, model->power().tdp_mw / 2);
+  EXPECT_THAT(t->warnings().back(),
+              ::testing::HasSubstr("the machine's own idle states kept, with "
+                                   "the physical exit and entry costs, power "
+                                   "and flags of the model's state of the "
+                                   "same name (3) or nearest exit latency "
+                                   "(0); the machine's own frequencies kept"));
+
+  // sklep0 under the Skylake client model: C1, C1E, C6 and POLL by name.
+  absl::StatusOr<Topology> sklep = Capture("sklep0");
+  ASSERT_TRUE(sklep.ok()) << sklep.status();
+  absl::StatusOr<Topology> skl = MakePreset("skylake-e3-1240v5");
+  ASSERT_TRUE(skl.ok());
+  t = sklep->WithPowerModel(*skl);
+  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_EQ(t->cstates().size(), 4u);
+  EXPECT_EQ(t->cstates()[3].name, "C6");
+  EXPECT_EQ(t->cstates()[3].exit_latency_ns, 133000);  // the capture's
+  EXPECT_EQ(t->cstates()[3].physical_exit_ns, 35000);  // the model's C6
+  EXPECT_TRUE(t->frequency().has_hwp);
+  EXPECT_EQ(t->frequency().max_turbo_khz, 3700000);
+}
+
 }  // namespace
 }  // namespace schedsim::topology

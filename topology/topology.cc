@@ -3,6 +3,7 @@
 #include "topology/topology.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <utility>
 
@@ -94,12 +95,65 @@ absl::StatusOr<Topology> Topology::WithPowerModel(const Topology& model) const {
         " CPU(s) per core"));
   }
   Topology t(*this);
-  t.cstates_ = model.cstates_;
-  t.frequency_ = model.frequency_;
   t.power_ = model.power_;
-  std::string note =
-      absl::StrCat("power model: C-state, frequency and power tables of '",
-                   model.name_, "' (", model.model_name_, ")");
+  std::string note;
+  if (!has_idle_table() && !has_frequency_table()) {
+    t.cstates_ = model.cstates_;
+    t.frequency_ = model.frequency_;
+    note = absl::StrCat("power model: C-state, frequency and power tables of '",
+                        model.name_, "' (", model.model_name_, ")");
+  } else {
+    note = absl::StrCat("power model '", model.name_, "' (", model.model_name_,
+                        "): power parameters");
+  }
+  if (has_idle_table() || has_frequency_table()) {
+    // A machine with tables of its own (a sysfs capture) keeps them and
+    // takes from the model only what the files cannot say.
+    if (!has_idle_table()) {
+      t.cstates_ = model.cstates_;
+      absl::StrAppend(&note, "; its C-state table");
+    } else if (!model.cstates_.empty()) {
+      int by_name = 0, by_latency = 0;
+      for (CState& s : t.cstates_) {
+        const CState* match = nullptr;
+        for (const CState& m : model.cstates_) {
+          if (m.name == s.name) match = &m;
+        }
+        if (match != nullptr) {
+          ++by_name;
+        } else {
+          // The model state whose advertised exit latency is nearest.
+          for (const CState& m : model.cstates_) {
+            if (match == nullptr ||
+                std::abs(m.exit_latency_ns - s.exit_latency_ns) <
+                    std::abs(match->exit_latency_ns - s.exit_latency_ns)) {
+              match = &m;
+            }
+          }
+          ++by_latency;
+        }
+        s.physical_exit_ns =
+            std::min(match->physical_exit_ns, s.exit_latency_ns);
+        s.physical_entry_ns = match->physical_entry_ns;
+        s.power_mw = match->power_mw;
+        s.flags = match->flags | (s.flags & CState::kPolling);
+      }
+      absl::StrAppend(&note,
+                      "; the machine's own idle states kept, with the "
+                      "physical exit and entry costs, power and flags of the "
+                      "model's state of the same name (",
+                      by_name, ") or nearest exit latency (", by_latency, ")");
+    }
+    if (!has_frequency_table()) {
+      t.frequency_ = model.frequency_;
+      absl::StrAppend(&note, "; its frequency table");
+    } else {
+      t.frequency_.vf_curve = model.frequency_.vf_curve;
+      absl::StrAppend(&note,
+                      "; the machine's own frequencies kept, with the "
+                      "model's V/f curve");
+    }
+  }
   // Cores per package, as whole numbers of cores over packages.
   const int64_t mine = num_cores() / std::max(num_packages(), 1);
   const int64_t theirs = model.num_cores() / std::max(model.num_packages(), 1);

@@ -180,11 +180,15 @@ class Topology {
   bool has_frequency_table() const { return frequency_.max_turbo_khz > 0; }
   bool has_idle_table() const { return !cstates_.empty(); }
   // This machine (its CPUs, caches and NUMA distances) with `model`'s
-  // C-state, frequency (P-states, HWP, turbo) and power tables in place of
-  // its own: the "power model" of an imported machine (docs/topology.md,
-  // "Power models for imported machines"). When the two have different
+  // power parameters and, where it has none of its own, `model`'s C-state
+  // and frequency (P-states, HWP, turbo) tables: the "power model" of an
+  // imported machine (docs/topology.md, "Power models for imported
+  // machines"). Own idle states (a sysfs capture's) are kept, taking the
+  // physical exit/entry costs, power and flags of the model's state of the
+  // same name, else of nearest advertised exit latency; own frequencies are
+  // kept, taking the model's V/f curve. When the two have different
   // numbers of cores per package, the package power limit (tdp_mw) is
-  // scaled by their ratio; a warning records the model and any scaling.
+  // scaled by their ratio; a warning records what was taken.
   // InvalidArgument, naming both machines, when they differ in CPUs per
   // core (a core C-state and the per-thread power need the same SMT width).
   absl::StatusOr<Topology> WithPowerModel(const Topology& model) const;
