@@ -294,7 +294,7 @@ absl::Status Importer::ReadDistances(const std::vector<int>& node_ids,
 // Package, core and LLC of every CPU; adds the CPUs to the builder.
 absl::Status Importer::PlaceCpus() {
   GroupIds package_ids, core_ids, llc_ids;
-  bool pkg_from_die = false, pkg_default = false;
+  bool pkg_from_die = false, pkg_default = false, pkg_unknown_id = false;
   std::string core_source;
   bool core_default = false, llc_default = false;
   for (size_t i = 0; i < cpus_.size(); ++i) {
@@ -310,6 +310,12 @@ absl::Status Importer::PlaceCpus() {
                               OptInt(file("physical_package_id")));
     SCHEDSIM_ASSIGN_OR_RETURN(std::optional<int64_t> die_id,
                               OptInt(file("die_id")));
+    if (package_id.has_value() && *package_id < 0) {
+      // -1: the architecture does not know (s390, some POWER); the sibling
+      // lists below still group the package's CPUs.
+      package_id.reset();
+      pkg_unknown_id = true;
+    }
     if (package_id.has_value()) {
       package = package_ids.Id({0, *package_id});
     } else {
@@ -388,6 +394,11 @@ absl::Status Importer::PlaceCpus() {
     Warn(
         "packages inferred from dies (topology/die_cpus_list or die_id): no "
         "physical_package_id or package_cpus_list");
+  }
+  if (pkg_unknown_id) {
+    Warn(
+        "physical_package_id -1 (unknown to the architecture); packages "
+        "taken from package_cpus_list or core_siblings_list");
   }
   if (pkg_default) {
     Warn("no package information; assumed one package");
