@@ -88,6 +88,9 @@ int TopologyCommand(const std::vector<std::string>& args, std::ostream& out,
   flags.String("sysfs", &source.sysfs,
                "a sysfs root holding devices/system/cpu, e.g. /sys");
   flags.String("hwloc", &source.hwloc, "an hwloc topology XML file");
+  flags.String("power-model", &source.power_model,
+               "with --sysfs or --hwloc: a built-in machine whose C-state, "
+               "frequency and power tables the imported machine takes");
   flags.String("format", &format, "text or json");
   flags.Int("cpu", &cpu, "the CPU whose scheduling domains are shown");
   flags.Bool("help", &help, "show this help");
@@ -95,7 +98,7 @@ int TopologyCommand(const std::vector<std::string>& args, std::ostream& out,
   absl::Status parsed = flags.Parse(args, &positional);
   if (help) {
     out << "Usage: schedsim topology (--machine=NAME | --sysfs=DIR | "
-           "--hwloc=FILE) [--format=text|json]\n\n"
+           "--hwloc=FILE) [--power-model=NAME] [--format=text|json]\n\n"
         << flags.Usage();
     return 0;
   }

@@ -40,6 +40,43 @@ TEST(CliTopologyTest, TextShowsSummaryDistancesAndDomains) {
   EXPECT_THAT(r.out, HasSubstr("C2       ACPI IOPORT 0x814"));
 }
 
+// Every added preset loads as JSON with its published CPU count, base and
+// turbo frequency, and intel_idle state names (topology/presets_test.cc
+// checks more).
+TEST(CliTopologyTest, AddedPresetsAsJson) {
+  struct Want {
+    const char* name;
+    size_t cpus;
+    int64_t base_khz, max_turbo_khz;
+    const char* deepest;
+    size_t states;
+  };
+  for (const Want& w : std::vector<Want>{
+           {"sandybridge-2s-e5-2690", 32, 2900000, 3800000, "C6", 5},
+           {"ivybridge-2s-e5-2690v2", 40, 3000000, 3600000, "C6", 5},
+           {"sandybridge-i7-2600k", 8, 3400000, 3800000, "C7", 6},
+           {"braswell-n3050", 2, 1600000, 2160000, "C7S", 6},
+           {"apollolake-j3455", 4, 1500000, 2300000, "C10", 8},
+           {"skylake-2s-8170m", 104, 2100000, 3700000, "C6", 4},
+           {"zen3-2s-7543", 128, 2800000, 3739225, "C2", 3},
+           {"zen2-2s-7742", 256, 2250000, 3414550, "C2", 3}}) {
+    SCOPED_TRACE(w.name);
+    Result r = RunSchedsim(
+        {"topology", std::string("--machine=") + w.name, "--format=json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["machine"], w.name);
+    EXPECT_EQ(j["cpus"].size(), w.cpus);
+    EXPECT_EQ(j["frequency"]["base_khz"], w.base_khz);
+    EXPECT_EQ(j["frequency"]["max_turbo_khz"], w.max_turbo_khz);
+    EXPECT_EQ(j["frequency"]["hwp"], std::string(w.name) == "skylake-2s-8170m");
+    ASSERT_EQ(j["cstates"].size(), w.states);
+    EXPECT_EQ(j["cstates"][0]["name"], "POLL");
+    EXPECT_EQ(j["cstates"][w.states - 1]["name"], w.deepest);
+    EXPECT_FALSE(j["domains"].empty());
+  }
+}
+
 TEST(CliTopologyTest, JsonHasTheDocumentedKeys) {
   Result r =
       RunSchedsim({"topology", "--machine=zen3-2s-nps2", "--format=json"});
@@ -81,6 +118,40 @@ TEST(CliTopologyTest, HwlocFileIsImported) {
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["cpus"].size(), 128u);
   EXPECT_EQ(j["nodes"].size(), 4u);
+}
+
+TEST(CliTopologyTest, PowerModelGivesAnImportedMachineTables) {
+  Result r =
+      RunSchedsim({"topology", "--hwloc=tests/data/mpibind_eas-tioga.xml",
+                   "--power-model=skylake-e3-1240v5", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["cpus"].size(), 128u);
+  EXPECT_EQ(j["cstates"].size(), 9u);
+  EXPECT_EQ(j["frequency"]["base_khz"], 3500000);
+  EXPECT_THAT(j["warnings"].dump(),
+              HasSubstr("power model: C-state, frequency and power tables of "
+                        "'skylake-e3-1240v5'"));
+
+  // The 7763 XML has SMT off: one CPU per core against the model's two.
+  Result smt = RunSchedsim(
+      {"topology", "--hwloc=tests/data/hwloc_AMD-19h-Zen3-2xEpyc-7763.xml",
+       "--power-model=skylake-e3-1240v5"});
+  EXPECT_EQ(smt.code, 1);
+  EXPECT_THAT(smt.err, HasSubstr("has 2 CPU(s) per core but machine "
+                                 "'hwloc_AMD-19h-Zen3-2xEpyc-7763' has 1"));
+
+  Result preset = RunSchedsim({"topology", "--machine=zen3-2s-nps1",
+                               "--power-model=skylake-e3-1240v5"});
+  EXPECT_EQ(preset.code, 1);
+  EXPECT_THAT(preset.err, HasSubstr("a power model is for an imported "
+                                    "machine"));
+
+  Result unknown =
+      RunSchedsim({"topology", "--hwloc=tests/data/mpibind_eas-tioga.xml",
+                   "--power-model=zen9"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_THAT(unknown.err, HasSubstr("power model: unknown machine 'zen9'"));
 }
 
 TEST(CliTopologyTest, BadInputsGiveClearErrorsAndNonZeroExit) {

@@ -23,9 +23,9 @@ using Json = OrderedJson;
 
 const std::vector<std::string>& TopLevelKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "description", "machine",  "sysfs",      "hwloc",   "workload",
-      "sweep",       "variants", "iterations", "seed",    "warmup_ms",
-      "duration_ms", "config",   "policies",   "max_runs"};
+      "description", "machine",     "sysfs",    "hwloc",      "power_model",
+      "workload",    "sweep",       "variants", "iterations", "seed",
+      "warmup_ms",   "duration_ms", "config",   "policies",   "max_runs"};
   return *keys;
 }
 

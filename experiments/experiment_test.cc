@@ -186,6 +186,14 @@ TEST(ExperimentTest, ErrorsNameTheFieldAndWhatWasExpected) {
        "skylake-e3-1240v5"},
       {R"({"machine": "skylake-e3-1240v5", "duration_ms": 1})",
        "exp.json: missing \"workload\""},
+      {R"({"machine": "zen3-2s-nps1", "power_model": "skylake-e3-1240v5"})",
+       "exp.json: power_model: a power model is for an imported machine "
+       "(\"sysfs\" or \"hwloc\"); the built-in machine 'zen3-2s-nps1' has "
+       "its own tables"},
+      {R"({"hwloc": "m.xml", "power_model": "skylake-e3"})",
+       "exp.json: power_model: unknown power model 'skylake-e3'; built-in "
+       "machines: skylake-e3-1240v5"},
+      {R"({"hwloc": "m.xml", "power_model": 3})", "exp.json: power_model: "},
       {R"({"machine": "skylake-e3-1240v5", "workload": {"model": "test"},
           "duration_ms": 1})",
        "exp.json: workload.model: unknown workload model 'test'; known "

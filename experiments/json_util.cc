@@ -489,6 +489,26 @@ absl::StatusOr<MachineSource> JsonFileReader::Machine(const Json& root) const {
         std::string p, Name(root["hwloc"], "hwloc", "an hwloc XML file"));
     source.hwloc = resolve(p);
   }
+  if (root.contains("power_model")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        source.power_model,
+        Name(root["power_model"], "power_model", "a built-in machine name"));
+    if (!source.machine.empty()) {
+      return Error("power_model",
+                   absl::StrCat("a power model is for an imported machine "
+                                "(\"sysfs\" or \"hwloc\"); the built-in "
+                                "machine '",
+                                source.machine, "' has its own tables"));
+    }
+    const std::vector<std::string>& names = topology::PresetNames();
+    if (std::find(names.begin(), names.end(), source.power_model) ==
+        names.end()) {
+      return Error("power_model",
+                   absl::StrCat("unknown power model '", source.power_model,
+                                "'", DidYouMean(source.power_model, names),
+                                "; built-in machines: ", presets));
+    }
+  }
   return source;
 }
 

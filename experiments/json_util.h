@@ -118,7 +118,8 @@ class JsonFileReader {
 
   // The machine keys of `root`: exactly one of "machine" (a preset name),
   // "sysfs" and "hwloc" (paths, relative ones taken from the file's
-  // directory).
+  // directory), and with "sysfs" or "hwloc" an optional "power_model" (a
+  // preset name).
   absl::StatusOr<MachineSource> Machine(const OrderedJson& root) const;
 
   // Sets the SimConfig fields named in the object `j` (at `path`).

@@ -2,7 +2,12 @@
 
 #include "experiments/machine_source.h"
 
+#include <string>
+#include <vector>
+
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "topology/hwloc.h"
 #include "topology/presets.h"
 #include "topology/sysfs.h"
@@ -17,11 +22,45 @@ absl::StatusOr<topology::Topology> LoadMachine(const MachineSource& source) {
         "name exactly one machine: --machine=NAME, --sysfs=DIR or "
         "--hwloc=FILE");
   }
-  if (!source.machine.empty()) return topology::MakePreset(source.machine);
-  if (!source.sysfs.empty()) {
-    return topology::LoadTopologyFromSysfs(source.sysfs);
+  if (!source.machine.empty()) {
+    if (!source.power_model.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a power model is for an imported machine (--sysfs or --hwloc); "
+          "the built-in machine '",
+          source.machine, "' has its own tables"));
+    }
+    return topology::MakePreset(source.machine);
   }
-  return topology::LoadTopologyFromHwlocXml(source.hwloc);
+  absl::StatusOr<topology::Topology> imported =
+      !source.sysfs.empty() ? topology::LoadTopologyFromSysfs(source.sysfs)
+                            : topology::LoadTopologyFromHwlocXml(source.hwloc);
+  if (!imported.ok() || source.power_model.empty()) return imported;
+  absl::StatusOr<topology::Topology> model =
+      topology::MakePreset(source.power_model);
+  if (!model.ok()) {
+    return absl::Status(
+        model.status().code(),
+        absl::StrCat("power model: ", model.status().message()));
+  }
+  return imported->WithPowerModel(*model);
+}
+
+std::string NoPowerTablesHint(const topology::Topology& machine, bool frequency,
+                              bool idle) {
+  std::vector<std::string> missing;
+  if (frequency && !machine.has_frequency_table()) {
+    missing.push_back("frequency (cpufreq)");
+  }
+  if (idle && !machine.has_idle_table()) missing.push_back("idle (cpuidle)");
+  if (missing.empty()) return "";
+  return absl::StrCat(
+      "machine '", machine.name(), "' has no ", absl::StrJoin(missing, " or "),
+      " table, so these policies would all run alike; give it a built-in "
+      "machine's power model: add \"power_model\": NAME beside \"hwloc\" "
+      "or \"sysfs\" in the file (schedsim topology and shadow take "
+      "--power-model=NAME; NAME needs as many CPUs per core; built-in "
+      "machines: ",
+      absl::StrJoin(topology::PresetNames(), ", "), ")");
 }
 
 }  // namespace schedsim::experiments

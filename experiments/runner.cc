@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/machine_source.h"
 #include "experiments/run_wiring.h"
 #include "sim/simulator.h"
 #include "sim/time.h"
@@ -117,6 +118,27 @@ absl::StatusOr<Prepared> Prepare(const Experiment& e) {
     Variant resolved = v;
     resolved.cpufreq = ResolvedCpufreq(v.cpufreq, *p.machine, v.config.hwp);
     p.variants.push_back(std::move(resolved));
+  }
+  // Variants that differ only in policies the machine cannot express (no
+  // frequency or no idle table) would come out identical: refuse them.
+  const auto same = [](const PolicySpec& a, const PolicySpec& b) {
+    return a.name == b.name && a.params == b.params;
+  };
+  bool cpufreq_differs = false;
+  bool cpuidle_differs = false;
+  for (const Variant& v : p.variants) {
+    cpufreq_differs |= !same(v.cpufreq, p.variants[0].cpufreq);
+    cpuidle_differs |= !same(v.cpuidle, p.variants[0].cpuidle);
+  }
+  const std::string hint =
+      NoPowerTablesHint(*p.machine, cpufreq_differs, cpuidle_differs);
+  if (!hint.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(e.filename, ": the variants differ in ",
+                     cpufreq_differs && cpuidle_differs
+                         ? "cpufreq and cpuidle"
+                         : (cpufreq_differs ? "cpufreq" : "cpuidle"),
+                     " policy, but ", hint));
   }
   for (int i = 0; i < e.num_points(); ++i) {
     Point point;

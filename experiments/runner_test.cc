@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "experiments/experiment.h"
 #include "experiments/test_workload_model.h"
 #include "gmock/gmock.h"
@@ -169,6 +170,65 @@ TEST(RunnerTest, TraceOfOneIterationLoadsAsJson) {
   EXPECT_TRUE(slice);
   EXPECT_TRUE(counter);
   EXPECT_FALSE(WriteTrace(e, *r, 0, 2, 0, trace).ok());  // no variant 2
+}
+
+// An hwloc XML (2x Xeon Gold 6140, 72 CPUs, SMT-2) has no frequency or
+// idle tables; a built-in machine's power model gives it both.
+constexpr char kImported[] = R"({
+  "hwloc": "tests/data/hwloc_Intel-Skylake-2xXeon6140.xml",
+  %s
+  "workload": {"model": "test_compute_sleep",
+               "params": {"cycles": 400000, "sleep_us": 300, "tasks": 4}},
+  "iterations": 1,
+  "duration_ms": 10,
+  "policies": {"cpuidle": "menu", "placement": "sis_util"},
+  "variants": [
+    {"name": "fast", "cpufreq": "performance"},
+    {"name": "slow", "cpufreq": "powersave"}
+  ]
+})";
+
+std::string Imported(const std::string& power_model) {
+  return absl::StrFormat(kImported, power_model);
+}
+
+TEST(RunnerTest, PowerModelSeparatesGovernorsOnAnImportedMachine) {
+  Experiment e = Load(Imported(R"("power_model": "skylake-e3-1240v5",)"));
+  EXPECT_EQ(e.machine.power_model, "skylake-e3-1240v5");
+  absl::StatusOr<ExperimentResult> r = RunExperiment(e, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  const RunResult& fast = r->runs[0][0][0];
+  const RunResult& slow = r->runs[0][1][0];
+  EXPECT_GT(fast.report.energy_j, 0);
+  EXPECT_GT(slow.report.energy_j, 0);
+  EXPECT_LT(slow.metrics[0], fast.metrics[0]);
+  EXPECT_NE(slow.report.energy_j, fast.report.energy_j);
+}
+
+TEST(RunnerTest, GovernorVariantsWithoutAPowerModelAreRefused) {
+  absl::StatusOr<ExperimentResult> r = RunExperiment(Load(Imported("")), {});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("exp.json: the variants differ in cpufreq policy, "
+                        "but machine 'hwloc_Intel-Skylake-2xXeon6140' has no "
+                        "frequency (cpufreq) table"));
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("add \"power_model\": NAME beside \"hwloc\" or "
+                        "\"sysfs\" in the file"));
+}
+
+TEST(RunnerTest, PlacementVariantsNeedNoPowerModel) {
+  std::string text = Imported("");
+  const std::string from = R"({"name": "fast", "cpufreq": "performance"},
+    {"name": "slow", "cpufreq": "powersave"})";
+  const std::string to = R"({"name": "a", "placement": "sis_util"},
+    {"name": "b", "placement": "sis_prop"})";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), to);
+  Experiment e = Load(text);
+  e.duration_ms = 2;
+  absl::StatusOr<ExperimentResult> r = RunExperiment(e, {});
+  EXPECT_TRUE(r.ok()) << r.status();
 }
 
 }  // namespace

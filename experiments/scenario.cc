@@ -87,9 +87,9 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
   }
   SCHEDSIM_RETURN_IF_ERROR(
       CheckKeys(root, "",
-                {"description", "machine", "sysfs", "hwloc", "seed",
-                 "duration_ms", "warmup_ms", "config", "policies", "channels",
-                 "barriers", "metrics", "programs", "tasks"},
+                {"description", "machine", "sysfs", "hwloc", "power_model",
+                 "seed", "duration_ms", "warmup_ms", "config", "policies",
+                 "channels", "barriers", "metrics", "programs", "tasks"},
                 "a scenario"));
   Scenario s;
   s.filename = filename();

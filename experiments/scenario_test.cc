@@ -265,6 +265,23 @@ TEST(ScenarioTest, RelativeMachinePathsAreTakenFromTheFilesDirectory) {
   EXPECT_EQ(s->machine.sysfs, "/sys");
 }
 
+TEST(ScenarioTest, PowerModelIsReadForAnImportedMachine) {
+  absl::StatusOr<Scenario> s = ParseScenario(
+      R"({"hwloc": "box.xml", "power_model": "skylake-e3-1240v5",
+          "duration_ms": 1})",
+      "s.json");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->machine.power_model, "skylake-e3-1240v5");
+  s = ParseScenario(
+      R"({"machine": "zen3-2s-nps1", "power_model": "skylake-e3-1240v5",
+          "duration_ms": 1})",
+      "s.json");
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.status().message()),
+              HasSubstr("s.json: power_model: a power model is for an "
+                        "imported machine"));
+}
+
 TEST(ScenarioErrorTest, SyntaxErrorReportsLineColumnAndOffset) {
   std::string text =
       "{\n  \"machine\": \"skylake-e3-1240v5\",\n  \"duration_ms\": 10,,\n}\n";
@@ -278,9 +295,9 @@ TEST(ScenarioErrorTest, SyntaxErrorReportsLineColumnAndOffset) {
 TEST(ScenarioErrorTest, UnknownKeysAreListed) {
   EXPECT_EQ(ErrorOf(Minimal(R"("sed": 3)")),
             "scenario.json: unknown key 'sed' (did you mean 'seed'?); a "
-            "scenario has the keys description, machine, sysfs, hwloc, seed, "
-            "duration_ms, warmup_ms, config, policies, channels, barriers, "
-            "metrics, programs, tasks");
+            "scenario has the keys description, machine, sysfs, hwloc, "
+            "power_model, seed, duration_ms, warmup_ms, config, policies, "
+            "channels, barriers, metrics, programs, tasks");
   EXPECT_EQ(
       ErrorOf(Minimal(R"("programs": {"p": []},
                          "tasks": [{"program": "p", "cont": 2}])")),

@@ -32,8 +32,8 @@ constexpr int64_t kNsPerUs = 1000;
 
 constexpr char kUsage[] =
     "Usage: schedsim shadow --trace=FILE (--cpuidle=NAME | --placement=NAME)\n"
-    "                       [--param=KEY=VALUE ...] [--machine=NAME | "
-    "--sysfs=DIR]\n"
+    "                       [--param=KEY=VALUE ...] [--machine=NAME |\n"
+    "                       --sysfs=DIR [--power-model=NAME]]\n"
     "                       [--format=text|json] [--hz=N] "
     "[--assume-timer-us=N]\n"
     "                       [--latency-limit-us=N] "
@@ -343,6 +343,9 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   flags.String("sysfs", &source.sysfs,
                "a sysfs root holding devices/system/cpu (the traced "
                "machine's, for its idle state table)");
+  flags.String("power-model", &source.power_model,
+               "with --sysfs: a built-in machine whose C-state, frequency and "
+               "power tables the imported machine takes");
   flags.String("format", &format, "text or json");
   flags.Int("hz", &hz,
             "CONFIG_HZ of the traced kernel: tick boundaries every 1/HZ s");
@@ -419,6 +422,9 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   }
   if (!source.machine.empty() && !source.sysfs.empty()) {
     return usage_error("give only one of --machine and --sysfs");
+  }
+  if (!source.power_model.empty() && source.sysfs.empty()) {
+    return usage_error("--power-model is for an imported machine (--sysfs)");
   }
   if (source.machine.empty() && source.sysfs.empty()) {
     source.machine = kShadowDefaultMachine;

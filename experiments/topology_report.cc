@@ -105,6 +105,18 @@ std::string TopologyText(const Topology& t,
                       "\n");
     }
   }
+  // Nodes that span packages (one memory for several sockets).
+  for (int n = 0; n < t.num_nodes(); ++n) {
+    if (t.nodes()[n].IsSubsetOf(t.package_span(t.nodes()[n].First()))) {
+      continue;
+    }
+    std::vector<int> packages;
+    for (int p = 0; p < t.num_packages(); ++p) {
+      if (t.packages()[p].IsSubsetOf(t.nodes()[n])) packages.push_back(p);
+    }
+    absl::StrAppend(&out, "  Node ", n, ": CPUs ", t.nodes()[n].ToList(),
+                    " (packages ", absl::StrJoin(packages, ","), ")\n");
+  }
 
   absl::StrAppend(&out, "\nNUMA node distances:\n  node");
   for (int j = 0; j < t.num_nodes(); ++j) absl::StrAppendFormat(&out, "%4d", j);

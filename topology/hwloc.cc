@@ -28,6 +28,7 @@
 #include "base/child_wait.h"
 #include "base/input_file.h"
 #include "base/status_macros.h"
+#include "topology/cpuset.h"
 
 namespace schedsim::topology {
 namespace {
@@ -275,6 +276,13 @@ absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
                    kExpected));
 }
 
+// "0-3,8,12-15" for ascending ids.
+std::string CpuSetText(const std::vector<int>& ids) {
+  CpuSet set(ids.empty() ? 1 : ids.back() + 1);
+  for (int id : ids) set.Set(id);
+  return set.ToList();
+}
+
 }  // namespace
 
 absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
@@ -388,28 +396,47 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
         "the LLC");
   }
 
-  // Nodes that span several packages are split per package.
+  // NUMA nodes are kept as the file states them, also when one spans
+  // several packages (one memory for several sockets; the kernel's DIE
+  // domain then spans the node). Only when that cannot nest (a node over
+  // several packages while some package holds several nodes) are the
+  // spanning nodes split per package.
   std::map<hwloc_obj_t, std::set<hwloc_obj_t>> packages_of_node;
-  for (const PuPlace& p : pus) packages_of_node[p.node].insert(p.package);
-  std::vector<std::string> split;
+  std::map<hwloc_obj_t, std::set<hwloc_obj_t>> nodes_of_package;
+  for (const PuPlace& p : pus) {
+    packages_of_node[p.node].insert(p.package);
+    nodes_of_package[p.package].insert(p.node);
+  }
+  bool packages_nest_in_nodes = true;
+  for (const auto& [package, nodes] : nodes_of_package) {
+    packages_nest_in_nodes &= nodes.size() == 1;
+  }
+  std::vector<std::string> spanning;
   for (const auto& [node, packages] : packages_of_node) {
     if (packages.size() > 1) {
-      split.push_back(
+      spanning.push_back(
           absl::StrCat(node->os_index, " (", packages.size(), " packages)"));
     }
   }
-  if (!split.empty()) {
+  std::vector<std::string> split;
+  if (!spanning.empty() && packages_nest_in_nodes) {
+    b.AddWarning(absl::StrCat("NUMA node(s) ", absl::StrJoin(spanning, ", "),
+                              " span several packages; kept as one node (a "
+                              "CPUID-only dump, or one memory for several "
+                              "sockets)"));
+  } else if (!spanning.empty()) {
+    split = spanning;
     b.AddWarning(absl::StrCat(
         "NUMA node(s) ", absl::StrJoin(split, ", "),
-        " span several packages (the XML likely lacks NUMA information, e.g. "
-        "a CPUID-only dump); split into one node per package"));
+        " span several packages while another package holds several nodes; "
+        "split into one node per package"));
   }
 
   IdMap core_ids, llc_ids, package_ids;
   // Raw node ids, ascending in (hwloc node os_index, package or -1).
   std::map<std::pair<unsigned, int>, int> node_ids;
   auto node_key = [&](const PuPlace& p) {
-    const bool is_split = packages_of_node[p.node].size() > 1;
+    const bool is_split = !split.empty() && packages_of_node[p.node].size() > 1;
     return std::make_pair(p.node->os_index,
                           is_split ? package_ids.Get(p.package) : -1);
   };
@@ -423,9 +450,27 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
       node_obj_of_id.push_back(node_by_os.at(key.first));
     }
   }
+  // Sparse or offline CPU ids (os_index with gaps) are renumbered densely
+  // in os_index order, as the sysfs importer does, with a warning.
+  std::map<int, int> dense_of_os;
+  for (const PuPlace& p : pus) dense_of_os.emplace(p.cpu, 0);
+  {
+    int next = 0;
+    for (auto& [os, dense] : dense_of_os) dense = next++;
+  }
+  if (!dense_of_os.empty() &&
+      dense_of_os.rbegin()->first != static_cast<int>(dense_of_os.size()) - 1) {
+    std::vector<int> os_ids;
+    for (const auto& [os, dense] : dense_of_os) os_ids.push_back(os);
+    CpuSet dense(static_cast<int>(os_ids.size()));
+    dense.SetAll();
+    b.AddWarning(absl::StrCat("PU os_index ", CpuSetText(os_ids),
+                              " renumbered densely as CPUs ", dense.ToList()));
+  }
   for (const PuPlace& p : pus) {
-    b.AddCpu(p.cpu, package_ids.Get(p.package), node_ids.at(node_key(p)),
-             llc_ids.Get(p.llc), core_ids.Get(p.core));
+    b.AddCpu(dense_of_os.at(p.cpu), package_ids.Get(p.package),
+             node_ids.at(node_key(p)), llc_ids.Get(p.llc),
+             core_ids.Get(p.core));
   }
 
   // SLIT distances.
@@ -477,7 +522,10 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
   }
 
   // Caches of CPU 0.
-  if (hwloc_obj_t pu0 = hwloc_get_pu_obj_by_os_index(raw, 0)) {
+  hwloc_obj_t first_pu = hwloc_get_pu_obj_by_os_index(raw, 0);
+  if (first_pu == nullptr)
+    first_pu = hwloc_get_obj_by_type(raw, HWLOC_OBJ_PU, 0);
+  if (hwloc_obj_t pu0 = first_pu) {
     b.set_caches(CachesOfPu(pu0));
   }
 

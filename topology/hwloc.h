@@ -24,10 +24,13 @@
 // object ids, root infos and I/O devices); the Topology notes this in a
 // warning.
 //
-// A NUMA node that spans several packages (as in XMLs computed from a CPUID
-// dump alone, which know of one node for the whole machine) is split into
-// one node per package, with a warning, since a Topology's nodes nest in
-// packages.
+// NUMA nodes are kept as the file states them, with the NUMALatency
+// matrix, also when a node spans several packages (as in XMLs computed
+// from a CPUID dump alone, which know of one node for the whole machine,
+// or a multi-socket machine with one memory): the packages then nest in
+// the node, with a warning. Only when that cannot nest (a node over
+// several packages while some package holds several nodes) are the
+// spanning nodes split per package, with a warning.
 
 #ifndef SCHEDSIM_TOPOLOGY_HWLOC_H_
 #define SCHEDSIM_TOPOLOGY_HWLOC_H_

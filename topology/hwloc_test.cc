@@ -75,18 +75,18 @@ TEST(HwlocImportTest, Zen3TwoEpyc7763HasSixteenCcxsAndNoSmt) {
   EXPECT_EQ(t->smt_siblings(5).ToList(), "5");
 }
 
-TEST(HwlocImportTest, Zen3CpuidOnlyNodeIsSplitPerPackageWithWarnings) {
+TEST(HwlocImportTest, Zen3CpuidOnlyNodeIsKeptAsTheFileStatesIt) {
   // The file (CPUID backend only) has one NUMA node for both sockets and no
-  // distances; nodes must nest in packages, so it becomes one per package.
+  // distances: one node holding both packages, as lstopo shows it.
   absl::StatusOr<Topology> t = LoadTopologyFromHwlocXml(kZen3);
   ASSERT_TRUE(t.ok()) << t.status();
-  EXPECT_EQ(t->num_nodes(), 2);
-  EXPECT_EQ(t->node_span(0).ToList(), "0-63");
-  EXPECT_EQ(t->node_span(64).ToList(), "64-127");
+  EXPECT_EQ(t->num_nodes(), 1);
+  EXPECT_EQ(t->num_packages(), 2);
+  EXPECT_EQ(t->node_span(0).ToList(), "0-127");
   EXPECT_EQ(t->distance(0, 0), 10);
-  EXPECT_EQ(t->distance(0, 1), 20);
-  EXPECT_THAT(t->warnings(), HasWarning("split into one node per package"));
-  EXPECT_THAT(t->warnings(), HasWarning("no NUMA distances given"));
+  EXPECT_THAT(t->warnings(), HasWarning("span several packages; kept as one"));
+  EXPECT_THAT(t->warnings(), Not(HasWarning("split")));
+  EXPECT_THAT(t->warnings(), Not(HasWarning("no NUMA distances given")));
   EXPECT_THAT(t->warnings(), HasWarning("format 3.x read as format 2.0"));
   EXPECT_THAT(t->warnings(), HasWarning("no C-state (cpuidle) or frequency"));
   EXPECT_TRUE(t->cstates().empty());
@@ -143,7 +143,7 @@ TEST(HwlocImportTest, SkylakeTwoXeon6140HasSiblingPairsNAndNPlus36) {
   EXPECT_EQ(t->llc_span(1), t->package_span(1));
   EXPECT_TRUE(t->package_span(0).Test(70));
   EXPECT_FALSE(t->package_span(0).Test(71));
-  EXPECT_EQ(t->num_nodes(), 2);  // one node in the file, split per package
+  EXPECT_EQ(t->num_nodes(), 1);  // one node in the file, over both packages
   ASSERT_EQ(t->caches().size(), 4u);
   EXPECT_EQ(t->caches()[2].size_bytes, 1024 * 1024);
   EXPECT_EQ(t->caches()[2].ways, 16);

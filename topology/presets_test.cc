@@ -118,6 +118,163 @@ TEST(PresetsTest, Zen3TurboCeilingFallsWithActiveCores) {
   EXPECT_GE(t->frequency().TurboCeilingKhz(64), t->frequency().base_khz);
 }
 
+// The published facts of each added part: cores and threads, base and
+// turbo frequency ([ARK]), the intel_idle table's state names and one
+// state's exit latency / target residency (drivers/idle/intel_idle.c,
+// Linux 6.1), no HWP, and the package power limit (TDP).
+struct PartFacts {
+  const char* name;
+  int packages, cores, cpus, llcs;
+  int64_t base_khz, max_turbo_khz;
+  std::vector<std::string> states;
+  int checked_state;  // index into states
+  int64_t exit_us, residency_us;
+  int64_t tdp_mw;
+  int64_t l_last_bytes;  // the last-level cache
+};
+
+TEST(PresetsTest, AddedPartsMatchTheirPublishedFacts) {
+  const std::vector<PartFacts> parts = {
+      {"sandybridge-2s-e5-2690",
+       2,
+       16,
+       32,
+       2,
+       2900000,
+       3800000,
+       {"POLL", "C1", "C1E", "C3", "C6"},
+       4,
+       104,
+       345,
+       135000,
+       20 << 20},
+      {"ivybridge-2s-e5-2690v2",
+       2,
+       20,
+       40,
+       2,
+       3000000,
+       3600000,
+       {"POLL", "C1", "C1E", "C3", "C6"},
+       2,
+       10,
+       80,
+       130000,
+       25 << 20},
+      {"sandybridge-i7-2600k",
+       1,
+       4,
+       8,
+       1,
+       3400000,
+       3800000,
+       {"POLL", "C1", "C1E", "C3", "C6", "C7"},
+       5,
+       109,
+       345,
+       95000,
+       8 << 20},
+      {"braswell-n3050",
+       1,
+       2,
+       2,
+       1,
+       1600000,
+       2160000,
+       {"POLL", "C1", "C6N", "C6S", "C7", "C7S"},
+       2,
+       80,
+       275,
+       6000,
+       1 << 20},
+      {"apollolake-j3455",
+       1,
+       4,
+       4,
+       2,
+       1500000,
+       2300000,
+       {"POLL", "C1", "C1E", "C6", "C7s", "C8", "C9", "C10"},
+       3,
+       133,
+       133,
+       10000,
+       1 << 20},
+  };
+  for (const PartFacts& part : parts) {
+    SCOPED_TRACE(part.name);
+    absl::StatusOr<Topology> t = MakePreset(part.name);
+    ASSERT_TRUE(t.ok()) << t.status();
+    EXPECT_EQ(t->name(), part.name);
+    EXPECT_EQ(t->vendor(), Vendor::kIntel);
+    EXPECT_EQ(t->num_packages(), part.packages);
+    EXPECT_EQ(t->num_nodes(), part.packages);
+    EXPECT_EQ(t->num_cores(), part.cores);
+    EXPECT_EQ(t->num_cpus(), part.cpus);
+    EXPECT_EQ(t->num_llcs(), part.llcs);
+    EXPECT_EQ(t->threads_per_core(), part.cpus / part.cores);
+    EXPECT_EQ(t->frequency().base_khz, part.base_khz);
+    EXPECT_EQ(t->frequency().max_turbo_khz, part.max_turbo_khz);
+    EXPECT_EQ(t->frequency().TurboCeilingKhz(1), part.max_turbo_khz);
+    EXPECT_LT(t->frequency().min_khz, part.base_khz);
+    EXPECT_FALSE(t->frequency().has_hwp);
+    EXPECT_FALSE(t->frequency().has_epp);
+    EXPECT_EQ(t->frequency().driver, "intel_pstate");
+    EXPECT_EQ(StateNames(*t), part.states);
+    EXPECT_TRUE(t->cstates()[0].polling());
+    const CState& s = t->cstates()[part.checked_state];
+    EXPECT_EQ(s.exit_latency_ns, part.exit_us * 1000);
+    EXPECT_EQ(s.target_residency_ns, part.residency_us * 1000);
+    EXPECT_LT(s.physical_exit_ns, s.exit_latency_ns);
+    EXPECT_EQ(t->power().tdp_mw, part.tdp_mw);
+    EXPECT_EQ(t->caches().back().size_bytes, part.l_last_bytes);
+    EXPECT_TRUE(t->warnings().empty());
+  }
+}
+
+TEST(PresetsTest, TwoSocketXeonsHaveSocketNodesAndSiblingsNPlusHalf) {
+  absl::StatusOr<Topology> snb = MakePreset("sandybridge-2s-e5-2690");
+  ASSERT_TRUE(snb.ok());
+  EXPECT_THAT(Spans(snb->packages()), ElementsAre("0-7,16-23", "8-15,24-31"));
+  EXPECT_THAT(Spans(snb->nodes()), ElementsAre("0-7,16-23", "8-15,24-31"));
+  EXPECT_EQ(snb->smt_siblings(3).ToList(), "3,19");
+  EXPECT_EQ(snb->distance(0, 1), 20);
+  // 3.3 GHz with all 8 cores of a socket active.
+  EXPECT_EQ(snb->frequency().TurboCeilingKhz(8), 3300000);
+
+  absl::StatusOr<Topology> ivt = MakePreset("ivybridge-2s-e5-2690v2");
+  ASSERT_TRUE(ivt.ok());
+  EXPECT_THAT(Spans(ivt->packages()), ElementsAre("0-9,20-29", "10-19,30-39"));
+  EXPECT_EQ(ivt->smt_siblings(12).ToList(), "12,32");
+  EXPECT_EQ(ivt->frequency().TurboCeilingKhz(10), 3300000);
+}
+
+TEST(PresetsTest, DesktopTurboFallsByActiveCores) {
+  absl::StatusOr<Topology> t = MakePreset("sandybridge-i7-2600k");
+  ASSERT_TRUE(t.ok());
+  EXPECT_THAT(t->frequency().turbo_ceiling_khz,
+              ElementsAre(3800000, 3700000, 3600000, 3500000));
+  EXPECT_THAT(Spans(t->cores()), ElementsAre("0,4", "1,5", "2,6", "3,7"));
+}
+
+TEST(PresetsTest, AtomsShareL2PerModule) {
+  absl::StatusOr<Topology> bsw = MakePreset("braswell-n3050");
+  ASSERT_TRUE(bsw.ok());
+  EXPECT_THAT(Spans(bsw->llcs()), ElementsAre("0-1"));
+  absl::StatusOr<Topology> apl = MakePreset("apollolake-j3455");
+  ASSERT_TRUE(apl.ok());
+  EXPECT_THAT(Spans(apl->llcs()), ElementsAre("0-1", "2-3"));
+}
+
+TEST(PresetsTest, EveryNameBuilds) {
+  for (const std::string& name : PresetNames()) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<Topology> t = MakePreset(name);
+    ASSERT_TRUE(t.ok()) << t.status();
+    EXPECT_EQ(t->name(), name);
+  }
+}
+
 TEST(PresetsTest, UnknownNameListsTheKnownOnes) {
   absl::StatusOr<Topology> t = MakePreset("zen4");
   EXPECT_EQ(t.status().code(), absl::StatusCode::kNotFound);

@@ -157,9 +157,10 @@ std::vector<TopologyLevel> MakeLevels(const Topology& t,
     node = t.place(cpu).node;
   }
   if (!numa_in_package) {
-    // cpu_cpu_mask is the node's CPUs, here the same as the package's.
+    // cpu_cpu_mask is the node's CPUs: the package's, or several packages'
+    // when a node spans packages (one memory for several sockets).
     TopologyLevel die{o.use_6_12_names ? "PKG" : "DIE", 0, false, 0, {}};
-    for (int cpu = 0; cpu < n; ++cpu) die.mask.push_back(t.package_span(cpu));
+    for (int cpu = 0; cpu < n; ++cpu) die.mask.push_back(t.node_span(cpu));
     levels.push_back(std::move(die));
   }
 

@@ -339,5 +339,21 @@ TEST(SchedDomainsTest, FlagNamesAndDescribe) {
   EXPECT_THAT(sd.Describe(1), HasSubstr("domain1 MC level=2 span=0-7"));
 }
 
+// One memory for two packages (a UMA two-socket machine): DIE is
+// cpu_cpu_mask, the node, so it spans both packages; one node, so no NUMA
+// level.
+TEST(SchedDomainsTest, UmaTwoSocketDieSpansTheNode) {
+  TopologyBuilder b("uma");
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    b.AddCpu(cpu, /*package=*/cpu / 4, /*node=*/0, /*llc=*/cpu / 4,
+             /*core=*/cpu);
+  }
+  Topology t = BuildOrDie(b);
+  absl::StatusOr<SchedDomains> sd = BuildSchedDomains(t);
+  ASSERT_TRUE(sd.ok()) << sd.status();
+  EXPECT_THAT(Names(*sd, 0), ElementsAre("MC", "DIE"));
+  EXPECT_THAT(Spans(*sd, 0), ElementsAre("0-3", "0-7"));
+}
+
 }  // namespace
 }  // namespace schedsim::topology

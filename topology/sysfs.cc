@@ -164,14 +164,40 @@ absl::Status Importer::ReadNodes() {
     return absl::OkStatus();
   }
   std::vector<int> with_cpus;  // node ids holding imported CPUs
+  int nodes_from_links = 0, nodes_from_maps = 0;
   for (int node : node_ids) {
     const std::string rel = absl::StrCat(kNodeDir, "/node", node, "/cpulist");
     SCHEDSIM_ASSIGN_OR_RETURN(std::optional<std::vector<int>> cpus,
                               OptCpuList(rel));
+    const std::string dir = absl::StrCat(kNodeDir, "/node", node);
+    const std::string map_rel = absl::StrCat(dir, "/cpumap");
+    std::optional<std::string> map;
+    if (!cpus.has_value()) map = tree_.Read(map_rel);
+    if (!cpus.has_value() && map.has_value()) {
+      // Older kernels have no cpulist, only the cpumap mask.
+      SCHEDSIM_ASSIGN_OR_RETURN(std::vector<int> ids,
+                                ParseIdMask(tree_.Path(map_rel), *map));
+      cpus.emplace();
+      for (int id : ids) {
+        auto it = sim_of_.find(id);
+        if (it != sim_of_.end()) cpus->push_back(it->second);
+      }
+      ++nodes_from_maps;
+    }
     if (!cpus.has_value()) {
-      Warn(absl::StrCat(tree_.Path(rel), " missing; node ", node,
-                        " taken to have no CPUs"));
-      continue;
+      // Or only a cpuN link per CPU of the node.
+      const std::vector<int> linked = tree_.NumberedEntries(dir, "cpu");
+      if (linked.empty()) {
+        Warn(absl::StrCat(tree_.Path(rel), " missing; node ", node,
+                          " taken to have no CPUs"));
+        continue;
+      }
+      cpus.emplace();
+      for (int id : linked) {
+        auto it = sim_of_.find(id);
+        if (it != sim_of_.end()) cpus->push_back(it->second);
+      }
+      ++nodes_from_links;
     }
     for (int sim : *cpus) {
       if (node_of_[sim] != -1) {
@@ -182,6 +208,16 @@ absl::Status Importer::ReadNodes() {
       node_of_[sim] = node;
     }
     if (!cpus->empty()) with_cpus.push_back(node);
+  }
+  if (nodes_from_maps > 0) {
+    Warn(absl::StrCat(nodes_from_maps,
+                      " node(s) without cpulist; their CPUs "
+                      "taken from nodeN/cpumap"));
+  }
+  if (nodes_from_links > 0) {
+    Warn(absl::StrCat(nodes_from_links,
+                      " node(s) without cpulist; their CPUs "
+                      "taken from the nodeN/cpuM links"));
   }
   std::vector<int> orphans;
   for (size_t sim = 0; sim < cpus_.size(); ++sim) {
@@ -258,7 +294,7 @@ absl::Status Importer::ReadDistances(const std::vector<int>& node_ids,
 // Package, core and LLC of every CPU; adds the CPUs to the builder.
 absl::Status Importer::PlaceCpus() {
   GroupIds package_ids, core_ids, llc_ids;
-  bool pkg_from_die = false, pkg_default = false;
+  bool pkg_from_die = false, pkg_default = false, pkg_unknown_id = false;
   std::string core_source;
   bool core_default = false, llc_default = false;
   for (size_t i = 0; i < cpus_.size(); ++i) {
@@ -274,6 +310,12 @@ absl::Status Importer::PlaceCpus() {
                               OptInt(file("physical_package_id")));
     SCHEDSIM_ASSIGN_OR_RETURN(std::optional<int64_t> die_id,
                               OptInt(file("die_id")));
+    if (package_id.has_value() && *package_id < 0) {
+      // -1: the architecture does not know (s390, some POWER); the sibling
+      // lists below still group the package's CPUs.
+      package_id.reset();
+      pkg_unknown_id = true;
+    }
     if (package_id.has_value()) {
       package = package_ids.Id({0, *package_id});
     } else {
@@ -352,6 +394,11 @@ absl::Status Importer::PlaceCpus() {
     Warn(
         "packages inferred from dies (topology/die_cpus_list or die_id): no "
         "physical_package_id or package_cpus_list");
+  }
+  if (pkg_unknown_id) {
+    Warn(
+        "physical_package_id -1 (unknown to the architecture); packages "
+        "taken from package_cpus_list or core_siblings_list");
   }
   if (pkg_default) {
     Warn("no package information; assumed one package");

@@ -48,6 +48,7 @@ class Importer {
     SCHEDSIM_RETURN_IF_ERROR(ReadCacheSpecs());
     SCHEDSIM_RETURN_IF_ERROR(ReadCStates());
     SCHEDSIM_RETURN_IF_ERROR(ReadFrequency());
+    NoteHybridCpus();
     GuessVendor();
     return builder_.Build();
   }
@@ -125,6 +126,9 @@ class Importer {
   // The cpufreq directory of the first CPU, or "" when there is none.
   absl::StatusOr<std::string> FindCpufreqDir();
   absl::Status ReadFrequency();
+  // Warns when the CPUs are not all alike (different cpuinfo_max_freq, or
+  // Intel hybrid cpu_core / cpu_atom kinds): they are modelled as CPU 0.
+  void NoteHybridCpus();
   void GuessVendor();
 
   SysfsTree tree_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -14,11 +15,14 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "base/status_macros.h"
+#include "topology/cpuset.h"
 #include "topology/sysfs_importer.h"
 #include "topology/sysfs_read.h"
 #include "topology/topology.h"
@@ -231,6 +235,74 @@ absl::Status Importer::ReadFrequency() {
   driver_ = f.driver;
   builder_.set_frequency(std::move(f));
   return absl::OkStatus();
+}
+
+void Importer::NoteHybridCpus() {
+  // Each CPU's maximum frequency: its own cpufreq directory, else the
+  // policy whose related_cpus holds it.
+  std::map<int, int64_t> max_khz;  // simulated CPU -> kHz
+  for (size_t sim = 0; sim < cpus_.size(); ++sim) {
+    std::optional<std::string> text =
+        tree_.Read(CpuPath(cpus_[sim], "cpufreq/cpuinfo_max_freq"));
+    int64_t khz = 0;
+    if (text.has_value() &&
+        absl::SimpleAtoi(absl::StripAsciiWhitespace(*text), &khz) && khz > 0) {
+      max_khz[static_cast<int>(sim)] = khz;
+    }
+  }
+  const std::string policies = absl::StrCat(kCpuDir, "/cpufreq");
+  for (int p : tree_.NumberedEntries(policies, "policy")) {
+    const std::string dir = absl::StrCat(policies, "/policy", p);
+    std::optional<std::string> text =
+        tree_.Read(absl::StrCat(dir, "/cpuinfo_max_freq"));
+    std::optional<std::string> related =
+        tree_.Read(absl::StrCat(dir, "/related_cpus"));
+    int64_t khz = 0;
+    if (!text.has_value() || !related.has_value() ||
+        !absl::SimpleAtoi(absl::StripAsciiWhitespace(*text), &khz) ||
+        khz <= 0) {
+      continue;
+    }
+    absl::StatusOr<std::vector<int>> ids =
+        ParseIdList(tree_.Path(absl::StrCat(dir, "/related_cpus")), *related);
+    if (!ids.ok()) continue;
+    for (int id : *ids) {
+      auto it = sim_of_.find(id);
+      if (it != sim_of_.end()) max_khz.emplace(it->second, khz);
+    }
+  }
+  std::map<int64_t, std::vector<int>> cpus_at;  // kHz -> sysfs CPU ids
+  for (const auto& [sim, khz] : max_khz) cpus_at[khz].push_back(cpus_[sim]);
+  const auto list = [](const std::vector<int>& ids) {
+    CpuSet set(ids.empty() ? 1 : *std::max_element(ids.begin(), ids.end()) + 1);
+    for (int id : ids) set.Set(id);
+    return set.ToList();
+  };
+  if (cpus_at.size() > 1) {
+    std::vector<std::string> parts;
+    for (auto it = cpus_at.rbegin(); it != cpus_at.rend(); ++it) {
+      parts.push_back(
+          absl::StrCat(it->first, " kHz on CPUs ", list(it->second)));
+    }
+    Warn(
+        absl::StrCat("CPUs differ in cpuinfo_max_freq (a hybrid part or "
+                     "binned cores): ",
+                     absl::StrJoin(parts, ", "), "; all modelled as CPU ",
+                     cpus_[0], " (per-CPU capacity is not modelled)"));
+  }
+  // Intel hybrid parts name their CPU kinds by PMU.
+  std::vector<std::string> kinds;
+  for (const char* kind : {"cpu_core", "cpu_atom"}) {
+    const std::string rel = absl::StrCat("devices/", kind, "/cpus");
+    if (std::optional<std::string> text = tree_.Read(rel)) {
+      kinds.push_back(
+          absl::StrCat(kind, " CPUs ", absl::StripAsciiWhitespace(*text)));
+    }
+  }
+  if (kinds.size() > 1) {
+    Warn(absl::StrCat("hybrid CPU kinds (", absl::StrJoin(kinds, ", "),
+                      "); all modelled as CPU ", cpus_[0]));
+  }
 }
 
 void Importer::GuessVendor() {

@@ -4,6 +4,7 @@
 
 #include "topology/sysfs_read.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -70,6 +71,32 @@ absl::StatusOr<std::vector<int>> ParseIdList(const std::string& path,
     }
   }
   return std::vector<int>(ids.begin(), ids.end());
+}
+
+absl::StatusOr<std::vector<int>> ParseIdMask(const std::string& path,
+                                             absl::string_view text) {
+  std::vector<absl::string_view> words =
+      absl::StrSplit(absl::StripAsciiWhitespace(text), ',');
+  const auto bad = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected a CPU mask like '00000000,000000ff' in ", path,
+                     ", got ", Quote(text)));
+  };
+  if (words.size() * 32 > static_cast<size_t>(kMaxListId)) return bad();
+  std::vector<int> ids;
+  for (size_t w = 0; w < words.size(); ++w) {
+    const absl::string_view word = absl::StripAsciiWhitespace(words[w]);
+    uint32_t bits = 0;
+    if (word.empty() || word.size() > 8 || !absl::SimpleHexAtoi(word, &bits)) {
+      return bad();
+    }
+    const int base = static_cast<int>(words.size() - 1 - w) * 32;
+    for (int b = 0; b < 32; ++b) {
+      if (bits & (uint32_t{1} << b)) ids.push_back(base + b);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 // Parses a cache size such as "32K", "1M" or "512" (bytes).

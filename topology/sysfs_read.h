@@ -39,6 +39,12 @@ absl::StatusOr<int64_t> ParseInt(const std::string& path,
 absl::StatusOr<std::vector<int>> ParseIdList(const std::string& path,
                                              absl::string_view text);
 
+// Parses a kernel CPU mask ("00000000,000000ff": comma-separated 32-bit
+// hex words, most significant first, as in nodeN/cpumap) into the ids of
+// its set bits, ascending.
+absl::StatusOr<std::vector<int>> ParseIdMask(const std::string& path,
+                                             absl::string_view text);
+
 // Parses a cache size such as "32K", "1M" or "512" (bytes).
 absl::StatusOr<int64_t> ParseSizeBytes(const std::string& path,
                                        absl::string_view text);
@@ -71,11 +77,14 @@ class SysfsTree {
   // The content of a regular file, or nullopt when it is missing or cannot
   // be read (sysfs attributes may refuse reads, e.g. with EIO or EPERM), is
   // not a regular file (a FIFO is never opened for a blocking read) or is
-  // longer than base::kMaxSysfsFileBytes.
+  // longer than base::kMaxSysfsFileBytes. Trailing NUL bytes are dropped:
+  // older kernels printed some lists (node*/cpulist, node/online) with a
+  // terminating NUL after the newline.
   std::optional<std::string> Read(absl::string_view rel) const {
     absl::StatusOr<std::string> content =
         base::ReadInputFile(Path(rel), "sysfs file", base::kMaxSysfsFileBytes);
     if (!content.ok()) return std::nullopt;
+    while (!content->empty() && content->back() == '\0') content->pop_back();
     return *std::move(content);
   }
 

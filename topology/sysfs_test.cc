@@ -523,6 +523,32 @@ TEST(SysfsImportTest, OfflineHoleIsRenumbered) {
               Contains(AllOf(HasSubstr("0,1,3"), HasSubstr("renumbered"))));
 }
 
+TEST(SysfsImportTest, CpusOfDifferentMaximumFrequencyAreNoted) {
+  std::vector<std::string> lines = FullMachineLines();
+  for (int cpu : {2, 3, 6, 7}) {
+    lines = With(lines,
+                 absl::StrCat("devices/system/cpu/cpu", cpu,
+                              "/cpufreq/cpuinfo_max_freq"),
+                 "2400000");
+  }
+  lines.push_back("ro|/sys/devices/cpu_core/cpus|0-1,4-5");
+  lines.push_back("ro|/sys/devices/cpu_atom/cpus|2-3,6-7");
+  absl::StatusOr<Topology> t = LoadTopologyFromSysfs(Tree("hybrid", lines));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(t->warnings(),
+              Contains(HasSubstr("CPUs differ in cpuinfo_max_freq (a hybrid "
+                                 "part or binned cores): 3800000 kHz on CPUs "
+                                 "0-1,4-5, 2400000 kHz on CPUs 2-3,6-7; all "
+                                 "modelled as CPU 0")));
+  EXPECT_THAT(t->warnings(),
+              Contains(HasSubstr("hybrid CPU kinds (cpu_core CPUs 0-1,4-5, "
+                                 "cpu_atom CPUs 2-3,6-7)")));
+  // A machine of identical CPUs gets no such note.
+  t = LoadTopologyFromSysfs(Tree("alike", FullMachineLines()));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(t->warnings(), Not(Contains(HasSubstr("differ in cpuinfo"))));
+}
+
 TEST(SysfsImportTest, EmptyCoreIdIsAnErrorNamingTheFile) {
   const std::string root = Tree(
       "empty_core_id",

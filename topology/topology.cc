@@ -3,6 +3,7 @@
 #include "topology/topology.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <utility>
 
@@ -82,6 +83,89 @@ Topology Topology::WithoutHwp() const {
   t.frequency_.has_hwp = false;
   t.frequency_.has_epp = false;
   t.frequency_.hwp = HwpCaps{};
+  return t;
+}
+
+absl::StatusOr<Topology> Topology::WithPowerModel(const Topology& model) const {
+  if (threads_per_core_ != model.threads_per_core_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "power model '", model.name_, "' has ", model.threads_per_core_,
+        " CPU(s) per core but machine '", name_, "' has ", threads_per_core_,
+        "; choose a built-in machine with ", threads_per_core_,
+        " CPU(s) per core"));
+  }
+  Topology t(*this);
+  t.power_ = model.power_;
+  std::string note;
+  if (!has_idle_table() && !has_frequency_table()) {
+    t.cstates_ = model.cstates_;
+    t.frequency_ = model.frequency_;
+    note = absl::StrCat("power model: C-state, frequency and power tables of '",
+                        model.name_, "' (", model.model_name_, ")");
+  } else {
+    note = absl::StrCat("power model '", model.name_, "' (", model.model_name_,
+                        "): power parameters");
+  }
+  if (has_idle_table() || has_frequency_table()) {
+    // A machine with tables of its own (a sysfs capture) keeps them and
+    // takes from the model only what the files cannot say.
+    if (!has_idle_table()) {
+      t.cstates_ = model.cstates_;
+      absl::StrAppend(&note, "; its C-state table");
+    } else if (!model.cstates_.empty()) {
+      int by_name = 0, by_latency = 0;
+      for (CState& s : t.cstates_) {
+        const CState* match = nullptr;
+        for (const CState& m : model.cstates_) {
+          if (m.name == s.name) match = &m;
+        }
+        if (match != nullptr) {
+          ++by_name;
+        } else {
+          // The model state whose advertised exit latency is nearest.
+          for (const CState& m : model.cstates_) {
+            if (match == nullptr ||
+                std::abs(m.exit_latency_ns - s.exit_latency_ns) <
+                    std::abs(match->exit_latency_ns - s.exit_latency_ns)) {
+              match = &m;
+            }
+          }
+          ++by_latency;
+        }
+        s.physical_exit_ns =
+            std::min(match->physical_exit_ns, s.exit_latency_ns);
+        s.physical_entry_ns = match->physical_entry_ns;
+        s.power_mw = match->power_mw;
+        s.flags = match->flags | (s.flags & CState::kPolling);
+      }
+      absl::StrAppend(&note,
+                      "; the machine's own idle states kept, with the "
+                      "physical exit and entry costs, power and flags of the "
+                      "model's state of the same name (",
+                      by_name, ") or nearest exit latency (", by_latency, ")");
+    }
+    if (!has_frequency_table()) {
+      t.frequency_ = model.frequency_;
+      absl::StrAppend(&note, "; its frequency table");
+    } else {
+      t.frequency_.vf_curve = model.frequency_.vf_curve;
+      absl::StrAppend(&note,
+                      "; the machine's own frequencies kept, with the "
+                      "model's V/f curve");
+    }
+  }
+  // Cores per package, as whole numbers of cores over packages.
+  const int64_t mine = num_cores() / std::max(num_packages(), 1);
+  const int64_t theirs = model.num_cores() / std::max(model.num_packages(), 1);
+  if (mine != theirs && theirs > 0 && model.power_.tdp_mw > 0) {
+    t.power_.tdp_mw = model.power_.tdp_mw * mine / theirs;
+    absl::StrAppend(&note,
+                    "; package power limit scaled by cores per "
+                    "package, ",
+                    mine, "/", theirs, ": ", model.power_.tdp_mw, " -> ",
+                    t.power_.tdp_mw, " mW");
+  }
+  t.warnings_.push_back(std::move(note));
   return t;
 }
 
@@ -175,11 +259,15 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   std::map<int, int> pkg_id = Densify(low_pkg), node_id = Densify(low_node),
                      llc_id = Densify(low_llc), core_id = Densify(low_core);
 
-  // Nesting checks, on dense ids: each core in one LLC, each LLC and each
-  // node in one package.
+  // Nesting checks, on dense ids: each core in one LLC, each LLC in one
+  // package, and either each node in one package or (a node spanning
+  // packages, as on a multi-socket machine with one memory) each package
+  // in one node.
   std::vector<int> core_llc(core_id.size(), -1), llc_pkg(llc_id.size(), -1),
-      node_pkg(node_id.size(), -1);
+      node_pkg(node_id.size(), -1), pkg_node(pkg_id.size(), -1);
   std::vector<int> llc_node(llc_id.size(), -1);  // -2: spans several nodes
+  int node_spans_packages_cpu = -1;  // a CPU whose node spans packages
+  int package_spans_nodes_cpu = -1;  // a CPU whose package spans nodes
   for (int cpu = 0; cpu < n; ++cpu) {
     const RawCpu& c = *by_cpu[cpu];
     int core = core_id[c.core], llc = llc_id[c.llc], node = node_id[c.node],
@@ -197,10 +285,26 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
     };
     absl::Status s = check(core_llc, core, llc, "core", "LLC");
     if (s.ok()) s = check(llc_pkg, llc, pkg, "LLC", "package");
-    if (s.ok()) s = check(node_pkg, node, pkg, "NUMA node", "package");
     if (!s.ok()) return s;
+    if (node_pkg[node] == -1) node_pkg[node] = pkg;
+    if (node_pkg[node] != pkg && node_spans_packages_cpu < 0) {
+      node_spans_packages_cpu = cpu;
+    }
+    if (pkg_node[pkg] == -1) pkg_node[pkg] = node;
+    if (pkg_node[pkg] != node && package_spans_nodes_cpu < 0) {
+      package_spans_nodes_cpu = cpu;
+    }
     if (llc_node[llc] == -1) llc_node[llc] = node;
     if (llc_node[llc] != node) llc_node[llc] = -2;
+  }
+  const bool packages_in_nodes = node_spans_packages_cpu >= 0;
+  if (packages_in_nodes && package_spans_nodes_cpu >= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine '", name_, "': CPU ", node_spans_packages_cpu,
+        " puts a NUMA node in a second package and CPU ",
+        package_spans_nodes_cpu,
+        " a package in a second NUMA node; nodes must lie in packages or "
+        "packages in nodes"));
   }
 
   Topology t;
@@ -229,13 +333,26 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   std::vector<Vertex> lv = add_level(Level::kLlc, llc_id.size());
   std::vector<Vertex> cv = add_level(Level::kCore, core_id.size());
   hg.thread_vertex = add_level(Level::kThread, n);
-  for (Vertex p : pv) boost::add_edge(hg.machine, p, g);
-  for (size_t node = 0; node < nv.size(); ++node) {
-    boost::add_edge(pv[node_pkg[node]], nv[node], g);
-  }
-  for (size_t llc = 0; llc < lv.size(); ++llc) {
-    Vertex parent = llc_node[llc] >= 0 ? nv[llc_node[llc]] : pv[llc_pkg[llc]];
-    boost::add_edge(parent, lv[llc], g);
+  if (packages_in_nodes) {
+    // machine -> node -> package -> LLC.
+    for (Vertex v : nv) boost::add_edge(hg.machine, v, g);
+    for (size_t pkg = 0; pkg < pv.size(); ++pkg) {
+      boost::add_edge(nv[pkg_node[pkg]], pv[pkg], g);
+    }
+    for (size_t llc = 0; llc < lv.size(); ++llc) {
+      boost::add_edge(pv[llc_pkg[llc]], lv[llc], g);
+    }
+  } else {
+    // machine -> package -> node -> LLC (or package -> LLC for an LLC
+    // shared by several nodes).
+    for (Vertex p : pv) boost::add_edge(hg.machine, p, g);
+    for (size_t node = 0; node < nv.size(); ++node) {
+      boost::add_edge(pv[node_pkg[node]], nv[node], g);
+    }
+    for (size_t llc = 0; llc < lv.size(); ++llc) {
+      Vertex parent = llc_node[llc] >= 0 ? nv[llc_node[llc]] : pv[llc_pkg[llc]];
+      boost::add_edge(parent, lv[llc], g);
+    }
   }
   for (size_t core = 0; core < cv.size(); ++core) {
     boost::add_edge(lv[core_llc[core]], cv[core], g);
@@ -244,7 +361,7 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
     const RawCpu& c = *by_cpu[cpu];
     boost::add_edge(cv[core_id[c.core]], hg.thread_vertex[cpu], g);
     int llc = llc_id[c.llc];
-    if (llc_node[llc] < 0) {
+    if (!packages_in_nodes && llc_node[llc] < 0) {
       boost::add_edge(nv[node_id[c.node]], hg.thread_vertex[cpu], g);
     }
   }

@@ -174,6 +174,24 @@ class Topology {
   // when it has no HWP.
   Topology WithoutHwp() const;
   const PowerSpec& power() const { return power_; }
+  // Whether the machine has a frequency table (a maximum frequency) and an
+  // idle-state table. Imports from hwloc XML have neither; a sysfs import
+  // has them when the capture holds cpufreq and cpuidle files.
+  bool has_frequency_table() const { return frequency_.max_turbo_khz > 0; }
+  bool has_idle_table() const { return !cstates_.empty(); }
+  // This machine (its CPUs, caches and NUMA distances) with `model`'s
+  // power parameters and, where it has none of its own, `model`'s C-state
+  // and frequency (P-states, HWP, turbo) tables: the "power model" of an
+  // imported machine (docs/topology.md, "Power models for imported
+  // machines"). Own idle states (a sysfs capture's) are kept, taking the
+  // physical exit/entry costs, power and flags of the model's state of the
+  // same name, else of nearest advertised exit latency; own frequencies are
+  // kept, taking the model's V/f curve. When the two have different
+  // numbers of cores per package, the package power limit (tdp_mw) is
+  // scaled by their ratio; a warning records what was taken.
+  // InvalidArgument, naming both machines, when they differ in CPUs per
+  // core (a core C-state and the per-thread power need the same SMT width).
+  absl::StatusOr<Topology> WithPowerModel(const Topology& model) const;
   // Caches seen by one CPU, L1 first.
   const std::vector<CacheSpec>& caches() const { return caches_; }
 
@@ -205,7 +223,8 @@ class Topology {
 // Assembles a Topology. Callers name each CPU's package, node, LLC and core
 // with any ids they like (for example sysfs ids); Build() renumbers them
 // densely, builds the hierarchy graph, checks that it nests (a core lies in
-// one LLC, an LLC in one package, a node in one package) and flattens it.
+// one LLC, an LLC in one package, and either every node in one package or,
+// when a node spans packages, every package in one node) and flattens it.
 class TopologyBuilder {
  public:
   explicit TopologyBuilder(std::string name);

@@ -72,6 +72,37 @@ TEST(TopologyBuilderTest, RejectsGapsDuplicatesAndNonNesting) {
   EXPECT_THAT(split.Build().status().message(), HasSubstr("must nest"));
 }
 
+// Two packages of 2 cores sharing one memory (one NUMA node), and two
+// nodes of 2 packages each: the packages nest in the nodes.
+TEST(TopologyBuilderTest, NodesMaySpanPackages) {
+  TopologyBuilder uma("uma");
+  for (int cpu = 0; cpu < 4; ++cpu) uma.AddCpu(cpu, cpu / 2, 0, cpu / 2, cpu);
+  absl::StatusOr<Topology> t = uma.Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_packages(), 2);
+  EXPECT_EQ(t->num_nodes(), 1);
+  EXPECT_EQ(t->node_span(3).ToList(), "0-3");
+  EXPECT_EQ(t->package_span(3).ToList(), "2-3");
+  EXPECT_TRUE(t->warnings().empty());
+
+  TopologyBuilder two("two");
+  for (int cpu = 0; cpu < 8; ++cpu)
+    two.AddCpu(cpu, cpu / 2, cpu / 4, cpu / 2, cpu);
+  two.set_distances({{10, 20}, {20, 10}});
+  t = two.Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_packages(), 4);
+  EXPECT_EQ(t->node_span(5).ToList(), "4-7");
+  EXPECT_EQ(t->place(5).package, 2);
+  EXPECT_EQ(t->place(5).node, 1);
+
+  // A node over two packages while a package holds two nodes: no nesting.
+  TopologyBuilder bad("bad");
+  bad.AddCpu(0, 0, 0, 0, 0).AddCpu(1, 1, 0, 1, 1).AddCpu(2, 1, 1, 1, 2);
+  EXPECT_THAT(bad.Build().status().message(),
+              HasSubstr("nodes must lie in packages or packages in nodes"));
+}
+
 TEST(TopologyBuilderTest, RejectsBadDistanceMatrix) {
   TopologyBuilder b = SmallMachine();
   b.set_distances({{10, 20}});
@@ -88,6 +119,58 @@ TEST(FrequencySpecTest, TurboCeilingFallsWithActiveCores) {
   EXPECT_EQ(f.TurboCeilingKhz(1), 3900000);
   EXPECT_EQ(f.TurboCeilingKhz(2), 3800000);
   EXPECT_EQ(f.TurboCeilingKhz(8), 3700000);
+}
+
+// A model machine: one package of 4 cores x `threads` threads, with a
+// C-state, frequency and power table.
+Topology PowerModel(int threads) {
+  TopologyBuilder b("model");
+  b.set_model_name("Model CPU");
+  for (int cpu = 0; cpu < 4 * threads; ++cpu) b.AddCpu(cpu, 0, 0, 0, cpu % 4);
+  CState c1;
+  c1.name = "C1";
+  b.set_cstates({c1});
+  FrequencySpec f;
+  f.min_khz = 800000;
+  f.base_khz = 2000000;
+  f.max_turbo_khz = 3000000;
+  b.set_frequency(f);
+  PowerSpec p;
+  p.tdp_mw = 40000;
+  b.set_power(p);
+  return *b.Build();
+}
+
+TEST(TopologyPowerModelTest, TakesTheModelsTablesAndKeepsTheMachine) {
+  absl::StatusOr<Topology> t = SmallMachine().Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->has_frequency_table());
+  EXPECT_FALSE(t->has_idle_table());
+  absl::StatusOr<Topology> m = t->WithPowerModel(PowerModel(2));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->name(), "small");
+  EXPECT_EQ(m->num_cpus(), 8);
+  EXPECT_EQ(m->num_packages(), 2);
+  EXPECT_TRUE(m->has_frequency_table());
+  EXPECT_TRUE(m->has_idle_table());
+  EXPECT_EQ(m->cstates()[0].name, "C1");
+  EXPECT_EQ(m->frequency().max_turbo_khz, 3000000);
+  // 2 cores per package against the model's 4: half the package limit.
+  EXPECT_EQ(m->power().tdp_mw, 20000);
+  EXPECT_THAT(m->warnings().back(),
+              HasSubstr("power model: C-state, frequency and power tables "
+                        "of 'model' (Model CPU); package power limit scaled "
+                        "by cores per package, 2/4: 40000 -> 20000 mW"));
+}
+
+TEST(TopologyPowerModelTest, RefusesADifferentSmtWidth) {
+  absl::StatusOr<Topology> t = SmallMachine().Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  absl::StatusOr<Topology> m = t->WithPowerModel(PowerModel(1));
+  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(m.status().message(),
+            "power model 'model' has 1 CPU(s) per core but machine 'small' "
+            "has 2; choose a built-in machine with 2 CPU(s) per core");
 }
 
 }  // namespace

@@ -54,7 +54,9 @@ absl::StatusOr<Topology> MachineFromSysfs(const std::string& sysfs_root,
 
 // The machine of an hwloc topology XML file (lstopo --of xml), named `name`
 // (default: the file name without ".xml"). hwloc knows no C-states or
-// frequencies: those are left empty, with a warning.
+// frequencies: those are left empty, with a warning;
+// `machine->WithPowerModel(*PresetMachine("skylake-e3-1240v5"))` gives it a
+// preset's (docs/topology.md, "Power models for imported machines").
 absl::StatusOr<Topology> MachineFromHwlocXml(const std::string& path,
                                              const std::string& name = "");
 
