@@ -89,6 +89,15 @@ class SchedView {
   // Simulated time spent probing so far in this search (what cpu_clock
   // deltas measure in the kernel).
   virtual int64_t scan_time_ns() const = 0;
+
+  // Per-LLC state a policy keeps itself (an idle-CPU mask): one read or
+  // write of it, for `cpu`'s LLC, by the CPU running the hook. It lives in
+  // one cache line per LLC that every CPU of the LLC reads and writes; a
+  // backend may charge what moving that line costs (the simulator does,
+  // by distance: docs/model.md, "Shared cache lines"). has_idle_cores and
+  // set_idle_cores are such accesses to sd_llc_shared already.
+  virtual void read_policy_llc_line(int cpu) {}
+  virtual void write_policy_llc_line(int cpu) {}
 };
 
 // An idle-CPU search policy (a select_idle_sibling variant). One object

@@ -81,11 +81,24 @@ void SimulatorImpl::EnterIdle(int cpu) {
     if (c.nr_running > 0) return Schedule(cpu);
   }
   c.idle_stamp_ns = now_ns_;
+  // update_idle_core (and a policy's own idle-entry work) runs on the CPU
+  // going idle, in the idle task before cpuidle: its probes of the
+  // siblings and the shared lines it reads and writes delay the idle
+  // state's start, and a wake-up that comes meanwhile waits for them
+  // (IdleExitLatency counts from idle_enter_ns).
+  scan_probes_ = 0;
+  line_cpu_ = cpu;
+  line_cost_ns_ = 0;
   policies_.placement->OnCpuIdle(*sched_view_, cpu);
-  return SelectAndEnterIdle(cpu);
+  const int64_t entry_work_ns =
+      scan_probes_ * config_.probe_cost_ns + line_cost_ns_;
+  scan_probes_ = 0;
+  line_cpu_ = -1;
+  line_cost_ns_ = 0;
+  return SelectAndEnterIdle(cpu, entry_work_ns);
 }
 
-void SimulatorImpl::SelectAndEnterIdle(int cpu) {
+void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
   Cpu& c = cpus_[cpu];
   platform::IdleDevice& dev = *idle_devices_[cpu];
   bool stop_tick = true;
@@ -105,7 +118,7 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu) {
   RefreshProbe(cpu);
   ++llcs_[c.llc].nr_idle;
   c.idle_state = s;
-  c.idle_enter_ns = now_ns_;
+  c.idle_enter_ns = now_ns_ + entry_work_ns;
   c.poll_limit_hit = false;
   c.polling = s >= 0 && topo_.cstates()[s].polling();
   if (s >= 0) ++c.stats.states[s].usage;

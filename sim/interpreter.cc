@@ -144,6 +144,120 @@ void SimulatorImpl::ChargeCpu(int cpu, int64_t cost_ns) {
   }
 }
 
+// What `writes` writes to shared line `line` by `cpu` cost, in ns of stall,
+// when they start at `start_ns` and are spread over `cycles` of work.
+//
+// The line is a FIFO server: one CPU at a time owns it. A write by a CPU
+// that does not own it moves it from the owner's cache
+// (Topology::LineTransferNs: the read-for-ownership of a line held
+// modified elsewhere); a write by the owner is a cache hit (its cost is in
+// the op's cycles). The op stands for `writes` writes spread over its
+// span, so it is contended when another CPU wrote the line within that
+// span (or still holds it): then each of the writes finds the line
+// elsewhere, pays a transfer from the last other writer and waits its
+// turn behind the writes already queued. Uncontended, only the first write
+// moves the line. A lock's critical section (`hold_ns`) keeps the line for
+// each write. This is how a shared reference count (the struct file of a
+// shared descriptor: fget/fput in fs/file.c, v6.1) or a global spinlock
+// serialises CPUs: the line's throughput, one transfer plus one hold per
+// write, bounds every writer's together.
+int64_t SimulatorImpl::SharedLineStall(int cpu, int line, int writes,
+                                       int64_t hold_ns, int64_t start_ns,
+                                       int64_t cycles) {
+  if (writes <= 0) return 0;
+  const int64_t span_ns =
+      CeilNonNegative(static_cast<double>(cycles) * cpus_[cpu].ns_per_cycle);
+  return LineWriteStall(lines_[line], &line_stats_[line], cpu, writes, hold_ns,
+                        start_ns, span_ns);
+}
+
+int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
+                                      int cpu, int writes, int64_t hold_ns,
+                                      int64_t start_ns, int64_t span_ns) {
+  SharedLineStats unused;
+  SharedLineStats& st = stats != nullptr ? *stats : unused;
+  st.writes += static_cast<uint64_t>(writes);
+  const bool owned = l.owner == cpu;
+  const int32_t other = owned ? l.prev_owner : l.owner;
+  const int64_t other_end = owned ? l.prev_end_ns : l.owner_end_ns;
+  const int64_t busy_until = std::max(l.owner_end_ns, l.prev_end_ns);
+  int64_t stall = 0;
+  int64_t end = 0;
+  if (other >= 0 && other_end > start_ns - span_ns) {
+    // Contended: every write moves the line and queues behind the others.
+    const int64_t per_write = topo_.LineTransferNs(other, cpu) + hold_ns;
+    const int64_t begin = std::max(start_ns, busy_until);
+    end = begin + per_write * writes;
+    stall = end - start_ns;
+    st.transfers += static_cast<uint64_t>(writes);
+  } else {
+    const int64_t move =
+        owned || l.owner < 0 ? 0 : topo_.LineTransferNs(l.owner, cpu);
+    if (move > 0) ++st.transfers;
+    stall = move + hold_ns * writes;
+    end = start_ns + stall;
+  }
+  st.stall_ns += stall;
+  if (!owned) {
+    l.prev_owner = l.owner;
+    l.prev_end_ns = l.owner_end_ns;
+    l.owner = cpu;
+  }
+  l.owner_end_ns = end;
+  return stall;
+}
+
+// A policy hook's access to a per-LLC line (LlcLine), by line_cpu_: the
+// cost goes to line_cost_ns_, which the caller charges (the waker of a
+// wake-up, the idle entry of update_idle_core). A read of a line another
+// CPU wrote since this CPU last read it moves it here (shared); a write
+// takes it from its owner (LineWriteStall) and invalidates every reader,
+// which costs a transfer even when this CPU owned it while others read.
+void SimulatorImpl::ReadLlcLine(int llc, LlcLine which) {
+  const int cpu = line_cpu_;
+  if (cpu < 0) return;
+  const size_t i =
+      static_cast<size_t>(llc) * kLlcLines + static_cast<size_t>(which);
+  LineState& l = llc_lines_[i];
+  topology::CpuSet& readers = llc_line_readers_[i];
+  if (l.owner < 0 || l.owner == cpu || readers.Test(cpu)) return;
+  line_cost_ns_ += topo_.LineTransferNs(l.owner, cpu);
+  readers.Set(cpu);
+}
+
+void SimulatorImpl::WriteLlcLine(int llc, LlcLine which) {
+  const int cpu = line_cpu_;
+  if (cpu < 0) return;
+  const size_t i =
+      static_cast<size_t>(llc) * kLlcLines + static_cast<size_t>(which);
+  LineState& l = llc_lines_[i];
+  topology::CpuSet& readers = llc_line_readers_[i];
+  int64_t cost = 0;
+  if (l.owner == cpu) {
+    for (int r = readers.First(); r >= 0; r = readers.Next(r)) {
+      if (r != cpu) {
+        cost = topo_.LineTransferNs(cpu, r);  // invalidate the copies
+        break;
+      }
+    }
+    l.owner_end_ns = now_ns_ + line_cost_ns_ + cost;
+  } else {
+    cost = LineWriteStall(l, nullptr, cpu, 1, 0, now_ns_ + line_cost_ns_, 0);
+  }
+  line_cost_ns_ += cost;
+  readers.ClearAll();
+  readers.Set(cpu);
+}
+
+// The lines of a channel operation on `cpu` that the previous operation
+// left in another CPU's cache (kPipeOpLines).
+int64_t SimulatorImpl::ChannelLinesNs(ChannelState& ch, int cpu) {
+  const int64_t ns =
+      ch.last_cpu >= 0 ? ch.lines * topo_.LineTransferNs(ch.last_cpu, cpu) : 0;
+  ch.last_cpu = cpu;
+  return ns;
+}
+
 // Dequeues the running task of `cpu` (it blocks or exits) and accounts it.
 void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
   Cpu& c = cpus_[cpu];
@@ -230,7 +344,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         }
         ++t.pc;
         ++ch.messages;
-        t.pending_cost_ns += ch.op_ns;
+        t.pending_cost_ns += ch.op_ns + ChannelLinesNs(ch, cpu);
         if (ch.readers_head >= 0) {
           int reader = ch.readers_head;
           ch.readers_head = tasks_[reader].next_waiter;
@@ -259,7 +373,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         }
         ++t.pc;
         --ch.messages;
-        t.pending_cost_ns += ch.op_ns;
+        t.pending_cost_ns += ch.op_ns + ChannelLinesNs(ch, cpu);
         if (ch.writers_head >= 0) {
           int writer = ch.writers_head;
           ch.writers_head = tasks_[writer].next_waiter;
@@ -414,6 +528,22 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.stamp_ns = now_ns_ + t.pending_cost_ns;
         break;
+      }
+      case OpCode::kShared: {
+        ++t.pc;
+        t.rem_cycles = op.d1.Sample(rng_);
+        t.rem_stall_ns = 0;
+        if (jitter_) JitterWork(t);
+        const int64_t hold_ns = op.d2.Sample(rng_);
+        t.rem_stall_ns +=
+            SharedLineStall(cpu, op.arg, op.arg2, hold_ns,
+                            now_ns_ + t.pending_cost_ns, t.rem_cycles);
+        if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
+            t.pending_cost_ns == 0) {
+          break;
+        }
+        StartPhase(cpu, 0);
+        return;
       }
     }
   }

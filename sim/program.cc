@@ -91,6 +91,8 @@ const char* OpCodeName(OpCode code) {
       return "mark";
     case OpCode::kStamp:
       return "stamp";
+    case OpCode::kShared:
+      return "shared";
   }
   return "?";
 }
@@ -128,6 +130,13 @@ ProgramBuilder& ProgramBuilder::Recv(int channel) {
   program_.ops.push_back(MakeOp(OpCode::kRecv, channel));
   return *this;
 }
+ProgramBuilder& ProgramBuilder::Shared(int line, int writes, Dist cycles,
+                                       Dist hold_ns) {
+  program_.ops.push_back(
+      MakeOp(OpCode::kShared, line, writes, cycles, hold_ns));
+  return *this;
+}
+
 ProgramBuilder& ProgramBuilder::Barrier(int barrier, Dist spin_ns) {
   program_.ops.push_back(MakeOp(OpCode::kBarrier, barrier, 0, spin_ns));
   return *this;
@@ -197,10 +206,14 @@ absl::StatusOr<Program> ProgramBuilder::Build() {
     if (!s.ok()) return s;
     if ((op.code == OpCode::kSend || op.code == OpCode::kRecv ||
          op.code == OpCode::kBarrier || op.code == OpCode::kMark ||
-         op.code == OpCode::kFork) &&
+         op.code == OpCode::kFork || op.code == OpCode::kShared) &&
         op.arg < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(what, ": negative id ", op.arg));
+    }
+    if (op.code == OpCode::kShared && op.arg2 < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, ": negative write count ", op.arg2));
     }
     if (op.code == OpCode::kFork && (op.arg2 < 1 || op.arg2 > kMaxTasks)) {
       return absl::InvalidArgumentError(

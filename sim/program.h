@@ -84,6 +84,9 @@ enum class OpCode : uint8_t {
   kMark,     // count one operation of metric `arg` (and its latency since
              // the last kStamp, if any)
   kStamp,    // remember now as the start of an operation
+  kShared,   // run d1 cycles that write shared line `arg` `arg2` times,
+             // each write holding the line d2 ns (a lock's critical
+             // section; 0 = an atomic read-modify-write)
 };
 
 const char* OpCodeName(OpCode code);
@@ -128,6 +131,12 @@ class ProgramBuilder {
   ProgramBuilder& EndLoop();
   ProgramBuilder& Mark(int metric);
   ProgramBuilder& Stamp();
+  // `cycles` of work that write shared line `line` (Workload::lines)
+  // `writes` times, each write holding the line `hold_ns`: what the writes
+  // cost (moving the line from its last owner, waiting while other CPUs
+  // hold it) is added as stall (docs/model.md, "Shared cache lines").
+  ProgramBuilder& Shared(int line, int writes, Dist cycles,
+                         Dist hold_ns = Dist::Constant(0));
 
   // Checks loops match (at most kMaxLoopDepth deep) and the program ends in
   // kExit or an endless loop; appends kExit when it does not.

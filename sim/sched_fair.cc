@@ -171,6 +171,41 @@ void SimulatorImpl::DetachDeadUtil(int cpu, int task) {
 // --- Enqueue / dequeue
 // --------------------------------------------------------
 
+// The cache refill a task pays when it resumes on `to` after running on
+// `from`. Across LLCs: a task with a known working set refills
+// min(working set, the LLC) from where it ran, one line per
+// Topology::LineTransferNs(from, to), refill_parallelism fills at a time;
+// without one (or on a machine without coherence figures), the flat
+// llc_migration_penalty_ns scaled by SLIT distance / 10. Inside an LLC, on
+// another core: smt_migration_penalty_ns (the private L2 refills from the
+// shared L3).
+int64_t SimulatorImpl::MigrationRefillNs(int task, int from, int to) const {
+  const topology::CpuPlace& a = topo_.place(from);
+  const topology::CpuPlace& b = topo_.place(to);
+  if (a.llc == b.llc) {
+    return a.core != b.core ? config_.smt_migration_penalty_ns : 0;
+  }
+  const int64_t ws = specs_[tasks_[task].spec].working_set_bytes;
+  const int64_t line_ns = topo_.LineTransferNs(from, to);
+  if (ws < 0 || line_ns <= 0) {
+    int64_t penalty = config_.llc_migration_penalty_ns;
+    if (a.node != b.node)
+      penalty = penalty * topo_.distance(a.node, b.node) / 10;
+    return penalty;
+  }
+  int64_t bytes = ws;
+  int line_bytes = 64;
+  for (const topology::CacheSpec& c : topo_.caches()) {
+    if (c.level == 3) {
+      bytes = std::min(bytes, c.size_bytes);
+      line_bytes = c.line_bytes > 0 ? c.line_bytes : 64;
+    }
+  }
+  const int64_t lines = (bytes + line_bytes - 1) / line_bytes;
+  const int par = std::max(1, topo_.coherence().refill_parallelism);
+  return lines * line_ns / par;
+}
+
 void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
                                 uint32_t util_flags) {
   Cpu& c = cpus_[cpu];
@@ -191,15 +226,7 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     PeltAttach(c.rq_pelt, t.pelt);
     old.util_changed = true;
     c.util_changed = true;
-    int64_t penalty = 0;
-    if (topo_.place(from).llc != topo_.place(cpu).llc) {
-      penalty = config_.llc_migration_penalty_ns;
-      int a = topo_.place(from).node, b = topo_.place(cpu).node;
-      if (a != b) penalty = penalty * topo_.distance(a, b) / 10;
-    } else if (topo_.place(from).core != topo_.place(cpu).core) {
-      penalty = config_.smt_migration_penalty_ns;
-    }
-    t.pending_cost_ns += penalty;
+    t.pending_cost_ns += MigrationRefillNs(task, from, cpu);
     ++c.stats.migrations_in;
     ++task_stats_[task].migrations;
     if (sink_) sink_->OnMigrate(now_ns_, task, from, cpu);

@@ -272,12 +272,34 @@ struct PackageState {
   PackageStats stats;
 };
 
+// Cache lines one pipe or socket operation writes that the other end
+// reads next: for a pipe (fs/pipe.c pipe_write/pipe_read, v6.1) the
+// pipe_inode_info's mutex and head/tail, its wait queue, the pipe_buffer
+// and the data page's first line; for a unix stream socket
+// (net/unix/af_unix.c unix_stream_sendmsg/recvmsg) also the skb head and
+// its shared info and the peer's receive queue. When the previous
+// operation ran on another CPU each line moves (Topology::LineTransferNs).
+inline constexpr int kPipeOpLines = 4;
+inline constexpr int kSocketOpLines = 6;
+
 struct ChannelState {
   int32_t messages = 0;
   int32_t capacity = 0;                          // ChannelSpec::capacity
   int32_t readers_head = -1, readers_tail = -1;  // blocked in Recv
   int32_t writers_head = -1, writers_tail = -1;  // blocked in Send (full)
-  int64_t op_ns = 0;  // cost of a send or receive (pipe or socket)
+  int64_t op_ns = 0;      // cost of a send or receive (pipe or socket)
+  int32_t lines = 0;      // cache lines an operation writes (kPipeOpLines)
+  int32_t last_cpu = -1;  // the CPU of the last operation
+};
+
+// A shared line (Workload::lines): the CPU that wrote it last and until
+// when its write holds it, and the same for the last writer before that
+// one (the most recent other CPU, from the owner's point of view).
+struct LineState {
+  int32_t owner = -1;
+  int32_t prev_owner = -1;
+  int64_t owner_end_ns = 0;
+  int64_t prev_end_ns = 0;
 };
 
 struct BarrierState {
@@ -405,6 +427,33 @@ class SimulatorImpl {
   void RunTask(int cpu) { RunTask(cpu, cpus_[cpu].curr); }
   void OnPhaseEnd(int cpu);
   int CreateTask(int spec_index, int parent_cpu);
+  // kShared: the stall of `writes` writes to shared line `line`.
+  int64_t SharedLineStall(int cpu, int line, int writes, int64_t hold_ns,
+                          int64_t start_ns, int64_t cycles);
+  // The stall of `writes` writes by `cpu` to `l` starting at `start_ns`,
+  // spread over `span_ns` (the line model of SharedLineStall).
+  int64_t LineWriteStall(LineState& l, SharedLineStats* stats, int cpu,
+                         int writes, int64_t hold_ns, int64_t start_ns,
+                         int64_t span_ns);
+
+ public:
+  // The cache lines of per-LLC scheduler state the placement hooks use.
+  enum class LlcLine : uint8_t {
+    kSdLlcShared = 0,  // struct sched_domain_shared: has_idle_cores
+    kPolicy = 1,       // the policy's own (SchedView::*_policy_llc_line)
+  };
+  static constexpr int kLlcLines = 2;
+  void ReadLlcLine(int llc, LlcLine which);
+  void WriteLlcLine(int llc, LlcLine which);
+  // The CPU whose hook is running (-1: none; accesses are not charged) and
+  // what its line accesses have cost so far.
+  int32_t line_cpu_ = -1;
+  int64_t line_cost_ns_ = 0;
+
+ private:
+  int64_t ChannelLinesNs(ChannelState& ch, int cpu);
+  // What a migration from `from` to `to` costs the task in cache refill.
+  int64_t MigrationRefillNs(int task, int from, int to) const;
   void BlockCurrent(int cpu, bool voluntary);
   void ChargeCpu(int cpu, int64_t cost_ns);  // steal time from `cpu`
   void AccountBusyEnd(int cpu);
@@ -472,7 +521,8 @@ class SimulatorImpl {
 
   // idle.cc
   void EnterIdle(int cpu);
-  void SelectAndEnterIdle(int cpu);
+  // entry_work_ns: kernel work on the idle path before the state starts.
+  void SelectAndEnterIdle(int cpu, int64_t entry_work_ns = 0);
   void LeaveIdle(int cpu, bool by_poll);  // ends the idle period now
   void OnIdleExitDone(int cpu);
   void OnPollTimeout(int cpu);
@@ -546,6 +596,7 @@ class SimulatorImpl {
     int16_t uclamp_max = 1024;
     SchedPolicy policy = SchedPolicy::kNormal;
     uint8_t rt_priority = 0;
+    int64_t working_set_bytes = -1;  // TaskSpec::working_set_bytes
   };
   std::vector<Program> programs_;
   std::vector<SpecInfo> specs_;
@@ -591,6 +642,10 @@ class SimulatorImpl {
   std::vector<std::vector<int32_t>> next_channel_op_;
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
+  std::vector<LineState> lines_;
+  std::vector<SharedLineStats> line_stats_;
+  std::vector<LineState> llc_lines_;                // kLlcLines per LLC
+  std::vector<topology::CpuSet> llc_line_readers_;  // CPUs holding a copy
   std::vector<PackageState> packages_;
   std::vector<MetricStats> metric_stats_;
   PlacementStats placement_stats_;

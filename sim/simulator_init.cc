@@ -110,6 +110,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     info.channel_base = spec.channel_base;
     info.policy = spec.policy;
     info.rt_priority = static_cast<uint8_t>(spec.rt_priority);
+    info.working_set_bytes = spec.working_set_bytes;
     info.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
     int64_t default_min =
         spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;
@@ -225,10 +226,20 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     channels_[i].op_ns = spec.kind == ChannelSpec::Kind::kPipe
                              ? config_.pipe_op_ns
                              : config_.socket_op_ns;
+    channels_[i].lines =
+        spec.kind == ChannelSpec::Kind::kPipe ? kPipeOpLines : kSocketOpLines;
   }
   barriers_.resize(workload.barriers.size());
   for (size_t i = 0; i < barriers_.size(); ++i) {
     barriers_[i].parties = workload.barriers[i].parties;
+  }
+  lines_.resize(workload.lines.size());
+  llc_lines_.resize(static_cast<size_t>(topo_.num_llcs()) * kLlcLines);
+  llc_line_readers_.assign(llc_lines_.size(),
+                           topology::CpuSet(topo_.num_cpus()));
+  line_stats_.resize(workload.lines.size());
+  for (size_t i = 0; i < line_stats_.size(); ++i) {
+    line_stats_[i].name = workload.lines[i].name;
   }
   metric_stats_.resize(workload.metrics.size());
   for (size_t i = 0; i < metric_stats_.size(); ++i) {
@@ -353,6 +364,9 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
           break;
         case OpCode::kMark:
           s = check(workload.metrics.size(), "metric");
+          break;
+        case OpCode::kShared:
+          s = check(workload.lines.size(), "shared line");
           break;
         case OpCode::kFork:
           s = check(workload.programs.size(), "program");

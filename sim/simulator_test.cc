@@ -362,6 +362,56 @@ TEST(SimulatorTest, MigrationAcrossLlcAndNodesCostsARefill) {
   EXPECT_EQ(other_llc.run_ns - same_llc.run_ns, 10 * p);
   EXPECT_EQ(other_node.run_ns - same_llc.run_ns, 10 * p * 12 / 10);
   EXPECT_EQ(other_socket.run_ns - same_llc.run_ns, 10 * p * 32 / 10);
+
+  // With a working set the refill is its lines, each moved from where the
+  // task ran (Zen3: 100 ns to another CCX of the socket, 190 ns to the
+  // other socket), 24 in flight: 16 KiB = 256 lines.
+  w.tasks.clear();
+  auto run_ws = [&](int a, int b_cpu) {
+    TaskSpec t = Task("t", 0, absl::StrCat(a, ",", b_cpu), a);
+    t.working_set_bytes = 16 << 10;
+    w.tasks = {t};
+    AlternatingPlacement place(a, b_cpu);
+    auto sim = MakeSim(topo, config, w, {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Seconds(1)).ok());
+    return sim->Stats().tasks[0];
+  };
+  TaskStats ws_same_llc = run_ws(0, 1);
+  EXPECT_EQ(ws_same_llc.run_ns, same_llc.run_ns);  // no refill in a CCX
+  EXPECT_EQ(run_ws(0, 8).run_ns - same_llc.run_ns, 10 * (256 * 100 / 24));
+  EXPECT_EQ(run_ws(0, 16).run_ns - same_llc.run_ns, 10 * (256 * 100 / 24));
+  EXPECT_EQ(run_ws(0, 64).run_ns - same_llc.run_ns, 10 * (256 * 190 / 24));
+}
+
+TEST(SimulatorTest, ChannelOperationsAndWakeupsMoveTheirLinesFromTheOtherCpu) {
+  // A ping-pong over two pipes between two pinned tasks: every send and
+  // receive finds the pipe's lines (kPipeOpLines) in the other task's
+  // cache. Inside one CCX that is 4 x 25 ns per operation, across the
+  // sockets 4 x 190 ns.
+  topology::Topology topo = Preset("zen3-2s-nps1");
+  FixedFreqGovernor freq(2000000);
+  FixedIdleGovernor poll(0);
+  auto run = [&](int a, int b_cpu) {
+    Workload w;
+    const int ping = w.AddChannel("ping"), pong = w.AddChannel("pong");
+    ProgramBuilder client("client"), server("server");
+    client.Loop(1000).Send(ping).Recv(pong).EndLoop();
+    server.Loop(1000).Recv(ping).Send(pong).EndLoop();
+    w.programs = {Build(client), Build(server)};
+    w.tasks = {Task("client", 0, absl::StrCat(a), a),
+               Task("server", 1, absl::StrCat(b_cpu), b_cpu)};
+    PrevTargetPlacement place;
+    auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Seconds(1)).ok());
+    SimStats st = sim->Stats();
+    return st.tasks[0].run_ns + st.tasks[1].run_ns;
+  };
+  const int64_t near = run(0, 1), far = run(0, 64);
+  // 4000 operations (the first on each pipe finds no previous owner), and
+  // 2000 wake-ups, each moving the wakee's task_struct and the target's
+  // runqueue lock and wake list (3 lines) to the waker.
+  EXPECT_NEAR(static_cast<double>(far - near),
+              (3998.0 * 4 + 2000.0 * 3) * (190 - 25), 6 * 190.0);
 }
 
 // Pins the (non-HWP) domains at `khz` and records the last utilization
@@ -581,6 +631,106 @@ TEST(SimulatorTest, MigratedWakeeIsPlacedAgainstAnUpToDateMinVruntime) {
   // (stale, the mean is about 40 us).
   const SmallLatencyHistogram& lat = s.tasks[1].wakeup_latency_ns;
   EXPECT_GT(lat.mean(), 1e6) << "median " << lat.Percentile(50);
+}
+
+// Tasks that write one shared line (kShared), each pinned to its CPU.
+SimStats SharedLineRun(const char* machine, const std::vector<int>& cpus,
+                       int writes, int64_t cycles) {
+  topology::Topology topo = Preset(machine);
+  Workload w;
+  const int line = w.AddLine("counter");
+  const int mark = w.AddMark("op");
+  ProgramBuilder b("writer");
+  b.Loop(0).Shared(line, writes, Dist::Constant(cycles)).Mark(mark).EndLoop();
+  w.programs.push_back(Build(b));
+  for (int cpu : cpus) {
+    w.tasks.push_back(Task(absl::StrCat("w", cpu), 0, absl::StrCat(cpu), cpu));
+  }
+  FixedFreqGovernor freq(2000000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+  EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+  return sim->Stats();
+}
+
+TEST(SimulatorTest, SharedLineWritesMoveItByDistanceAndItsThroughputBounds) {
+  // One writer: the line stays in its cache, the writes are free.
+  SimStats one = SharedLineRun("zen3-2s-nps1", {0}, 100, 200000);
+  ASSERT_EQ(one.lines.size(), 1u);
+  EXPECT_EQ(one.lines[0].name, "counter");
+  EXPECT_GT(one.lines[0].writes, 0u);
+  EXPECT_EQ(one.lines[0].transfers, 0u);
+  EXPECT_EQ(one.lines[0].stall_ns, 0);
+  // Two writers on the two sockets (CPU 0: socket 0, CPU 64: socket 1) at
+  // the same time: every write finds the line in the other socket and pays
+  // the remote transfer (190 ns on Zen3).
+  SimStats two = SharedLineRun("zen3-2s-nps1", {0, 64}, 100, 200000);
+  const SharedLineStats& l = two.lines[0];
+  EXPECT_GE(l.transfers, l.writes - 100);
+  EXPECT_NEAR(static_cast<double>(l.stall_ns) / l.writes, 190.0, 20.0);
+  // The same two writers inside one CCX pay the LLC transfer (25 ns).
+  SimStats ccx = SharedLineRun("zen3-2s-nps1", {0, 1}, 100, 200000);
+  EXPECT_NEAR(static_cast<double>(ccx.lines[0].stall_ns) / ccx.lines[0].writes,
+              25.0, 5.0);
+  // 32 writers with little work between writes saturate the line: the
+  // writes of all of them together cannot outrun one transfer each, and
+  // they come close (the line is never idle).
+  std::vector<int> many;
+  for (int i = 0; i < 32; ++i) many.push_back(i * 8);  // every CCX of both
+  SimStats sat = SharedLineRun("zen3-2s-nps1", many, 100, 2000);
+  const double rate = static_cast<double>(sat.lines[0].writes) /
+                      (static_cast<double>(sat.end_ns - sat.start_ns) * 1e-9);
+  EXPECT_LE(rate, 1e9 / 100.0 * 1.01);  // no transfer below 100 ns here
+  EXPECT_GE(rate, 1e9 / 190.0 * 0.9);
+}
+
+// Writes its per-LLC line on every idle entry (as SIS_CORE's idle-CPU mask
+// update does), or not.
+class IdleMaskWriter final : public platform::PlacementPolicy {
+ public:
+  explicit IdleMaskWriter(bool write) : write_(write) {}
+  absl::string_view name() const override { return "idle-mask-writer"; }
+  int SelectIdleSibling(platform::SchedView&,
+                        const platform::WakeupRequest& req) override {
+    return req.prev_cpu;
+  }
+  void OnCpuIdle(platform::SchedView& view, int cpu) override {
+    if (write_) view.write_policy_llc_line(cpu);
+  }
+
+ private:
+  bool write_;
+};
+
+TEST(SimulatorTest, IdleEntryWritesOfAPolicysLlcLineDelayTheIdleState) {
+  // Two CPUs of one Zen3 CCX go idle in turn; each idle entry writes the
+  // LLC's policy line, which the other CPU wrote last: a 25 ns transfer
+  // before the idle state starts, so each CPU idles 25 ns less per entry.
+  topology::Topology topo = Preset("zen3-2s-nps1");
+  Workload w;
+  ProgramBuilder b("sleeper");
+  b.Loop(0)
+      .Compute(Dist::Constant(20000))
+      .Sleep(Dist::Constant(50000))
+      .EndLoop();
+  w.programs.push_back(Build(b));
+  w.tasks = {Task("a", 0, "0", 0), Task("b", 0, "1", 1)};
+  FixedFreqGovernor freq(2000000);
+  FixedIdleGovernor poll(0);
+  auto run = [&](bool write) {
+    IdleMaskWriter place(write);
+    auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+    return sim->Stats().cpus[0];
+  };
+  const CpuStats quiet = run(false), writing = run(true);
+  const uint64_t entries = writing.states[0].usage;
+  ASSERT_GT(entries, 1000u);
+  EXPECT_EQ(quiet.states[0].usage, entries);
+  EXPECT_NEAR(static_cast<double>(quiet.idle_ns - writing.idle_ns),
+              25.0 * static_cast<double>(entries),
+              2.5 * static_cast<double>(entries));
 }
 
 TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {

@@ -77,6 +77,14 @@ struct MetricStats {
   LatencyHistogram latency_ns;  // from the task's last kStamp, if any
 };
 
+// One shared line's traffic (Workload::lines).
+struct SharedLineStats {
+  std::string name;
+  uint64_t writes = 0;     // kShared writes
+  uint64_t transfers = 0;  // writes that moved the line from another CPU
+  int64_t stall_ns = 0;    // transfer and waiting time the writers paid
+};
+
 struct PackageStats {
   double energy_uj = 0;  // RAPL-like package energy
   int64_t pl1_capped_ns = 0;
@@ -109,6 +117,7 @@ struct SimStats : RunTotals {
   std::vector<CpuStats> cpus;
   std::vector<TaskStats> tasks;
   std::vector<MetricStats> metrics;
+  std::vector<SharedLineStats> lines;
   LatencyHistogram wakeup_latency_ns;  // all tasks
 };
 

@@ -60,10 +60,20 @@ class SimSchedView final : public platform::SchedView {
     return sim_->cpus_[cpu].ttwu_pending > 0;
   }
   bool has_idle_cores(int cpu) const override {
-    return sim_->llcs_[sim_->cpus_[cpu].llc].has_idle_cores;
+    const int llc = sim_->cpus_[cpu].llc;
+    sim_->ReadLlcLine(llc, SimulatorImpl::LlcLine::kSdLlcShared);
+    return sim_->llcs_[llc].has_idle_cores;
   }
   void set_idle_cores(int cpu, bool value) override {
-    sim_->llcs_[sim_->cpus_[cpu].llc].has_idle_cores = value;
+    const int llc = sim_->cpus_[cpu].llc;
+    sim_->WriteLlcLine(llc, SimulatorImpl::LlcLine::kSdLlcShared);
+    sim_->llcs_[llc].has_idle_cores = value;
+  }
+  void read_policy_llc_line(int cpu) override {
+    sim_->ReadLlcLine(sim_->cpus_[cpu].llc, SimulatorImpl::LlcLine::kPolicy);
+  }
+  void write_policy_llc_line(int cpu) override {
+    sim_->WriteLlcLine(sim_->cpus_[cpu].llc, SimulatorImpl::LlcLine::kPolicy);
   }
   int nr_idle_scan(int cpu) const override {
     return sim_->llcs_[sim_->cpus_[cpu].llc].nr_idle_scan;
@@ -282,11 +292,22 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   }
   int waker_task = from_task ? cpus_[waker_cpu].curr : -1;
   scan_probes_ = 0;
+  line_cpu_ = waker_cpu;  // the waker runs the search
+  line_cost_ns_ = 0;
   int target = p.policy == SchedPolicy::kFifo
                    ? SelectTaskRqRt(task, p.cpu)
                    : SelectTaskRqFair(task, p.cpu, waker_cpu, from_task,
                                       flags & platform::kWfSync);
-  int64_t cost = config_.wakeup_cost_ns + scan_probes_ * config_.probe_cost_ns;
+  // try_to_wake_up's shared lines (kernel/sched/core.c, v6.1): the
+  // wakee's task_struct (pi_lock, state, on_cpu) comes from the CPU it
+  // last ran on; the target runqueue's lock and its wake list (or the
+  // runqueue itself, for a direct enqueue) from the target.
+  const int64_t wake_lines_ns = topo_.LineTransferNs(p.cpu, waker_cpu) +
+                                2 * topo_.LineTransferNs(target, waker_cpu);
+  int64_t cost = config_.wakeup_cost_ns + scan_probes_ * config_.probe_cost_ns +
+                 line_cost_ns_ + wake_lines_ns;
+  line_cost_ns_ = 0;
+  line_cpu_ = -1;
   // uclamp bucket updates: the enqueue now and the dequeue when it sleeps.
   if (config_.uclamp) cost += 2 * config_.uclamp_enqueue_cost_ns;
   // The wake-up happens after the kernel work the waker has already

@@ -28,6 +28,11 @@ int Workload::AddBarrier(std::string name, int parties) {
   return static_cast<int>(barriers.size()) - 1;
 }
 
+int Workload::AddLine(std::string name) {
+  lines.push_back(SharedLineSpec{std::move(name)});
+  return static_cast<int>(lines.size()) - 1;
+}
+
 int Workload::AddMark(std::string name) {
   metrics.push_back(std::move(name));
   return static_cast<int>(metrics.size()) - 1;

@@ -30,6 +30,13 @@ struct BarrierSpec {
   int parties = 2;
 };
 
+// A cache line many tasks write: a reference count on a shared object, a
+// global lock word. kShared ops write it; the simulator keeps which CPU
+// owns it and until when (docs/model.md, "Shared cache lines").
+struct SharedLineSpec {
+  std::string name;
+};
+
 enum class SchedPolicy : uint8_t { kNormal, kIdle, kFifo };
 
 struct TaskSpec {
@@ -50,6 +57,11 @@ struct TaskSpec {
   // uclamp request, 0..1024; -1 = unset.
   int uclamp_min = -1;
   int uclamp_max = -1;
+  // Bytes of cache the task keeps warm (its working set). A migration to
+  // another LLC refills min(working set, that cache) line by line from
+  // where it ran (docs/model.md, "Execution"); -1 = not known: the flat
+  // SimConfig::llc_migration_penalty_ns.
+  int64_t working_set_bytes = -1;
 };
 
 // The Add* helpers return the new element's index (the id programs and
@@ -58,8 +70,9 @@ struct Workload {
   std::vector<Program> programs;
   std::vector<ChannelSpec> channels;
   std::vector<BarrierSpec> barriers;
-  std::vector<TaskSpec> tasks;       // the tasks present at the start
-  std::vector<std::string> metrics;  // kMark ids index this
+  std::vector<SharedLineSpec> lines;  // kShared ops index this
+  std::vector<TaskSpec> tasks;        // the tasks present at the start
+  std::vector<std::string> metrics;   // kMark ids index this
   // Service-time jitter of user work: the coefficient of variation (a
   // fraction, 0.03 = 3%) of the factor each compute op's cycles and stall
   // are multiplied by, drawn per op from a lognormal with mean 1 (sigma^2 =
@@ -73,6 +86,7 @@ struct Workload {
                  ChannelSpec::Kind kind = ChannelSpec::Kind::kPipe,
                  int capacity = 655);
   int AddBarrier(std::string name, int parties);
+  int AddLine(std::string name);
   // A metric that kMark ops (ProgramBuilder::Mark) count, in `metrics`.
   int AddMark(std::string name);
   int AddTask(TaskSpec task);

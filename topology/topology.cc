@@ -71,6 +71,7 @@ Topology::Topology(const Topology& other)
       frequency_(other.frequency_),
       power_(other.power_),
       caches_(other.caches_),
+      coherence_(other.coherence_),
       warnings_(other.warnings_),
       graph_(std::make_unique<HierarchyGraph>(*other.graph_)) {}
 Topology& Topology::operator=(const Topology& other) {
@@ -167,6 +168,16 @@ absl::StatusOr<Topology> Topology::WithPowerModel(const Topology& model) const {
   }
   t.warnings_.push_back(std::move(note));
   return t;
+}
+
+int64_t Topology::LineTransferNs(int from, int to) const {
+  if (from == to) return 0;
+  const CpuPlace& a = places_[from];
+  const CpuPlace& b = places_[to];
+  if (a.core == b.core) return coherence_.smt_ns;
+  if (a.llc == b.llc) return coherence_.llc_ns;
+  if (a.package == b.package) return coherence_.package_ns;
+  return coherence_.remote_ns;
 }
 
 CpuSet Topology::all_cpus() const {
@@ -315,6 +326,7 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   t.frequency_ = frequency_;
   t.power_ = power_;
   t.caches_ = caches_;
+  t.coherence_ = coherence_;
   t.warnings_ = warnings_;
 
   // The hierarchy graph.

@@ -110,6 +110,20 @@ struct CacheSpec {
   int line_bytes = 64;
 };
 
+// What moving one cache line from one CPU's cache to another's costs, by
+// the nearest level of the hierarchy the two CPUs share: the latency of a
+// read-for-ownership that hits in the other CPU's cache (a core-to-core
+// "bounce"). 0 = not known (imported machines): shared-line costs are off.
+struct CoherenceSpec {
+  int64_t smt_ns = 0;      // sibling threads of one core (L1/L2 hit)
+  int64_t llc_ns = 0;      // another core behind the same last-level cache
+  int64_t package_ns = 0;  // another LLC of the same package
+  int64_t remote_ns = 0;   // another package
+  // Line fills one core keeps in flight (its L1D miss buffers): a task
+  // refilling its working set after a migration overlaps this many.
+  int refill_parallelism = 1;
+};
+
 // Where one logical CPU sits. All ids are dense, 0-based, numbered in order
 // of each group's lowest CPU.
 struct CpuPlace {
@@ -194,6 +208,10 @@ class Topology {
   absl::StatusOr<Topology> WithPowerModel(const Topology& model) const;
   // Caches seen by one CPU, L1 first.
   const std::vector<CacheSpec>& caches() const { return caches_; }
+  const CoherenceSpec& coherence() const { return coherence_; }
+  // The cost of moving one line from `from`'s cache to `to`'s: 0 for the
+  // same CPU, else CoherenceSpec's figure for the nearest shared level.
+  int64_t LineTransferNs(int from, int to) const;
 
   // Notes about defaults filled in or facts inferred while building (for
   // example "no node distances; assumed 10 local / 20 remote").
@@ -216,6 +234,7 @@ class Topology {
   FrequencySpec frequency_;
   PowerSpec power_;
   std::vector<CacheSpec> caches_;
+  CoherenceSpec coherence_;
   std::vector<std::string> warnings_;
   std::unique_ptr<HierarchyGraph> graph_;
 };
@@ -261,6 +280,10 @@ class TopologyBuilder {
     caches_ = std::move(caches);
     return *this;
   }
+  TopologyBuilder& set_coherence(CoherenceSpec c) {
+    coherence_ = c;
+    return *this;
+  }
   TopologyBuilder& AddWarning(std::string warning) {
     warnings_.push_back(std::move(warning));
     return *this;
@@ -284,6 +307,7 @@ class TopologyBuilder {
   FrequencySpec frequency_;
   PowerSpec power_;
   std::vector<CacheSpec> caches_;
+  CoherenceSpec coherence_;
   std::vector<std::string> warnings_;
 };
 

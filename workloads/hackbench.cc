@@ -131,6 +131,7 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
       t.name = absl::StrCat(prefix, "/g", g, "/receiver", r);
       t.program = kHackbenchReceiverProgram;
       t.channel_base = first_channel + r;
+      t.working_set_bytes = params.working_set_bytes;
       w.tasks.push_back(std::move(t));
     }
     sim::TaskSpec t;
@@ -138,6 +139,7 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
     t.program = kHackbenchSenderProgram;
     t.count = fds;
     t.channel_base = first_channel;
+    t.working_set_bytes = params.working_set_bytes;
     w.tasks.push_back(std::move(t));
   }
   return w;

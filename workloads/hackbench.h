@@ -65,7 +65,11 @@
 namespace schedsim::workloads {
 
 // 1.0 us at 3.5 GHz (assumed; see the file comment).
-inline constexpr int64_t kDefaultHackbenchMessageCycles = 3500;
+inline constexpr int64_t kDefaultHackbenchMessageCycles = 600;
+// A hackbench task's warm cache: its stack, the 100-byte message buffer,
+// the libc and perf text of its loop and the kernel's pipe or socket
+// path, about 16 KiB (assumed).
+inline constexpr int64_t kDefaultHackbenchWorkingSetBytes = 16 << 10;
 
 // Messages a channel holds before a sender blocks, by kind (assumed; a
 // 100-byte message, perf's DATASIZE).
@@ -99,6 +103,9 @@ struct HackbenchParams {
   // Messages per channel before a sender blocks; 0 = kHackbenchPipeCapacity
   // or kHackbenchSocketCapacity by channel kind.
   int channel_capacity = 0;
+  // Every task's working set (TaskSpec::working_set_bytes): what a
+  // migration to another LLC refills. -1 = the flat penalty.
+  int64_t working_set_bytes = kDefaultHackbenchWorkingSetBytes;
 };
 
 // InvalidArgument naming the field unless: groups >= 1, fds >= 1,

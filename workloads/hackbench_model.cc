@@ -29,6 +29,7 @@ HackbenchParams HackbenchFromParams(const platform::Params& p) {
   h.pipe = p.GetBool("pipe");
   h.threads = p.GetBool("threads");
   h.message_cycles = p.GetInt("message_cycles");
+  h.working_set_bytes = p.GetInt("working_set_kib") * 1024;
   h.start_gate = true;
   h.stamp_start = true;
   return h;
@@ -43,10 +44,13 @@ WorkloadModel HackbenchModel() {
       "every receiver of its group over unix sockets (or pipes). Exercises "
       "wake-up placement under overload (wake_affine, wake_wide, the "
       "idle-CPU search), runqueue contention, migrations and load balancing; "
-      "frequency only a little (the machine saturates). Assumes 3500 cycles "
-      "of user work per message and side (1 us at 3.5 GHz, assumed) on top "
-      "of SimConfig's pipe_op_ns/socket_op_ns; threads vs processes changes "
-      "only task names (no mm-switch cost in the simulator).";
+      "frequency only a little (the machine saturates). 600 cycles of user "
+      "work per message and side, fitted to seed 001's tip time at 128 "
+      "groups (docs/validation.md, Calibration), on top of SimConfig's "
+      "pipe_op_ns/socket_op_ns and the channel's cache lines; a 16 KiB "
+      "working set per task (assumed) refilled after a migration to another "
+      "LLC; threads vs processes changes only task names (no mm-switch cost "
+      "in the simulator).";
   m.params = {
       {"groups", int64_t{10}, "groups of senders and receivers (-g)"},
       {"fds", int64_t{20}, "senders and receivers per group (-f)"},
@@ -60,6 +64,9 @@ WorkloadModel HackbenchModel() {
        "(hackbench's default -l 100)"},
       {"message_cycles", kDefaultHackbenchMessageCycles,
        "model only: user cycles per message and side (assumed)"},
+      {"working_set_kib", kDefaultHackbenchWorkingSetBytes / 1024,
+       "model only: each task's warm cache, KiB, refilled after a migration "
+       "to another LLC (assumed)"},
       WorkCvParam(
           5.0,
           "assumed: per-message work of a few microseconds, cache-dependent"),
@@ -80,6 +87,12 @@ WorkloadModel HackbenchModel() {
           !s.ok()) {
         return s;
       }
+    }
+    if (absl::Status s =
+            CheckIntParam("hackbench", "working_set_kib",
+                          p.GetInt("working_set_kib"), 0, int64_t{1} << 30);
+        !s.ok()) {
+      return s;
     }
     const HackbenchParams h = HackbenchFromParams(p);
     if (absl::Status s = ValidateHackbenchParams(h); !s.ok()) return s;

@@ -18,6 +18,8 @@ namespace {
 
 constexpr int64_t kMaxCycles = 1000000000000;  // 10^12
 constexpr int kWaitChannelCapacity = 4;
+// Writes to the shared struct file per syscall-test loop (dup + close).
+constexpr int kSyscallSharedWrites = 2;
 
 absl::Status CheckCycles(absl::string_view model, const char* name, int64_t v) {
   return CheckIntParam(model, name, v, 0, kMaxCycles);
@@ -105,6 +107,19 @@ absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
           .Mark(kUnixbenchLoopMetric)
           .Fork(/*program=*/0)
           .Exit();
+    } else if (params.test == UnixbenchTest::kSyscall) {
+      // The syscall test's loop is close(dup(0)), getpid(), getuid(),
+      // umask() (UnixBench's syscall.c, "mix"). dup takes a reference on
+      // descriptor 0's struct file and close drops it (fget_raw and fput,
+      // fs/file.c and fs/file_table.c, v6.1): two atomic writes to its
+      // f_count per loop. Every copy inherits fd 0 from the one shell that
+      // started them, so all copies write one shared line.
+      const int line = w.AddLine("stdin.f_count");
+      b.Loop(0)
+          .Shared(line, kSyscallSharedWrites * kUnixbenchBatch,
+                  sim::Dist::Constant(cycles))
+          .Mark(kUnixbenchLoopMetric)
+          .EndLoop();
     } else {
       b.Loop(0)
           .Compute(sim::Dist::Constant(cycles))
@@ -222,7 +237,9 @@ WorkloadModel UnixbenchModel() {
       "child exits); execl: a chain of exec'd images, each placed like a "
       "fork (sched_exec balancing) with a fresh utilization; "
       "syscall and pipe: tight single-task syscall loops (frequency and "
-      "turbo by active cores only). Costs calibrated to seed 001's "
+      "turbo by active cores only); syscall's dup and close write the "
+      "struct file all copies share (a contended line). Costs calibrated to "
+      "seed 001's "
       "single-copy rates (assumed).";
   m.params = {
       {"test", std::string("spawn"), "spawn, execl, syscall or pipe"},

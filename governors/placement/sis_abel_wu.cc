@@ -35,7 +35,11 @@ void SisAbelWu::OnCpuIdle(platform::SchedView& view, int cpu) {
   if (options_.skip_core_update_if_pending && view.ttwu_pending(cpu)) return;
   if (options_.sis_core) {
     CpuSet& icpus = icpus_[llc_slot_[cpu]];
-    if (!view.topology().smt_siblings(cpu).Intersects(icpus)) icpus.Set(cpu);
+    view.read_policy_llc_line(cpu);
+    if (!view.topology().smt_siblings(cpu).Intersects(icpus)) {
+      view.write_policy_llc_line(cpu);  // cpumask_set_cpu on sds->icpus
+      icpus.Set(cpu);
+    }
   }
   PlacementPolicy::OnCpuIdle(view, cpu);
 }
@@ -58,6 +62,7 @@ int SisAbelWu::SelectIdleCpu(platform::SchedView& view,
 
   CpuSet& icpus = icpus_[llc_slot_[target]];
   CpuSet& cpus = scan_mask();
+  view.read_policy_llc_line(target);
   cpus = icpus;
   cpus &= *request.allowed;
   ScanOptions scan;
@@ -77,6 +82,7 @@ int SisAbelWu::SelectIdleCpu(platform::SchedView& view,
   if (result.depth_exhausted) {
     if (options_.scan_failure_handling) scan_sibling_[target] = 1;
   } else if (!options_.scan_failure_handling || has_idle_core) {
+    view.write_policy_llc_line(target);
     icpus.AndNot(cpus);  // a full scan found nothing idle there
   }
   return -1;

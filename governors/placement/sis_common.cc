@@ -129,6 +129,7 @@ SisBase::ScanResult SisBase::ScanForIdleCpu(SchedView& view,
       idle_cpu = SelectIdleSmt(view, cpu, allowed,
                                view.domains().llc_span(target), -1);
       if (idle_cpu >= 0) break;
+      view.write_policy_llc_line(target);
       options.fail_prone_idle_mask->Clear(cpu);  // its whole core is busy
       continue;
     }

@@ -73,6 +73,7 @@ using sim::ProgramBuilder;
 using sim::BarrierSpec;
 using sim::ChannelSpec;
 using sim::SchedPolicy;
+using sim::SharedLineSpec;
 using sim::TaskSpec;
 // Task programs and what they share (Workload::Add* return the new
 // element's index, the id programs and tasks refer to it by).
