@@ -65,8 +65,8 @@ class ProgramParser : private JsonFileReader {
   explicit ProgramParser(std::string filename)
       : JsonFileReader(std::move(filename)) {}
 
-  // The sections, in this order: channels, barriers, metrics, programs,
-  // tasks.
+  // The sections, in this order: channels, barriers, devices, metrics,
+  // programs, tasks.
   absl::Status Parse(const Json& root, sim::Workload& w);
 
  private:
@@ -82,6 +82,7 @@ class ProgramParser : private JsonFileReader {
   // Sections.
   absl::Status ParseChannels(const Json& j, sim::Workload& w);
   absl::Status ParseBarriers(const Json& j, sim::Workload& w);
+  absl::Status ParseDevices(const Json& j, sim::Workload& w);
   absl::Status ParseMetrics(const Json& j, sim::Workload& w);
   absl::Status ParsePrograms(const Json& j, sim::Workload& w);
   absl::Status ParseOps(const Json& ops, const std::string& path, int depth,
@@ -93,6 +94,7 @@ class ProgramParser : private JsonFileReader {
   NameTable programs_{"program", "programs", {}, {}, {}};
   NameTable channels_{"channel", "channels", {}, {}, {}};
   NameTable barriers_{"barrier", "barriers", {}, {}, {}};
+  NameTable devices_{"device", "devices", {}, {}, {}};
   NameTable metrics_{"metric", "metrics", {}, {}, {}};
 };
 
@@ -273,6 +275,42 @@ absl::Status ProgramParser::ParseBarriers(const Json& j, sim::Workload& w) {
   return absl::OkStatus();
 }
 
+absl::Status ProgramParser::ParseDevices(const Json& j, sim::Workload& w) {
+  SCHEDSIM_RETURN_IF_ERROR(ExpectArray(j, "devices", "device objects"));
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string path = Element("devices", i);
+    const Json& d = j[i];
+    SCHEDSIM_RETURN_IF_ERROR(ExpectObject(d, path, "a device"));
+    SCHEDSIM_RETURN_IF_ERROR(
+        CheckKeys(d, path, {"name", "request_ns", "mb_s", "max_request_kib"},
+                  "a device"));
+    if (!d.contains("name")) {
+      return Error(path, "missing \"name\" (the device's name)");
+    }
+    sim::DeviceSpec spec;
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        spec.name, Name(d["name"], Field(path, "name"), "a device name"));
+    SCHEDSIM_RETURN_IF_ERROR(Define(devices_, spec.name, path));
+    if (d.contains("request_ns")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          spec.request_ns,
+          Int(d["request_ns"], Field(path, "request_ns"), 0, 1000000000));
+    }
+    if (d.contains("mb_s")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          spec.bytes_per_us, Int(d["mb_s"], Field(path, "mb_s"), 1, 1000000));
+    }
+    if (d.contains("max_request_kib")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          int64_t kib, Int(d["max_request_kib"], Field(path, "max_request_kib"),
+                           1, int64_t{1} << 20));
+      spec.max_request_bytes = kib * 1024;
+    }
+    w.devices.push_back(spec);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ProgramParser::ParseMetrics(const Json& j, sim::Workload& w) {
   SCHEDSIM_RETURN_IF_ERROR(ExpectArray(j, "metrics", "metric names"));
   for (size_t i = 0; i < j.size(); ++i) {
@@ -287,8 +325,8 @@ absl::Status ProgramParser::ParseMetrics(const Json& j, sim::Workload& w) {
 
 const std::vector<std::string>& OpKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "compute", "sleep_ns", "io_wait_ns", "send", "recv",
-      "barrier", "fork",     "loop",       "mark"};
+      "compute",    "sleep_ns",   "io_wait_ns", "io",   "send", "recv",
+      "send_batch", "recv_batch", "barrier",    "fork", "loop", "mark"};
   return *keys;
 }
 
@@ -358,11 +396,17 @@ absl::Status ProgramParser::ParseOp(const Json& op, const std::string& path,
   const Json& v = op[code];
   const std::string at = Field(path, code);
   // The keys each operation takes besides its own.
-  static const auto* kExtra = new std::map<std::string, std::string>{
-      {"barrier", "spin_ns"}, {"fork", "count"}, {"loop", "body"}};
+  static const auto* kExtra =
+      new std::multimap<std::string, std::string>{{"barrier", "spin_ns"},
+                                                  {"fork", "count"},
+                                                  {"loop", "body"},
+                                                  {"io", "bytes"},
+                                                  {"io", "flush_ns"}};
   std::vector<std::string> allowed = {code};
-  auto extra = kExtra->find(code);
-  if (extra != kExtra->end()) allowed.push_back(extra->second);
+  auto [first, last] = kExtra->equal_range(code);
+  for (auto extra = first; extra != last; ++extra) {
+    allowed.push_back(extra->second);
+  }
   SCHEDSIM_RETURN_IF_ERROR(
       CheckKeys(op, path, allowed, absl::StrCat("a \"", code, "\" operation")));
 
@@ -399,12 +443,32 @@ absl::Status ProgramParser::ParseOp(const Json& op, const std::string& path,
   } else if (code == "io_wait_ns") {
     SCHEDSIM_ASSIGN_OR_RETURN(sim::Dist d, Dist(v, at));
     b.IoWait(d);
+  } else if (code == "io") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int device, Lookup(devices_, v, at));
+    if (!op.contains("bytes")) {
+      return Error(path,
+                   "missing \"bytes\" (what the IO writes, a distribution)");
+    }
+    SCHEDSIM_ASSIGN_OR_RETURN(sim::Dist bytes,
+                              Dist(op["bytes"], Field(path, "bytes")));
+    sim::Dist flush = sim::Dist::Constant(0);
+    if (op.contains("flush_ns")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(flush,
+                                Dist(op["flush_ns"], Field(path, "flush_ns")));
+    }
+    b.Io(device, bytes, flush);
   } else if (code == "send") {
     SCHEDSIM_ASSIGN_OR_RETURN(int channel, Lookup(channels_, v, at));
     b.Send(channel);
   } else if (code == "recv") {
     SCHEDSIM_ASSIGN_OR_RETURN(int channel, Lookup(channels_, v, at));
     b.Recv(channel);
+  } else if (code == "send_batch") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int channel, Lookup(channels_, v, at));
+    b.SendBatch(channel);
+  } else if (code == "recv_batch") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int channel, Lookup(channels_, v, at));
+    b.RecvBatch(channel);
   } else if (code == "barrier") {
     SCHEDSIM_ASSIGN_OR_RETURN(int barrier, Lookup(barriers_, v, at));
     sim::Dist spin = sim::Dist::Constant(0);
@@ -558,6 +622,9 @@ absl::Status ProgramParser::Parse(const Json& root, sim::Workload& w) {
   }
   if (root.contains("barriers")) {
     SCHEDSIM_RETURN_IF_ERROR(ParseBarriers(root["barriers"], w));
+  }
+  if (root.contains("devices")) {
+    SCHEDSIM_RETURN_IF_ERROR(ParseDevices(root["devices"], w));
   }
   if (root.contains("metrics")) {
     SCHEDSIM_RETURN_IF_ERROR(ParseMetrics(root["metrics"], w));

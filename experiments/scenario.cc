@@ -85,12 +85,12 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
                                   "top level, got ",
                                   Show(root)));
   }
-  SCHEDSIM_RETURN_IF_ERROR(
-      CheckKeys(root, "",
-                {"description", "machine", "sysfs", "hwloc", "power_model",
-                 "seed", "duration_ms", "warmup_ms", "config", "policies",
-                 "channels", "barriers", "metrics", "programs", "tasks"},
-                "a scenario"));
+  SCHEDSIM_RETURN_IF_ERROR(CheckKeys(
+      root, "",
+      {"description", "machine", "sysfs", "hwloc", "power_model", "seed",
+       "duration_ms", "warmup_ms", "config", "policies", "channels", "barriers",
+       "devices", "metrics", "programs", "tasks"},
+      "a scenario"));
   Scenario s;
   s.filename = filename();
   if (root.contains("description")) {

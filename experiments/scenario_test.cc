@@ -255,6 +255,53 @@ TEST(ScenarioTest, EveryOperationFormAndForwardForks) {
   EXPECT_EQ(w.tasks[1].rt_priority, 50);
 }
 
+TEST(ScenarioTest, DevicesIoAndBatchOperations) {
+  absl::StatusOr<Scenario> s =
+      ParseScenario(Minimal(R"("channels": [{"name": "req"}, {"name": "done"}],
+        "devices": [{"name": "ssd", "request_ns": 20000, "mb_s": 300,
+                     "max_request_kib": 512}, {"name": "hdd"}],
+        "programs": {
+          "journal": [{"recv_batch": "req"},
+                      {"io": "ssd", "bytes": 16384, "flush_ns": 50000},
+                      {"send_batch": "done"}],
+          "client": [{"io": "hdd", "bytes": {"uniform": [4096, 8192]}},
+                     {"send": "req"}, {"recv": "done"}]},
+        "tasks": [{"program": "journal"}, {"program": "client", "count": 2}])"),
+                    "scenario.json");
+  ASSERT_TRUE(s.ok()) << s.status();
+  const sim::Workload& w = s->workload;
+  ASSERT_EQ(w.devices.size(), 2u);
+  EXPECT_EQ(w.devices[0].request_ns, 20000);
+  EXPECT_EQ(w.devices[0].bytes_per_us, 300);
+  EXPECT_EQ(w.devices[0].max_request_bytes, 512 * 1024);
+  EXPECT_EQ(w.devices[1].bytes_per_us, sim::DeviceSpec().bytes_per_us);
+  const std::vector<sim::Op>& j = w.programs[0].ops;
+  EXPECT_EQ(j[0].code, sim::OpCode::kRecv);
+  EXPECT_EQ(j[0].arg2, sim::kChannelBatch);
+  EXPECT_EQ(j[1].code, sim::OpCode::kIo);
+  EXPECT_EQ(j[1].arg, 0);
+  EXPECT_EQ(j[1].d1.a, 16384);
+  EXPECT_EQ(j[1].d2.a, 50000);
+  EXPECT_EQ(j[2].code, sim::OpCode::kSend);
+  EXPECT_EQ(j[2].arg2, sim::kChannelBatch);
+  EXPECT_EQ(w.programs[1].ops[0].arg, 1);  // "hdd"
+  EXPECT_EQ(w.programs[1].ops[1].arg2, 0);
+
+  absl::StatusOr<Scenario> bad =
+      ParseScenario(Minimal(R"("devices": [{"name": "ssd"}],
+        "programs": {"p": [{"io": "ssd"}]}, "tasks": [{"program": "p"}])"),
+                    "scenario.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("programs.p[0]"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("missing \"bytes\""));
+  bad = ParseScenario(Minimal(R"("devices": [{"name": "ssd", "mb_s": 0}],
+        "programs": {"p": [{"io": "nvme", "bytes": 1}]},
+        "tasks": [{"program": "p"}])"),
+                      "scenario.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("devices[0].mb_s"));
+}
+
 TEST(ScenarioTest, RelativeMachinePathsAreTakenFromTheFilesDirectory) {
   absl::StatusOr<Scenario> s = ParseScenario(
       R"({"hwloc": "machines/box.xml", "duration_ms": 1})", "dir/s.json");
@@ -297,7 +344,7 @@ TEST(ScenarioErrorTest, UnknownKeysAreListed) {
             "scenario.json: unknown key 'sed' (did you mean 'seed'?); a "
             "scenario has the keys description, machine, sysfs, hwloc, "
             "power_model, seed, duration_ms, warmup_ms, config, policies, "
-            "channels, barriers, metrics, programs, tasks");
+            "channels, barriers, devices, metrics, programs, tasks");
   EXPECT_EQ(
       ErrorOf(Minimal(R"("programs": {"p": []},
                          "tasks": [{"program": "p", "cont": 2}])")),

@@ -11,6 +11,7 @@
 #include <functional>
 #include <vector>
 
+#include "absl/base/optimization.h"
 #include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
@@ -258,6 +259,52 @@ int64_t SimulatorImpl::ChannelLinesNs(ChannelState& ch, int cpu) {
   return ns;
 }
 
+// The kIo op `op` of task `id`: on first entry queues its requests on the
+// device (each after every request queued before it, FIFO); then returns
+// the completion of the next request still ahead, with `*last` set when
+// no other follows (the op ends when it wakes). A time not after now means
+// every request has completed (the op ends at once); until then the pc
+// stays on the op and each completion is one IO wake-up.
+int64_t SimulatorImpl::NextIoCompletion(int id, const Op& op, bool* last) {
+  auto it = io_progress_.find(id);
+  if (it == io_progress_.end()) {
+    DeviceState& dev = devices_[op.arg];
+    int64_t bytes = op.d1.Sample(rng_);
+    const int64_t flush_ns = op.d2.Sample(rng_);
+    IoProgress p;
+    int64_t at = std::max(now_ns_, dev.free_ns);
+    do {
+      const int64_t chunk = std::min(bytes, dev.max_request_bytes);
+      bytes -= chunk;
+      at += dev.request_ns + chunk * 1000 / dev.bytes_per_us;
+      if (bytes == 0) at += flush_ns;
+      p.completions.push_back(at);
+    } while (bytes > 0);
+    dev.free_ns = at;
+    it = io_progress_.emplace(id, std::move(p)).first;
+  }
+  IoProgress& p = it->second;
+  // Requests that completed while the task waited to run need no sleep.
+  while (p.next < p.completions.size() && p.completions[p.next] <= now_ns_) {
+    ++p.next;
+  }
+  int64_t wake_ns = now_ns_;
+  if (p.next < p.completions.size()) wake_ns = p.completions[p.next++];
+  *last = p.next == p.completions.size();
+  if (*last) io_progress_.erase(it);
+  return wake_ns;
+}
+
+// How many messages task `id`'s last batch receive took (1 if it took
+// none), forgotten once asked.
+int32_t SimulatorImpl::TakeBatch(int id) {
+  auto it = batch_taken_.find(id);
+  if (it == batch_taken_.end()) return 1;
+  const int32_t n = it->second;
+  batch_taken_.erase(it);
+  return n;
+}
+
 // Dequeues the running task of `cpu` (it blocks or exits) and accounts it.
 void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
   Cpu& c = cpus_[cpu];
@@ -321,6 +368,21 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         }
         return Schedule(cpu);
       }
+      case OpCode::kIo: {
+        if (t.pending_cost_ns > 0) {  // finish kernel work first
+          StartPhase(cpu, 0);
+          return;
+        }
+        bool last = false;
+        const int64_t wake_ns = NextIoCompletion(id, op, &last);
+        if (last) ++t.pc;
+        if (wake_ns <= now_ns_) break;  // every request has completed
+        t.iowait = true;
+        BlockCurrent(cpu, true);
+        queue_.Push(SimTime::FromNanoseconds(wake_ns), kBandTimer, kEvTaskTimer,
+                    cpu, id);
+        return Schedule(cpu);
+      }
       case OpCode::kSend: {
         // The send (and the wake-up it may do) happens once the kernel work
         // already queued (context switch, a previous receive) is done, so
@@ -343,9 +405,11 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           return Schedule(cpu);
         }
         ++t.pc;
-        ++ch.messages;
+        int32_t n = 1;
+        if (ABSL_PREDICT_FALSE(op.arg2 == kChannelBatch)) n = TakeBatch(id);
+        ch.messages += n;
         t.pending_cost_ns += ch.op_ns + ChannelLinesNs(ch, cpu);
-        if (ch.readers_head >= 0) {
+        for (; n > 0 && ch.readers_head >= 0; --n) {
           int reader = ch.readers_head;
           ch.readers_head = tasks_[reader].next_waiter;
           if (ch.readers_head < 0) ch.readers_tail = -1;
@@ -372,9 +436,14 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           return Schedule(cpu);
         }
         ++t.pc;
-        --ch.messages;
+        int32_t n = 1;
+        if (ABSL_PREDICT_FALSE(op.arg2 == kChannelBatch)) {
+          n = ch.messages;  // every message waiting: one batch
+          batch_taken_[id] = n;
+        }
+        ch.messages -= n;
         t.pending_cost_ns += ch.op_ns + ChannelLinesNs(ch, cpu);
-        if (ch.writers_head >= 0) {
+        for (; n > 0 && ch.writers_head >= 0; --n) {
           int writer = ch.writers_head;
           ch.writers_head = tasks_[writer].next_waiter;
           if (ch.writers_head < 0) ch.writers_tail = -1;

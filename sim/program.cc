@@ -93,6 +93,8 @@ const char* OpCodeName(OpCode code) {
       return "stamp";
     case OpCode::kShared:
       return "shared";
+    case OpCode::kIo:
+      return "io";
   }
   return "?";
 }
@@ -120,6 +122,18 @@ ProgramBuilder& ProgramBuilder::Sleep(Dist ns) {
 }
 ProgramBuilder& ProgramBuilder::IoWait(Dist ns) {
   program_.ops.push_back(MakeOp(OpCode::kIoWait, 0, 0, ns));
+  return *this;
+}
+ProgramBuilder& ProgramBuilder::RecvBatch(int channel) {
+  program_.ops.push_back(MakeOp(OpCode::kRecv, channel, kChannelBatch));
+  return *this;
+}
+ProgramBuilder& ProgramBuilder::SendBatch(int channel) {
+  program_.ops.push_back(MakeOp(OpCode::kSend, channel, kChannelBatch));
+  return *this;
+}
+ProgramBuilder& ProgramBuilder::Io(int device, Dist bytes, Dist flush_ns) {
+  program_.ops.push_back(MakeOp(OpCode::kIo, device, 0, bytes, flush_ns));
   return *this;
 }
 ProgramBuilder& ProgramBuilder::Send(int channel) {
@@ -206,7 +220,8 @@ absl::StatusOr<Program> ProgramBuilder::Build() {
     if (!s.ok()) return s;
     if ((op.code == OpCode::kSend || op.code == OpCode::kRecv ||
          op.code == OpCode::kBarrier || op.code == OpCode::kMark ||
-         op.code == OpCode::kFork || op.code == OpCode::kShared) &&
+         op.code == OpCode::kFork || op.code == OpCode::kShared ||
+         op.code == OpCode::kIo) &&
         op.arg < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(what, ": negative id ", op.arg));

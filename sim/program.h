@@ -73,7 +73,10 @@ enum class OpCode : uint8_t {
   kSleep,    // block for d1 ns (a timer wake-up)
   kIoWait,   // block in iowait for d1 ns (an IO completion wake-up)
   kSend,     // put one message on channel `arg`; wakes a waiting reader
+             // (arg2 = kChannelBatch: as many as the task's last batch
+             // receive took, waking as many readers)
   kRecv,     // take one message from channel `arg`; blocks while empty
+             // (arg2 = kChannelBatch: every message waiting, a batch)
   kBarrier,  // wait on barrier `arg`: spin up to d1 ns, then block
   kYield,    // sched_yield()
   kFork,     // start `arg2` new tasks running program `arg`
@@ -87,9 +90,16 @@ enum class OpCode : uint8_t {
   kShared,   // run d1 cycles that write shared line `arg` `arg2` times,
              // each write holding the line d2 ns (a lock's critical
              // section; 0 = an atomic read-modify-write)
+  kIo,       // write d1 bytes to device `arg` (Workload::devices), then
+             // d2 ns more on the last request (a cache flush); block in
+             // IO wait until each request completes in turn
 };
 
 const char* OpCodeName(OpCode code);
+
+// Op::arg2 of a kSend or kRecv that moves a batch (ProgramBuilder::RecvBatch
+// and SendBatch).
+inline constexpr int32_t kChannelBatch = 1;
 
 struct Op {
   OpCode code = OpCode::kExit;
@@ -121,8 +131,18 @@ class ProgramBuilder {
   ProgramBuilder& Compute(Dist cycles, Dist stall_ns = Dist::Constant(0));
   ProgramBuilder& Sleep(Dist ns);
   ProgramBuilder& IoWait(Dist ns);
+  // Writes `bytes` to device `device` (Workload::devices) and waits for
+  // every request; `flush_ns` more on the last request (a FLUSH/FUA).
+  ProgramBuilder& Io(int device, Dist bytes, Dist flush_ns = Dist::Constant(0));
   ProgramBuilder& Send(int channel);
   ProgramBuilder& Recv(int channel);
+  // Takes every message waiting on `channel` (at least one; blocks while
+  // it is empty): a kernel thread serving all the requests queued for it
+  // at once, as jbd2 commits every fsync that joined the transaction.
+  ProgramBuilder& RecvBatch(int channel);
+  // Puts as many messages on `channel` as this task's last RecvBatch took
+  // (one if none), waking as many readers: the batch's answers.
+  ProgramBuilder& SendBatch(int channel);
   ProgramBuilder& Barrier(int barrier, Dist spin_ns = Dist::Constant(0));
   ProgramBuilder& Yield();
   ProgramBuilder& Fork(int program, int count = 1);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/base/attributes.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "platform/cpufreq.h"
@@ -302,6 +303,23 @@ struct LineState {
   int64_t prev_end_ns = 0;
 };
 
+// A block device's queue (DeviceSpec): requests are served one at a time
+// in the order they were queued, so the queue is the time the last queued
+// request completes.
+struct DeviceState {
+  int64_t free_ns = 0;  // the last queued request completes
+  int64_t request_ns = 0;
+  int64_t bytes_per_us = 1;
+  int64_t max_request_bytes = 1;
+};
+
+// A task waiting for the requests of one kIo op after the first: when the
+// next completes, how many follow, and each one's completion time.
+struct IoProgress {
+  std::vector<int64_t> completions;  // ascending; the next is [next]
+  size_t next = 0;
+};
+
 struct BarrierState {
   int parties = 0;
   int arrived = 0;
@@ -452,6 +470,8 @@ class SimulatorImpl {
 
  private:
   int64_t ChannelLinesNs(ChannelState& ch, int cpu);
+  int64_t NextIoCompletion(int id, const Op& op, bool* last);
+  int32_t TakeBatch(int id);
   // What a migration from `from` to `to` costs the task in cache refill.
   int64_t MigrationRefillNs(int task, int from, int to) const;
   void BlockCurrent(int cpu, bool voluntary);
@@ -643,6 +663,11 @@ class SimulatorImpl {
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
   std::vector<LineState> lines_;
+  std::vector<DeviceState> devices_;
+  // Tasks inside a kIo op whose requests have not all completed, by task.
+  absl::flat_hash_map<int32_t, IoProgress> io_progress_;
+  // Tasks whose last RecvBatch took messages the next SendBatch answers.
+  absl::flat_hash_map<int32_t, int32_t> batch_taken_;
   std::vector<SharedLineStats> line_stats_;
   std::vector<LineState> llc_lines_;                // kLlcLines per LLC
   std::vector<topology::CpuSet> llc_line_readers_;  // CPUs holding a copy

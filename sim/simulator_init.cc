@@ -229,6 +229,15 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     channels_[i].lines =
         spec.kind == ChannelSpec::Kind::kPipe ? kPipeOpLines : kSocketOpLines;
   }
+  devices_.resize(workload.devices.size());
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    const DeviceSpec& spec = workload.devices[i];
+    devices_[i].request_ns = spec.request_ns;
+    devices_[i].bytes_per_us = spec.bytes_per_us;
+    devices_[i].max_request_bytes = spec.max_request_bytes;
+  }
+  io_progress_.clear();
+  batch_taken_.clear();
   barriers_.resize(workload.barriers.size());
   for (size_t i = 0; i < barriers_.size(); ++i) {
     barriers_[i].parties = workload.barriers[i].parties;
@@ -368,6 +377,9 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
         case OpCode::kShared:
           s = check(workload.lines.size(), "shared line");
           break;
+        case OpCode::kIo:
+          s = check(workload.devices.size(), "device");
+          break;
         case OpCode::kFork:
           s = check(workload.programs.size(), "program");
           if (s.ok() && (op.arg2 < 1 || op.arg2 > kMaxTasks)) {
@@ -412,6 +424,16 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
     if (b.parties < 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("barrier '", b.name, "': parties must be >= 1"));
+    }
+  }
+  for (const DeviceSpec& d : workload.devices) {
+    if (d.request_ns < 0 || d.request_ns > int64_t{1000000000} ||
+        d.bytes_per_us < 1 || d.bytes_per_us > int64_t{1000000} ||
+        d.max_request_bytes < 512 || d.max_request_bytes > (int64_t{1} << 30)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device '", d.name, "': request_ns must be 0..10^9 (it is ",
+          d.request_ns, "), bytes_per_us 1..10^6 (", d.bytes_per_us,
+          ") and max_request_bytes 512..2^30 (", d.max_request_bytes, ")"));
     }
   }
   for (const ChannelSpec& c : workload.channels) {

@@ -5,6 +5,7 @@
 
 #include "sim/simulator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -559,6 +560,95 @@ TEST(SimulatorTest, CpufreqIsCalledWhenUtilChangesAndOnEveryIowaitWakeup) {
   // 100 ms is about 98 PELT periods; attach at the start adds one.
   EXPECT_LE(other, 100);
   EXPECT_GE(other, 90);
+}
+
+TEST(SimulatorTest, DeviceServesRequestsInOrderWithAnIoWakeupEach) {
+  // Two writers on CPUs 0 and 1 each write 3 MB to one device: 3 requests
+  // of 1 MB (max_request_bytes), 0.1 ms + 1 ms each, the last one 0.5 ms
+  // more for the flush: 3.8 ms. The queue is served in order, so the
+  // second writer's requests finish 3.8 ms after the first's, and each
+  // request's completion is one IO wake-up (filemap_fdatawait_range()
+  // sleeping page by page).
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  DeviceSpec d;
+  d.name = "ssd";
+  d.request_ns = 100000;
+  d.bytes_per_us = 1000;
+  d.max_request_bytes = 1000000;
+  const int dev = w.AddDevice(d);
+  ProgramBuilder b("writer");
+  b.Io(dev, Dist::Constant(3000000), Dist::Constant(500000)).Exit();
+  w.programs.push_back(Build(b));
+  w.tasks.push_back(Task("a", 0, "0", 0));
+  w.tasks.push_back(Task("b", 0, "1", 1));
+  RecordingGovernor rec;
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&rec, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(20)).ok());
+  SimStats s = sim->Stats();
+  ASSERT_EQ(s.tasks.size(), 2u);
+  const int64_t first = std::min(s.tasks[0].iowait_ns, s.tasks[1].iowait_ns);
+  const int64_t second = std::max(s.tasks[0].iowait_ns, s.tasks[1].iowait_ns);
+  EXPECT_NEAR(first, 3800000, 50000);
+  EXPECT_NEAR(second, 7600000, 50000);
+  int iowait_calls = 0;
+  for (const RecordingGovernor::Call& c : rec.calls) {
+    if (c.flags & platform::kUtilIowait) ++iowait_calls;
+  }
+  EXPECT_EQ(iowait_calls, 6);
+  for (const TaskStats& t : s.tasks) {
+    EXPECT_TRUE(t.exited);
+    EXPECT_EQ(t.wakeups, 3u);
+  }
+  // An IO op names a device the workload has.
+  w.devices.clear();
+  PerformanceGovernor perf;
+  auto bad = Simulator::Create(topo, SimConfig(), w, {&perf, &idle, &place}, 1);
+  EXPECT_THAT(bad.status().message(), HasSubstr("device 0 does not exist"));
+  w.devices.push_back(d);
+  w.devices[0].bytes_per_us = 0;
+  bad = Simulator::Create(topo, SimConfig(), w, {&perf, &idle, &place}, 1);
+  EXPECT_THAT(bad.status().message(), HasSubstr("device 'ssd'"));
+}
+
+TEST(SimulatorTest, BatchReceiveTakesEveryRequestAndSendBatchAnswersAll) {
+  // A server busy for 1 ms while three clients each send a request: its
+  // RecvBatch takes all three at once and its SendBatch wakes all three
+  // (jbd2 committing every fsync of the transaction in one commit). A
+  // plain Recv/Send pair would answer one.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  const int req = w.AddChannel("req");
+  const int resp = w.AddChannel("resp");
+  ProgramBuilder server("server");
+  server.Compute(Dist::Constant(3500000))
+      .RecvBatch(req)
+      .Compute(Dist::Constant(350000))
+      .SendBatch(resp)
+      .RecvBatch(req)
+      .Exit();
+  ProgramBuilder client("client");
+  client.Send(req).Recv(resp).Exit();
+  w.programs.push_back(Build(server));
+  w.programs.push_back(Build(client));
+  w.tasks.push_back(Task("server", 0, "0", 0));
+  for (int i = 1; i <= 3; ++i) {
+    w.tasks.push_back(Task(absl::StrCat("client", i), 1, absl::StrCat(i), i));
+  }
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(10)).ok());
+  SimStats s = sim->Stats();
+  ASSERT_EQ(s.tasks.size(), 4u);
+  EXPECT_FALSE(s.tasks[0].exited);  // waiting for the next batch
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_TRUE(s.tasks[i].exited) << s.tasks[i].name;
+    EXPECT_EQ(s.tasks[i].wakeups, 1u) << s.tasks[i].name;
+  }
 }
 
 TEST(SimulatorTest, OneCpuPerGroupBalancesAndABalancedDomainBacksOff) {

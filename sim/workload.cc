@@ -33,6 +33,11 @@ int Workload::AddLine(std::string name) {
   return static_cast<int>(lines.size()) - 1;
 }
 
+int Workload::AddDevice(DeviceSpec device) {
+  devices.push_back(std::move(device));
+  return static_cast<int>(devices.size()) - 1;
+}
+
 int Workload::AddMark(std::string name) {
   metrics.push_back(std::move(name));
   return static_cast<int>(metrics.size()) - 1;

@@ -25,6 +25,21 @@ struct ChannelSpec {
   int capacity = 655;
 };
 
+// A block device with one request queue served in order (a SATA SSD behind
+// blk-mq's single hardware queue): a kIo op's data is split into requests
+// of at most max_request_bytes (the queue's max_sectors_kb, Linux
+// block/blk-settings.c BLK_DEF_MAX_SECTORS), each taking request_ns plus
+// its bytes at bytes_per_us, after every request queued before it. The
+// submitter sleeps in IO wait until each of its requests completes in turn,
+// as filemap_fdatawait_range() waits page by page (mm/filemap.c, v4.16):
+// one IO wake-up per request (docs/model.md, "Block devices").
+struct DeviceSpec {
+  std::string name;
+  int64_t request_ns = 50000;           // per request: command + media
+  int64_t bytes_per_us = 500;           // transfer rate (500 = 500 MB/s)
+  int64_t max_request_bytes = 1310720;  // 1280 KiB (2560 sectors)
+};
+
 struct BarrierSpec {
   std::string name;
   int parties = 2;
@@ -71,6 +86,7 @@ struct Workload {
   std::vector<ChannelSpec> channels;
   std::vector<BarrierSpec> barriers;
   std::vector<SharedLineSpec> lines;  // kShared ops index this
+  std::vector<DeviceSpec> devices;    // kIo ops index this
   std::vector<TaskSpec> tasks;        // the tasks present at the start
   std::vector<std::string> metrics;   // kMark ids index this
   // Service-time jitter of user work: the coefficient of variation (a
@@ -87,6 +103,7 @@ struct Workload {
                  int capacity = 655);
   int AddBarrier(std::string name, int parties);
   int AddLine(std::string name);
+  int AddDevice(DeviceSpec device);
   // A metric that kMark ops (ProgramBuilder::Mark) count, in `metrics`.
   int AddMark(std::string name);
   int AddTask(TaskSpec task);

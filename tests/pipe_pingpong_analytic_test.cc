@@ -10,7 +10,13 @@
 // plus one runqueue probe by the prev/target placement, plus the uclamp
 // bucket updates of an enqueue/dequeue pair), and the other
 // task's CPU, idle since it blocked, takes the IPI and leaves its idle
-// state (physical exit latency) unless it was polling.
+// state (physical exit latency) unless it was polling. The cache lines
+// move between the two cores (docs/model.md, "Shared cache lines"): the
+// read and the write each find the pipe's lines (kPipeOpLines = 4) on the
+// other CPU, where the other task's last operation on that pipe left
+// them, and the wake-up moves the wakee's task and runqueue lines from the
+// CPU it ran on (one line from prev, two from target, both the other
+// CPU).
 
 #include <memory>
 
@@ -87,6 +93,9 @@ Result RunPingPong(int64_t pm_qos_latency_ns) {
     }
   }
   const topology::CState& cs = topo->cstates()[state];
+  constexpr int kPipeOpLines = 4;  // sim/simulator_impl.h
+  const double line_ns = static_cast<double>(topo->LineTransferNs(0, 1));
+  EXPECT_GT(line_ns, 0.0);
   double wake_side =
       cs.polling()
           ? 0.0
@@ -97,7 +106,7 @@ Result RunPingPong(int64_t pm_qos_latency_ns) {
                 static_cast<double>(config.wakeup_cost_ns) +
                 1.0 * static_cast<double>(config.probe_cost_ns) +
                 (config.uclamp ? 2.0 * config.uclamp_enqueue_cost_ns : 0.0) +
-                wake_side;
+                (2.0 * kPipeOpLines + 3.0) * line_ns + wake_side;
   return {s.metrics[0].latency_ns.mean(), 2 * half};
 }
 

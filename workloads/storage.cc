@@ -83,6 +83,92 @@ absl::StatusOr<sim::Workload> Dbench4Workload(const Dbench4Params& params) {
   return OneProgram(kModel, b, "dbench4", params.clients, "op");
 }
 
+absl::StatusOr<sim::Workload> Dbench4JournalWorkload(
+    const Dbench4JournalParams& params) {
+  constexpr char kModel[] = "dbench4_journal";
+  if (absl::Status s = CheckCount(kModel, "clients", params.clients); !s.ok()) {
+    return s;
+  }
+  struct Range {
+    const char* name;
+    int64_t value, lo, hi;
+  };
+  const Range ranges[] = {
+      {"ops_per_flush", params.ops_per_flush, 0, 1000000},
+      {"op_cycles", params.op_cycles, 0, kMaxCycles},
+      {"bytes_per_op", params.bytes_per_op, 0, int64_t{1} << 40},
+      {"dirty_bytes_per_op", params.dirty_bytes_per_op, 0, int64_t{1} << 30},
+      {"writeback_cycles_per_kib", params.writeback_cycles_per_kib, 0,
+       100000000},
+      {"commit_cycles", params.commit_cycles, 0, kMaxCycles},
+      {"journal_bytes", params.journal_bytes, 0, int64_t{1} << 30},
+      {"device_request_us (in ns)", params.device.request_ns, 0, 1000000000},
+      {"device_mb_s", params.device.bytes_per_us, 1, 1000000},
+      {"device_max_request_kib (in bytes)", params.device.max_request_bytes,
+       512, int64_t{1} << 30},
+      {"device_flush_us", params.flush_median_us, 1, 1000000000},
+      {"device_flush_sigma (in thousandths)", params.flush_sigma_milli, 0,
+       5000},
+  };
+  for (const Range& r : ranges) {
+    if (absl::Status s = CheckIntParam(kModel, r.name, r.value, r.lo, r.hi);
+        !s.ok()) {
+      return s;
+    }
+  }
+  const int64_t dirty = params.ops_per_flush * params.dirty_bytes_per_op;
+  if (dirty > (int64_t{1} << 34)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kModel, ": ops_per_flush x dirty_bytes_per_op is ", dirty,
+                     " bytes per Flush; at most 16 GiB"));
+  }
+  sim::Workload w;
+  w.metrics = {"op"};
+  sim::DeviceSpec dev = params.device;
+  dev.name = "ssd";
+  const int device = w.AddDevice(dev);
+  const int commit = w.AddChannel("jbd2-commit", sim::ChannelSpec::Kind::kPipe,
+                                  params.clients + 1);
+  const int committed = w.AddChannel(
+      "jbd2-committed", sim::ChannelSpec::Kind::kPipe, params.clients + 1);
+
+  sim::ProgramBuilder c("dbench4_journal");
+  c.Loop(0);
+  if (params.ops_per_flush > 0) {
+    c.Loop(params.ops_per_flush)
+        .Stamp()
+        .Compute(sim::Dist::Constant(params.op_cycles))
+        .Mark(kDbenchOpMetric)
+        .EndLoop();
+  }
+  c.Stamp().Compute(
+      sim::Dist::Constant(dirty / 1024 * params.writeback_cycles_per_kib));
+  if (dirty > 0) c.Io(device, sim::Dist::Constant(dirty));
+  c.Send(commit).Recv(committed).Mark(kDbenchOpMetric).EndLoop();
+  absl::StatusOr<sim::Program> client = BuildProgram(kModel, c);
+  if (!client.ok()) return client.status();
+
+  const sim::Dist flush =
+      params.flush_sigma_milli > 0
+          ? sim::Dist::LogNormal(params.flush_median_us * 1000,
+                                 params.flush_sigma_milli)
+          : sim::Dist::Constant(params.flush_median_us * 1000);
+  sim::ProgramBuilder j("jbd2");
+  j.Loop(0).RecvBatch(commit).Compute(
+      sim::Dist::Constant(params.commit_cycles));
+  if (params.journal_bytes > 0) {
+    j.Io(device, sim::Dist::Constant(params.journal_bytes));
+  }
+  j.Io(device, sim::Dist::Constant(4096), flush).SendBatch(committed).EndLoop();
+  absl::StatusOr<sim::Program> jbd2 = BuildProgram(kModel, j);
+  if (!jbd2.ok()) return jbd2.status();
+
+  w.AddTask("dbench4_journal", w.AddProgram(*std::move(client)),
+            params.clients);
+  w.AddTask("jbd2", w.AddProgram(*std::move(jbd2)), 1);
+  return w;
+}
+
 absl::StatusOr<sim::Workload> SqliteInsertWorkload(
     const SqliteInsertParams& params) {
   constexpr char kModel[] = "sqlite_insert";
@@ -218,6 +304,106 @@ WorkloadModel Dbench4Model() {
   return m;
 }
 
+WorkloadModel Dbench4JournalModel() {
+  WorkloadModel m;
+  m.name = "dbench4_journal";
+  m.description =
+      "dbench4 with ext4's fsync path (asynchronous IO, as mmtests runs "
+      "it): `clients` tasks doing "
+      "file operations on cached files (compute) and a Flush (fsync) every "
+      "ops_per_flush operations: the client writes its dirty data back and "
+      "waits for each device request in turn, then waits for the journal "
+      "thread (jbd2) to write the journal and a commit block with a cache "
+      "flush. Data and journal share one device queue. Exercises IO-wait "
+      "wake-ups (schedutil iowait boost, intel_pstate HWP dynamic boost), "
+      "idle exits after IO waits, the frequency of short bursts between "
+      "waits and, with many clients, a queue at the device. Assumes ~9 us "
+      "per cached op, a Flush every 50 ops writing 3.2 MiB back, a SATA SSD "
+      "(450 MB/s, 50 us a request, a 1 ms cache flush); the writeback's "
+      "CPU cost is fitted (docs/validation.md).";
+  m.params = {
+      {"clients", int64_t{1}, "client processes (dbench's nprocs)"},
+      {"ops_per_flush", int64_t{50},
+       "model only: cached operations between two Flush ops (assumed)"},
+      {"op_cycles", int64_t{30000},
+       "model only: cycles per cached file operation (assumed)"},
+      {"bytes_per_op", int64_t{4096},
+       "model only: payload bytes counted per operation (assumed)"},
+      {"dirty_bytes_per_op", int64_t{65536},
+       "model only: bytes each cached op leaves dirty for the Flush "
+       "(assumed: 3.2 MiB per Flush)"},
+      {"writeback_cycles_per_kib", int64_t{16000},
+       "model only: CPU cycles of the Flush's writeback per KiB written "
+       "(fitted to the 1-client baseline, docs/validation.md)"},
+      {"commit_cycles", int64_t{300000},
+       "model only: jbd2's CPU cycles per commit (assumed)"},
+      {"journal_bytes", int64_t{16384},
+       "model only: journal bytes written per commit (assumed)"},
+      {"device_request_us", int64_t{50},
+       "model only: the SSD's time per request besides the transfer, us "
+       "(assumed)"},
+      {"device_mb_s", int64_t{450},
+       "model only: the SSD's write rate, MB/s (assumed, SATA III)"},
+      {"device_max_request_kib", int64_t{1280},
+       "the block queue's max_sectors_kb (Linux default: 1280)"},
+      {"device_flush_us", int64_t{1000},
+       "model only: median time of the commit block's cache flush, us "
+       "(assumed)"},
+      {"device_flush_sigma", 0.5,
+       "model only: lognormal sigma of the flush time; 0 = constant "
+       "(assumed)"},
+      WorkCvParam(5.0, "assumed"),
+  };
+  m.metrics = {
+      {"throughput_mb_s", "MB/s", true, MeanKind::kHarmonic,
+       "payload bytes per second / 10^6 (dbench's Throughput MB/sec)"},
+      {"latency_ms", "ms", false, MeanKind::kArithmetic,
+       "mean operation latency"},
+      {"max_latency_ms", "ms", false, MeanKind::kArithmetic,
+       "largest operation latency (dbench's max_latency, what mmtests "
+       "reports for dbench4)"},
+  };
+  m.build = [](const platform::Params& p,
+               const topology::Topology&) -> absl::StatusOr<sim::Workload> {
+    Dbench4JournalParams d;
+    const int64_t clients = p.GetInt("clients");
+    if (absl::Status s = CheckCount("dbench4_journal", "clients", clients);
+        !s.ok()) {
+      return s;
+    }
+    const double sigma = p.GetDouble("device_flush_sigma");
+    if (absl::Status s = CheckDoubleParam("dbench4_journal",
+                                          "device_flush_sigma", sigma, 0, 5);
+        !s.ok()) {
+      return s;
+    }
+    auto scaled = [&](const char* name, int64_t unit) -> int64_t {
+      const int64_t v = p.GetInt(name);
+      // Out-of-range values keep their sign and fail the range check.
+      return v > (int64_t{1} << 40) || v < -(int64_t{1} << 40) ? v : v * unit;
+    };
+    d.clients = static_cast<int>(clients);
+    d.ops_per_flush = p.GetInt("ops_per_flush");
+    d.op_cycles = p.GetInt("op_cycles");
+    d.bytes_per_op = p.GetInt("bytes_per_op");
+    d.dirty_bytes_per_op = p.GetInt("dirty_bytes_per_op");
+    d.writeback_cycles_per_kib = p.GetInt("writeback_cycles_per_kib");
+    d.commit_cycles = p.GetInt("commit_cycles");
+    d.journal_bytes = p.GetInt("journal_bytes");
+    d.device.request_ns = scaled("device_request_us", 1000);
+    d.device.bytes_per_us = p.GetInt("device_mb_s");
+    d.device.max_request_bytes = scaled("device_max_request_kib", 1024);
+    d.flush_median_us = p.GetInt("device_flush_us");
+    d.flush_sigma_milli = static_cast<int64_t>(std::llround(sigma * 1000.0));
+    return Dbench4JournalWorkload(d);
+  };
+  m.evaluate = [](const platform::Params& p, const sim::SimStats& stats) {
+    return OpThroughputAndLatency(stats, kDbenchOpMetric,
+                                  p.GetInt("bytes_per_op"));
+  };
+  return m;
+}
+
 WorkloadModel SqliteInsertModel() {
   WorkloadModel m;
   m.name = "sqlite_insert";
@@ -322,6 +508,7 @@ WorkloadModel FsMarkModel() {
 }
 
 SCHEDSIM_REGISTER_WORKLOAD(Dbench4Model());
+SCHEDSIM_REGISTER_WORKLOAD(Dbench4JournalModel());
 SCHEDSIM_REGISTER_WORKLOAD(SqliteInsertModel());
 SCHEDSIM_REGISTER_WORKLOAD(FsMarkModel());
 

@@ -71,6 +71,35 @@ TEST(Dbench4WorkloadTest, Shape) {
   EXPECT_EQ(w->programs[0].ops[1].arg, 50);
 }
 
+TEST(Dbench4JournalWorkloadTest, ShapeClientsJournalThreadAndOneDevice) {
+  Dbench4JournalParams p;
+  p.clients = 3;
+  absl::StatusOr<sim::Workload> w = Dbench4JournalWorkload(p);
+  ASSERT_TRUE(w.ok()) << w.status();
+  ASSERT_EQ(w->tasks.size(), 2u);
+  EXPECT_EQ(w->tasks[0].count, 3);
+  EXPECT_EQ(w->tasks[1].name, "jbd2");
+  EXPECT_EQ(w->tasks[1].count, 1);
+  ASSERT_EQ(w->devices.size(), 1u);
+  EXPECT_EQ(w->devices[0].bytes_per_us, 450);
+  using C = sim::OpCode;
+  EXPECT_THAT(Codes(w->programs[0]),
+              ElementsAre(C::kLoop, C::kLoop, C::kStamp, C::kCompute, C::kMark,
+                          C::kEndLoop, C::kStamp, C::kCompute, C::kIo, C::kSend,
+                          C::kRecv, C::kMark, C::kEndLoop, C::kExit));
+  EXPECT_EQ(w->programs[0].ops[1].arg, 50);
+  // The Flush writes back what 50 ops dirtied, at 16000 cycles per KiB.
+  EXPECT_EQ(w->programs[0].ops[8].d1.a, 50 * 65536);
+  EXPECT_EQ(w->programs[0].ops[7].d1.a, 50 * 64 * 16000);
+  EXPECT_THAT(Codes(w->programs[1]),
+              ElementsAre(C::kLoop, C::kRecv, C::kCompute, C::kIo, C::kIo,
+                          C::kSend, C::kEndLoop, C::kExit));
+  p.dirty_bytes_per_op = -1;
+  absl::StatusOr<sim::Workload> bad = Dbench4JournalWorkload(p);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("dirty_bytes_per_op"));
+}
+
 TEST(FsMarkWorkloadTest, Shape) {
   FsMarkParams p;
   p.threads = 2;
@@ -145,6 +174,23 @@ TEST(Dbench4ModelTest, ThroughputAndLatency) {
   EXPECT_GT(one.metrics.at("max_latency_ms"), 0.09);
   EXPECT_LT(one.metrics.at("latency_ms"), one.metrics.at("max_latency_ms"));
   for (const sim::TaskStats& t : four.stats.tasks) EXPECT_GT(t.iowait_ns, 0);
+}
+
+TEST(Dbench4JournalModelTest, FlushesQueueAtTheDeviceAndWaitForTheJournal) {
+  const ModelRun one = RunStorage("dbench4_journal", {});
+  const ModelRun eight =
+      RunStorage("dbench4_journal", {{"clients", int64_t{8}}});
+  EXPECT_GT(one.metrics.at("throughput_mb_s"), 1);
+  // The slowest op is a Flush: at least its writeback (51 M cycles, 13 ms
+  // at 3.9 GHz) and its data (50 x 64 KiB at 450 MB/s, 7.3 ms).
+  EXPECT_GT(one.metrics.at("max_latency_ms"), 20);
+  EXPECT_LT(one.metrics.at("latency_ms"), one.metrics.at("max_latency_ms"));
+  // Eight clients share one device queue: their Flushes wait behind each
+  // other's writeback, so the slowest is several times one client's.
+  EXPECT_GT(eight.metrics.at("max_latency_ms"),
+            3 * one.metrics.at("max_latency_ms"));
+  // Every client and the journal thread wait for IO.
+  for (const sim::TaskStats& t : eight.stats.tasks) EXPECT_GT(t.iowait_ns, 0);
 }
 
 TEST(FsMarkModelTest, SyncingBoundsTheFileRate) {

@@ -72,6 +72,7 @@ using sim::ProgramBuilder;
 // A pipe or socket, a barrier, a task (or `count` identical ones).
 using sim::BarrierSpec;
 using sim::ChannelSpec;
+using sim::DeviceSpec;
 using sim::SchedPolicy;
 using sim::SharedLineSpec;
 using sim::TaskSpec;
