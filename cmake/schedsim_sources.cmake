@@ -105,6 +105,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   traces/chrome_json.cc
   traces/csv.cc
   traces/ftrace.cc
+  traces/tracecmd_dat.cc
   workloads/hackbench.cc
   workloads/hackbench_model.cc
   workloads/model_registry.cc
@@ -114,6 +115,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   workloads/pgbench.cc
   workloads/pipe_pingpong.cc
   workloads/replay.cc
+  workloads/replay_model.cc
   workloads/rtapp.cc
   workloads/rtapp_model.cc
   workloads/schbench.cc
@@ -132,4 +134,5 @@ set(SCHEDSIM_SYSTEM_DEPS
   boost_graph
   hwloc
   nlohmann_json
+  tracecmd
 )

@@ -23,7 +23,7 @@ sources() {  # target -> its .cc files in this repository, as paths
 
 library="$(sources //include/schedsim:schedsim)"
 testing="$(LC_ALL=C comm -23 <(sources //include/schedsim:testing) <(echo "$library"))"
-system="$(labels "deps(//include/schedsim:testing)" | sed -n 's#^@system//:##p')"
+system="$(labels "kind(rule, deps(//include/schedsim:testing))" | sed -n 's#^@system//:##p')"
 [[ -n "$library" && -n "$system" ]] || {
   echo "update_sources.sh: bazel query found nothing" >&2
   exit 1

@@ -199,6 +199,29 @@ TEST_F(RunCommandTest, DocsNameEveryJsonKey) {
 
 // --robustness: one verdict per metric x sweep point x non-baseline
 // variant, in the JSON and in the table.
+// docs/traces.md's replay experiment runs as written: the "replay" model
+// from the command line, on a trace-cmd .dat file.
+TEST_F(RunCommandTest, TracesDocReplayExampleRuns) {
+  const std::string docs = ReadFile("docs/traces.md");
+  const size_t section = docs.find("the workload model `replay`");
+  ASSERT_NE(section, std::string::npos)
+      << "docs/traces.md is a data dependency";
+  size_t start = docs.find("```json\n", section);
+  ASSERT_NE(start, std::string::npos);
+  start += 8;
+  const size_t end = docs.find("```", start);
+  const std::string file =
+      WriteTemp("replay.json", docs.substr(start, end - start));
+  const Result r = RunSchedsimRun({file, "--format=json", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["workload"]["model"], "replay");
+  const nlohmann::json& perf = j["points"][0]["variants"]["performance"];
+  EXPECT_EQ(perf["metrics"]["burst_us_mean"]["samples"].size(), 3u);
+  // The same cycles at a higher frequency: the bursts are shorter.
+  EXPECT_GT(perf["metrics"]["burst_us_mean"]["diff_pct"].get<double>(), 0);
+}
+
 TEST_F(RunCommandTest, RobustnessHasOneEntryPerMetricPointAndVariant) {
   Result r = RunSchedsimRun(
       {file_, "--format=json", "--iterations=2", "--robustness"});

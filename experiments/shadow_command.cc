@@ -323,8 +323,9 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   bool help = false;
   FlagSet flags("shadow");
   flags.String("trace", &trace,
-               "the ftrace text trace (trace-cmd report, tracefs `trace`, "
-               "systrace)");
+               "the trace: ftrace text (trace-cmd report, tracefs `trace`, "
+               "systrace) or a trace-cmd .dat file, told apart by its first "
+               "bytes");
   flags.String(
       "cpuidle", &cpuidle,
       absl::StrCat("the cpuidle governor to evaluate: ",
@@ -368,7 +369,9 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   if (help) {
     out << kUsage
         << "\nShows a cpuidle governor or a placement policy each decision "
-           "the kernel made\nin a recorded ftrace text trace and compares "
+           "the kernel made\nin a recorded trace (ftrace text or trace-cmd "
+           ".dat) "
+           "and compares "
            "its answers with the kernel's\n(docs/traces.md). Exit codes: 0 "
            "done, 1 failed (bad trace, machine), 2 usage.\n\n"
         << flags.Usage();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -55,6 +56,24 @@ TEST(ShadowCommandTest, IdleText) {
   EXPECT_THAT(r.out, HasSubstr("the time to the next tick boundary (HZ=250)"));
   EXPECT_THAT(r.out, HasSubstr("  all        237       7    3.0% |"));
   EXPECT_THAT(r.out, HasSubstr("Confusion matrix"));
+}
+
+TEST(ShadowCommandTest, TraceCmdDatIsReadByItsContent) {
+  // The same recording as a trace-cmd .dat file and as `trace-cmd report`
+  // text: the shadow evaluation must be the same, apart from the name.
+  const std::string dat = "tests/data/tracecmd_vm_sched.dat";
+  const std::string text = "tests/data/tracecmd_vm_sched_report.txt";
+  for (const char* policy : {"--cpuidle=menu", "--placement=sis_util"}) {
+    const Result from_dat = Shadow({Arg("trace", dat), policy});
+    const Result from_text = Shadow({Arg("trace", text), policy});
+    ASSERT_EQ(from_dat.code, 0) << from_dat.err;
+    ASSERT_EQ(from_text.code, 0) << from_text.err;
+    EXPECT_EQ(absl::StrReplaceAll(from_dat.out, {{dat, "TRACE"}}),
+              absl::StrReplaceAll(from_text.out, {{text, "TRACE"}}))
+        << policy;
+  }
+  const Result idle = Shadow({Arg("trace", dat), "--cpuidle=menu"});
+  EXPECT_THAT(idle.out, HasSubstr("Idle periods: 25 over"));
 }
 
 TEST(ShadowCommandTest, IdleJson) {

@@ -17,10 +17,9 @@ namespace schedsim::traces::shadow_internal {
 
 constexpr int64_t kNsPerS = 1000000000;
 
-inline absl::Status LineError(const FtraceReader& reader,
+inline absl::Status LineError(const TraceSource& reader,
                               absl::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrCat(reader.name(), ":", reader.line_number(), ": ", what));
+  return absl::InvalidArgumentError(absl::StrCat(reader.Where(), ": ", what));
 }
 
 inline absl::Status CheckHz(int hz) {

@@ -28,6 +28,7 @@
 #include "topology/cpuset.h"
 #include "topology/sched_domains.h"
 #include "traces/ftrace.h"
+#include "traces/tracecmd_dat.h"
 
 namespace schedsim::traces {
 namespace {
@@ -90,7 +91,7 @@ std::string StateName(const std::vector<topology::CState>& states, int i) {
 
 class IdleShadow {
  public:
-  IdleShadow(FtraceReader* reader, const topology::Topology& machine,
+  IdleShadow(TraceSource* reader, const topology::Topology& machine,
              platform::IdleGovernor* governor, const IdleShadowOptions& options)
       : reader_(reader),
         states_(machine.cstates()),
@@ -278,7 +279,7 @@ class IdleShadow {
     governor_->Reflect(*c.device, c.chosen);
   }
 
-  FtraceReader* reader_;
+  TraceSource* reader_;
   const std::vector<topology::CState> states_;
   platform::IdleGovernor* governor_;
   IdleShadowOptions options_;
@@ -310,8 +311,7 @@ absl::StatusOr<IdleShadowReport> ShadowIdle(const std::string& trace_path,
     return absl::InvalidArgumentError(absl::StrCat(
         "machine ", machine.name(), " has no idle states to choose from"));
   }
-  absl::StatusOr<std::unique_ptr<FtraceReader>> reader =
-      FtraceReader::Open(trace_path);
+  absl::StatusOr<std::unique_ptr<TraceSource>> reader = OpenTrace(trace_path);
   if (!reader.ok()) return reader.status();
   (*reader)->set_return_unknown_events(true);
   IdleShadow shadow(reader->get(), machine, &governor, options);

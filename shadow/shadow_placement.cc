@@ -28,6 +28,7 @@
 #include "topology/cpuset.h"
 #include "topology/sched_domains.h"
 #include "traces/ftrace.h"
+#include "traces/tracecmd_dat.h"
 
 namespace schedsim::traces {
 namespace {
@@ -58,7 +59,7 @@ struct Prepass {
 };
 
 // Checks every CPU an event names is a CPU of `machine`.
-absl::Status CheckCpus(const FtraceReader& reader, const TraceEvent& e,
+absl::Status CheckCpus(const TraceSource& reader, const TraceEvent& e,
                        const topology::Topology& machine, int* max_cpu) {
   int cpus[4] = {e.cpu, -1, -1, -1};
   switch (e.type) {
@@ -98,10 +99,9 @@ bool IsWakeup(EventType t) {
 absl::StatusOr<Prepass> RunPrepass(const std::string& path,
                                    const topology::Topology& machine,
                                    const PlacementShadowOptions& options) {
-  absl::StatusOr<std::unique_ptr<FtraceReader>> opened =
-      FtraceReader::Open(path);
+  absl::StatusOr<std::unique_ptr<TraceSource>> opened = OpenTrace(path);
   if (!opened.ok()) return opened.status();
-  FtraceReader& reader = **opened;
+  TraceSource& reader = **opened;
   reader.set_return_unknown_events(true);
   Prepass p;
   p.first_pid.assign(machine.num_cpus(), -1);
@@ -126,7 +126,7 @@ absl::StatusOr<Prepass> RunPrepass(const std::string& path,
       p.first_pid[e.cpu] =
           e.type == EventType::kSchedSwitch ? e.prev_pid : e.common_pid;
     }
-    const int64_t line = reader.line_number();
+    const int64_t line = reader.position();
     bool decision = false;
     if (e.type == EventType::kSchedWaking) {
       pending_waking[e.pid] = line;
@@ -196,7 +196,7 @@ class PlacementShadow {
                              std::vector<int64_t>(pre_.trace_cpus, 0));
   }
 
-  absl::StatusOr<PlacementShadowReport> Run(FtraceReader* reader) {
+  absl::StatusOr<PlacementShadowReport> Run(TraceSource* reader) {
     reader_ = reader;
     TraceEvent e;
     bool started = false;
@@ -236,7 +236,7 @@ class PlacementShadow {
   }
 
   absl::Status Handle(const TraceEvent& e) {
-    const int64_t line = reader_->line_number();
+    const int64_t line = reader_->position();
     switch (e.type) {
       case EventType::kSchedSwitch: {
         if (e.prev_pid > 0) {
@@ -387,7 +387,7 @@ class PlacementShadow {
   Prepass pre_;
   TraceSchedView view_;
   topology::CpuSet allowed_;
-  FtraceReader* reader_ = nullptr;
+  TraceSource* reader_ = nullptr;
   absl::flat_hash_map<int, TaskInfo> tasks_;
   PlacementShadowReport report_;
 };
@@ -447,8 +447,7 @@ absl::StatusOr<PlacementShadowReport> ShadowPlacement(
   if (!domains.ok()) return domains.status();
   absl::StatusOr<Prepass> prepass = RunPrepass(trace_path, machine, options);
   if (!prepass.ok()) return prepass.status();
-  absl::StatusOr<std::unique_ptr<FtraceReader>> reader =
-      FtraceReader::Open(trace_path);
+  absl::StatusOr<std::unique_ptr<TraceSource>> reader = OpenTrace(trace_path);
   if (!reader.ok()) return reader.status();
   (*reader)->set_return_unknown_events(true);
   policy.Attach(machine, *domains);

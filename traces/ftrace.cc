@@ -368,6 +368,10 @@ FtraceReader::FtraceReader(std::unique_ptr<std::streambuf> buf,
       in_(file_.get()),
       name_(std::move(name)) {}
 
+std::string FtraceReader::Where() const {
+  return absl::StrCat(name_, ":", line_number_);
+}
+
 absl::StatusOr<bool> FtraceReader::ReadLine() {
   // istream::getline stores at most size - 1 characters: one more than the
   // limit tells a line that is too long.
@@ -566,7 +570,7 @@ absl::StatusOr<TraceSummary> Summarize(const std::string& path,
   return Summarize(reader->get(), window);
 }
 
-absl::StatusOr<TraceSummary> Summarize(FtraceReader* reader,
+absl::StatusOr<TraceSummary> Summarize(TraceSource* reader,
                                        const TimeWindow& window) {
   struct IdleTracker {
     bool seen = false;  // any cpu_idle event for this CPU yet
@@ -616,14 +620,13 @@ absl::StatusOr<TraceSummary> Summarize(FtraceReader* reader,
     if (e.type == EventType::kCpuIdle) {
       if (e.cpu_id < 0 || e.cpu_id > kMaxCpuId) {
         return absl::InvalidArgumentError(absl::StrCat(
-            reader->name(), ":", reader->line_number(),
-            ": cpu_idle: cpu_id out of range (max ", kMaxCpuId, ")"));
+            reader->Where(), ": cpu_idle: cpu_id out of range (max ", kMaxCpuId,
+            ")"));
       }
       if (e.state != kCpuIdleExitState && e.state > kMaxIdleStateIndex) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(reader->name(), ":", reader->line_number(),
-                         ": cpu_idle: state out of range (max ",
-                         kMaxIdleStateIndex, " or 4294967295)"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            reader->Where(), ": cpu_idle: state out of range (max ",
+            kMaxIdleStateIndex, " or 4294967295)"));
       }
       if (static_cast<int>(trackers.size()) <= e.cpu_id) {
         trackers.resize(e.cpu_id + 1);

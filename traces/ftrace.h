@@ -145,6 +145,40 @@ struct TraceEvent {
   int64_t frequency_khz() const { return state; }
 };
 
+// A trace read one event at a time, whatever its file format: the text
+// reader below (FtraceReader) and trace-cmd's binary .dat reader
+// (TraceCmdReader, traces/tracecmd_dat.h) both are one. OpenTrace()
+// (tracecmd_dat.h) opens either by the file's first bytes, so the commands
+// that read a trace (shadow, replay, the converter) take both.
+class TraceSource {
+ public:
+  virtual ~TraceSource() = default;
+  // Reads the next known event into `*event`: true if one was read, false
+  // at the end, an error naming the file (and line or record) otherwise.
+  // The string views of `*event` stay valid until the next call.
+  virtual absl::StatusOr<bool> Next(TraceEvent* event) = 0;
+  // When true, Next() also returns unknown events (type kUnknown). They
+  // are counted in unknown_events() either way. Default false.
+  virtual void set_return_unknown_events(bool value) = 0;
+  // The file's name, as errors name it.
+  virtual const std::string& name() const = 0;
+  // Where the last event came from, for an error about it: "FILE:LINE" in
+  // a text trace, "FILE: record N" in a .dat file.
+  virtual std::string Where() const = 0;
+  // Grows with every event read: the line number (text) or the record
+  // number (.dat) of the last one.
+  virtual int64_t position() const = 0;
+  // Events of unknown types seen so far, by event name.
+  virtual const std::map<std::string, int64_t, std::less<>>& unknown_events()
+      const = 0;
+  // Timestamp of the last event read, of any type; -1 before the first.
+  virtual int64_t last_timestamp_ns() const = 0;
+  // The CPU count the file's header gives; -1 if none.
+  virtual int header_cpus() const = 0;
+  // Events the kernel dropped before the events read so far.
+  virtual int64_t lost_events() const = 0;
+};
+
 // Reads events one at a time:
 //
 //   auto reader = FtraceReader::Open("trace.txt");
@@ -156,7 +190,7 @@ struct TraceEvent {
 //     if (!*more) break;
 //     ...
 //   }
-class FtraceReader {
+class FtraceReader final : public TraceSource {
  public:
   // Opens `path`, which must be a regular file (base::OpenInputFile); the
   // error is NotFound when it does not exist, InvalidArgument when it is a
@@ -174,30 +208,36 @@ class FtraceReader {
 
   // Reads the next known event into `*event`: true if one was read, false
   // at the end of the input, an InvalidArgument error for a malformed line.
-  absl::StatusOr<bool> Next(TraceEvent* event);
+  absl::StatusOr<bool> Next(TraceEvent* event) override;
 
   // When true, Next() also returns unknown events (type kUnknown, with
   // event_name, fields, timestamp and the common fields set). They are
   // counted in unknown_events() either way. Default false.
-  void set_return_unknown_events(bool value) { return_unknown_events_ = value; }
+  void set_return_unknown_events(bool value) override {
+    return_unknown_events_ = value;
+  }
 
   // The name used in error messages and the number of the last line read
   // (1-based).
-  const std::string& name() const { return name_; }
+  const std::string& name() const override { return name_; }
   int64_t line_number() const { return line_number_; }
+  int64_t position() const override { return line_number_; }
+  // "NAME:LINE".
+  std::string Where() const override;
 
   // Events of unknown types skipped so far, by event name.
-  const std::map<std::string, int64_t, std::less<>>& unknown_events() const {
+  const std::map<std::string, int64_t, std::less<>>& unknown_events()
+      const override {
     return unknown_events_;
   }
   // Timestamp of the last event line read, of any type (known or not); -1
   // before the first.
-  int64_t last_timestamp_ns() const { return last_timestamp_ns_; }
+  int64_t last_timestamp_ns() const override { return last_timestamp_ns_; }
   // The CPU count in the header ("cpus=6" of trace-cmd, "#P:8" of the
   // tracefs header); -1 if none was seen.
-  int header_cpus() const { return header_cpus_; }
+  int header_cpus() const override { return header_cpus_; }
   // Sum of M over "CPU:N [LOST M EVENTS]" lines.
-  int64_t lost_events() const { return lost_events_; }
+  int64_t lost_events() const override { return lost_events_; }
 
  private:
   FtraceReader(std::unique_ptr<std::streambuf> buf, std::string name);
@@ -307,7 +347,7 @@ absl::StatusOr<TraceSummary> Summarize(const std::string& path,
                                        const TimeWindow& window);
 // The same over a reader (which it switches to returning unknown events and
 // reads to the end).
-absl::StatusOr<TraceSummary> Summarize(FtraceReader* reader,
+absl::StatusOr<TraceSummary> Summarize(TraceSource* reader,
                                        const TimeWindow& window);
 
 }  // namespace schedsim::traces

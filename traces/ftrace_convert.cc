@@ -3,6 +3,7 @@
 #include "traces/ftrace_convert.h"
 
 #include "absl/strings/str_cat.h"
+#include "traces/tracecmd_dat.h"
 
 namespace schedsim::traces {
 
@@ -76,7 +77,7 @@ void FtraceConverter::Convert(const TraceEvent& e) {
 
 absl::Status ConvertFtraceFile(const std::string& path, NamedTraceSink* sink) {
   FtraceConverter converter(sink, sink);
-  return ForEachFtraceEvent(path, [&converter](const TraceEvent& event) {
+  return ReadTraceFile(path, [&converter](const TraceEvent& event) {
     converter.Convert(event);
     return absl::OkStatus();
   });

@@ -1,8 +1,8 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // ftrace_convert: converts an ftrace text trace (`trace-cmd report` output
-// or /sys/kernel/tracing/trace) into a Chrome JSON trace for ui.perfetto.dev
-// or a CSV file.
+// or /sys/kernel/tracing/trace) or a trace-cmd .dat file (told apart by its
+// first bytes) into a Chrome JSON trace for ui.perfetto.dev or a CSV file.
 //
 //   bazel run //traces:ftrace_convert_tool -- [--csv] IN.txt OUT
 //
@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
@@ -18,6 +19,7 @@
 #include "traces/csv.h"
 #include "traces/ftrace.h"
 #include "traces/ftrace_convert.h"
+#include "traces/tracecmd_dat.h"
 
 namespace {
 
@@ -30,7 +32,8 @@ std::string Resolve(const std::string& path) {
 }
 
 int Usage() {
-  std::cerr << "usage: ftrace_convert [--csv] IN.txt OUT\n"
+  std::cerr << "usage: ftrace_convert [--csv] IN OUT (IN: ftrace text or "
+               "trace-cmd .dat)\n"
                "  Writes OUT as Chrome JSON (open it in ui.perfetto.dev) or, "
                "with --csv, CSV.\n";
   return 2;
@@ -78,8 +81,13 @@ int main(int argc, char** argv) {
     std::cerr << status.message() << "\n";
     return 1;
   }
+  absl::StatusOr<std::unique_ptr<schedsim::traces::TraceSource>> source =
+      schedsim::traces::OpenTrace(in);
   absl::StatusOr<schedsim::traces::TraceSummary> summary =
-      schedsim::traces::Summarize(in);
+      source.ok()
+          ? schedsim::traces::Summarize(source->get(),
+                                        schedsim::traces::TimeWindow())
+          : absl::StatusOr<schedsim::traces::TraceSummary>(source.status());
   if (summary.ok()) {
     std::cerr << "events: " << summary->total_events
               << ", CPUs seen: " << summary->cpus.size()

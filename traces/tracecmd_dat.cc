@@ -556,6 +556,25 @@ absl::Status ForEachTraceCmdEvent(
   return status;
 }
 
+std::string TraceCmdReader::Where() const {
+  return absl::StrCat(name_, ": record ", records_);
+}
+
+absl::StatusOr<std::unique_ptr<TraceSource>> OpenTrace(
+    const std::string& path) {
+  absl::StatusOr<TraceFileFormat> format = DetectTraceFileFormat(path);
+  if (!format.ok()) return format.status();
+  if (*format == TraceFileFormat::kTraceCmdDat) {
+    absl::StatusOr<std::unique_ptr<TraceCmdReader>> r =
+        TraceCmdReader::Open(path);
+    if (!r.ok()) return r.status();
+    return std::unique_ptr<TraceSource>(*std::move(r));
+  }
+  absl::StatusOr<std::unique_ptr<FtraceReader>> r = FtraceReader::Open(path);
+  if (!r.ok()) return r.status();
+  return std::unique_ptr<TraceSource>(*std::move(r));
+}
+
 absl::Status ReadTraceFile(
     const std::string& path,
     absl::FunctionRef<absl::Status(const TraceEvent&)> visitor) {

@@ -81,7 +81,7 @@ absl::StatusOr<TraceFileFormat> DetectTraceFileFormat(const std::string& path);
 //     if (!*more) break;
 //     ...
 //   }
-class TraceCmdReader {
+class TraceCmdReader final : public TraceSource {
  public:
   // Opens `path` and reads its headers. Errors name the file: NotFound
   // (cannot be opened), InvalidArgument (not a trace-cmd file: no magic),
@@ -97,30 +97,36 @@ class TraceCmdReader {
   // Reads the next known event (the earliest remaining record of any CPU)
   // into `*event`: true if one was read, false at the end. The string views
   // of `*event` stay valid until the next call or the reader's destruction.
-  absl::StatusOr<bool> Next(TraceEvent* event);
+  absl::StatusOr<bool> Next(TraceEvent* event) override;
 
   // When true, Next() also returns unknown events (type kUnknown, with
   // event_name, fields, timestamp, cpu and the common fields set). They are
   // counted in unknown_events() either way. Default false.
-  void set_return_unknown_events(bool value) { return_unknown_events_ = value; }
+  void set_return_unknown_events(bool value) override {
+    return_unknown_events_ = value;
+  }
 
-  const std::string& name() const { return name_; }
+  const std::string& name() const override { return name_; }
+  // "NAME: record N" (N = records(), 1-based).
+  std::string Where() const override;
+  int64_t position() const override { return records_; }
   // The CPU count of the file's header.
-  int header_cpus() const { return cpus_; }
+  int header_cpus() const override { return cpus_; }
   // The file version (6, 7) as the header gives it.
   int file_version() const { return file_version_; }
   // Records read so far (known and unknown).
   int64_t records() const { return records_; }
   // Events of unknown types seen so far, by event name.
-  const std::map<std::string, int64_t, std::less<>>& unknown_events() const {
+  const std::map<std::string, int64_t, std::less<>>& unknown_events()
+      const override {
     return unknown_events_;
   }
   // Timestamp of the last record read, of any type; -1 before the first.
-  int64_t last_timestamp_ns() const { return last_timestamp_ns_; }
+  int64_t last_timestamp_ns() const override { return last_timestamp_ns_; }
   // Events the kernel dropped before records read so far, as the ring
   // buffer reports them (trace-cmd report's "[LOST N EVENTS]"), and the
   // number of places where it dropped an unknown number.
-  int64_t lost_events() const { return lost_events_; }
+  int64_t lost_events() const override { return lost_events_; }
   int64_t lost_unknown() const { return lost_unknown_; }
 
  private:
@@ -147,6 +153,11 @@ absl::Status ForEachTraceCmdEvent(
     const std::string& dat_path,
     absl::FunctionRef<absl::Status(const TraceEvent&)> visitor,
     std::map<std::string, int64_t, std::less<>>* unknown_events = nullptr);
+
+// Opens a trace of either format, chosen by its first bytes: a
+// TraceCmdReader for a trace-cmd .dat file (kTraceCmdMagic), else an
+// FtraceReader (text). Errors name the file.
+absl::StatusOr<std::unique_ptr<TraceSource>> OpenTrace(const std::string& path);
 
 // ForEachTraceCmdEvent for a trace-cmd file (by its magic bytes), else
 // ForEachFtraceEvent (text).

@@ -41,6 +41,10 @@ std::map<std::string, platform::ParamValue> SmallParams(
     return {{"dirty_bytes_per_op", int64_t{4096}}};
   }
   if (model == "rtapp") return {{"json", std::string(kRtAppExample)}};
+  if (model == "replay") {
+    return {{"trace", std::string("tests/data/tracecmd_vm_sched_report.txt")},
+            {"loop", true}};
+  }
   return {};
 }
 
@@ -77,7 +81,8 @@ TEST(ModelsTest, Documented) {
 
 TEST(ModelsTest, DefaultsBuildOnEveryMachineFamily) {
   for (const WorkloadModel* m : WorkloadRegistry::Global().List()) {
-    if (m->name == "rtapp") continue;  // needs a file or inline JSON
+    // These need a file or inline JSON.
+    if (m->name == "rtapp" || m->name == "replay") continue;
     absl::StatusOr<platform::Params> p =
         WorkloadRegistry::Global().ResolveParams(*m, {});
     ASSERT_TRUE(p.ok()) << p.status();
@@ -138,8 +143,10 @@ TEST(ModelsTest, WorkCvParameterSetsTheWorkloadsJitter) {
       has = true;
       EXPECT_EQ(p.doc.rfind("model only:", 0), 0u) << m->name;
     }
-    // Every model with user work has one; perf_bench_pipe has none.
-    EXPECT_EQ(has, m->name != "perf_bench_pipe") << m->name;
+    // Every model with user work has one; perf_bench_pipe has none, and
+    // replay's work is the trace's.
+    EXPECT_EQ(has, m->name != "perf_bench_pipe" && m->name != "replay")
+        << m->name;
   }
   absl::StatusOr<const WorkloadModel*> hb = registry.Lookup("hackbench");
   ASSERT_TRUE(hb.ok());
@@ -155,6 +162,34 @@ TEST(ModelsTest, WorkCvParameterSetsTheWorkloadsJitter) {
   w = (*hb)->build(*p, Machine("skylake-e3-1240v5"));
   EXPECT_THAT(w.status().message(),
               HasSubstr("hackbench: work_cv_pct must be in 0..100"));
+}
+
+// The "replay" model from a text trace and from the same recording as a
+// trace-cmd .dat file: the same programs, so the same run.
+TEST(ModelsTest, ReplayModelTakesTextAndDatTraces) {
+  RunOptions o;
+  o.duration_ms = 60;
+  auto run = [&](const char* trace) {
+    absl::StatusOr<ModelRun> r =
+        RunModel("replay", {{"trace", std::string(trace)}}, o);
+    EXPECT_TRUE(r.ok()) << trace << ": " << r.status();
+    return r.ok() ? *r : ModelRun();
+  };
+  const ModelRun text = run("tests/data/tracecmd_vm_sched_report.txt");
+  const ModelRun dat = run("tests/data/tracecmd_vm_sched.dat");
+  ASSERT_FALSE(dat.stats.metrics.empty());
+  EXPECT_GT(dat.stats.metrics[0].count, 0u);
+  EXPECT_EQ(text.metrics, dat.metrics);
+  EXPECT_GT(dat.metrics.at("burst_us_mean"), 0);
+
+  absl::StatusOr<ModelRun> none = RunModel("replay", {}, o);
+  ASSERT_FALSE(none.ok());
+  EXPECT_THAT(none.status().message(),
+              HasSubstr("replay: `trace` is required"));
+  absl::StatusOr<ModelRun> missing =
+      RunModel("replay", {{"trace", std::string("no/such/trace.dat")}}, o);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("no/such/trace.dat"));
 }
 
 TEST(ModelsTest, BadParametersNameTheModel) {

@@ -16,13 +16,15 @@
 #include "absl/strings/str_cat.h"
 #include "sim/program.h"
 #include "traces/ftrace.h"
+#include "traces/tracecmd_dat.h"
 
 namespace schedsim::workloads {
 namespace {
 
 using traces::EventType;
-using traces::FtraceReader;
+using traces::OpenTrace;
 using traces::TraceEvent;
+using traces::TraceSource;
 
 constexpr int kMaxRtPrio = 100;
 constexpr int kDefaultPrio = 120;
@@ -69,15 +71,14 @@ int64_t Cycles(int64_t ns, int64_t khz) {
   return static_cast<int64_t>(absl::int128(ns) * khz / 1000000);
 }
 
-absl::Status LineError(const FtraceReader& reader, absl::string_view what) {
+absl::Status LineError(const TraceSource& reader, absl::string_view what) {
   return absl::InvalidArgumentError(
-      absl::StrCat(reader.name(), ":", reader.line_number(), ": ", what));
+      absl::StrCat(reader.name(), ":", reader.position(), ": ", what));
 }
 
 // First cpu_frequency value of each CPU (0 when none).
 absl::StatusOr<std::vector<int64_t>> FirstFrequencies(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<FtraceReader>> reader =
-      FtraceReader::Open(path);
+  absl::StatusOr<std::unique_ptr<TraceSource>> reader = OpenTrace(path);
   if (!reader.ok()) return reader.status();
   std::vector<int64_t> khz;
   TraceEvent e;
@@ -98,7 +99,7 @@ absl::StatusOr<std::vector<int64_t>> FirstFrequencies(const std::string& path) {
 
 class Replayer {
  public:
-  Replayer(FtraceReader* reader, const ReplayOptions& options,
+  Replayer(TraceSource* reader, const ReplayOptions& options,
            std::vector<int64_t> first_khz)
       : reader_(reader), options_(options), first_khz_(std::move(first_khz)) {}
 
@@ -411,7 +412,7 @@ class Replayer {
     return r;
   }
 
-  FtraceReader* reader_;
+  TraceSource* reader_;
   ReplayOptions options_;
   std::vector<int64_t> first_khz_;
   std::vector<Cpu> cpus_;
@@ -436,8 +437,7 @@ absl::StatusOr<Replay> ReplayTrace(const std::string& path,
   }
   absl::StatusOr<std::vector<int64_t>> first_khz = FirstFrequencies(path);
   if (!first_khz.ok()) return first_khz.status();
-  absl::StatusOr<std::unique_ptr<FtraceReader>> reader =
-      FtraceReader::Open(path);
+  absl::StatusOr<std::unique_ptr<TraceSource>> reader = OpenTrace(path);
   if (!reader.ok()) return reader.status();
   (*reader)->set_return_unknown_events(true);
   Replayer replayer(reader->get(), options, *std::move(first_khz));
