@@ -169,18 +169,41 @@ bool ParsePrettyTask(absl::string_view text, absl::string_view* comm, int* pid,
   return true;
 }
 
+// `trace-cmd report -R` (raw) prints sched_switch's prev_state as the
+// kernel's number, not TP_printk's letters. The letters for it: the lowest
+// task-state bit set (include/linux/sched.h: 1 S, 2 D, 4 T, 8 t, 16 X,
+// 32 Z, 64 P or I), 0 R, and a number with none of those bits (the
+// "preempted" value past the states, TASK_REPORT_MAX or TASK_STATE_MAX
+// depending on the kernel) R+.
+absl::string_view RawPrevState(absl::string_view state) {
+  int64_t v = 0;
+  if (!AllDigits(state) || !ParseInt(state, &v)) return state;
+  static constexpr absl::string_view kLetters[] = {"S", "D", "T", "t",
+                                                   "X", "Z", "P"};
+  if (v == 0) return "R";
+  for (int bit = 0; bit < 7; ++bit) {
+    if (v & (int64_t{1} << bit)) return kLetters[bit];
+  }
+  return "R+";
+}
+
 // Parses `fields` of a known event into `event`; on failure returns the
 // "expected ..." text.
 bool ParseSchedSwitch(absl::string_view fields, TraceEvent* e,
                       std::string* expected) {
   if (absl::StartsWith(fields, "prev_comm=")) {
     FieldCursor c(fields);
-    const bool ok =
-        c.Comm("prev_comm", "prev_pid", &e->prev_comm) &&
-        c.Int("prev_pid", &e->prev_pid) && c.Int("prev_prio", &e->prev_prio) &&
-        c.Token("prev_state", &e->prev_state) && c.Literal("==>") &&
-        c.Comm("next_comm", "next_pid", &e->next_comm) &&
-        c.Int("next_pid", &e->next_pid) && c.Int("next_prio", &e->next_prio);
+    bool ok = c.Comm("prev_comm", "prev_pid", &e->prev_comm) &&
+              c.Int("prev_pid", &e->prev_pid) &&
+              c.Int("prev_prio", &e->prev_prio) &&
+              c.Token("prev_state", &e->prev_state);
+    if (ok && c.AtKey("next_comm")) {
+      e->prev_state = RawPrevState(e->prev_state);  // the raw layout
+    } else {
+      ok = ok && c.Literal("==>");
+    }
+    ok = ok && c.Comm("next_comm", "next_pid", &e->next_comm) &&
+         c.Int("next_pid", &e->next_pid) && c.Int("next_prio", &e->next_prio);
     if (!ok) *expected = c.expected();
     return ok;
   }
@@ -398,6 +421,49 @@ absl::Status FtraceReader::Error(absl::string_view what) const {
       absl::StrCat(name_, ":", line_number_, ": ", what));
 }
 
+bool FtraceReader::SkipHtmlLine(absl::string_view line) {
+  const absl::string_view s = StripSpaces(line);
+  if (!seen_content_ && !s.empty()) {
+    seen_content_ = true;
+    // A systrace HTML file (Android's systrace, catapult's trace2html): the
+    // ftrace text is the content of a <script class="trace-data"> block.
+    if (absl::StartsWithIgnoreCase(s, "<!DOCTYPE html") ||
+        absl::StartsWithIgnoreCase(s, "<html")) {
+      html_ = Html::kOutside;
+    }
+  }
+  switch (html_) {
+    case Html::kNo:
+      return false;
+    case Html::kOutside:
+      if (absl::StrContains(s, "class=\"trace-data\"")) {
+        html_ = Html::kOtherBlock;  // until its first line says otherwise
+        const size_t close = s.find('>');
+        const absl::string_view rest = close == absl::string_view::npos
+                                           ? ""
+                                           : StripSpaces(s.substr(close + 1));
+        if (absl::StartsWith(rest, "# tracer")) html_ = Html::kText;
+      }
+      return true;
+    case Html::kOtherBlock:
+    case Html::kText:
+      if (absl::StartsWith(s, "</script>")) {
+        html_ = Html::kOutside;
+        return true;
+      }
+      if (html_ == Html::kOtherBlock) {
+        // The text block starts with the tracer's header.
+        if (absl::StartsWith(s, "# tracer")) {
+          html_ = Html::kText;
+          return false;
+        }
+        return true;
+      }
+      return false;
+  }
+  return false;
+}
+
 bool FtraceReader::SkipNonEventLine(absl::string_view line) {
   const absl::string_view s = StripSpaces(line);
   if (s.empty()) return true;
@@ -464,7 +530,13 @@ absl::StatusOr<bool> FtraceReader::ParseLine(TraceEvent* event) {
     cpu_close = close;
     break;
   }
-  if (cpu_open == absl::string_view::npos) return Error(kEventLineFormat);
+  if (cpu_open == absl::string_view::npos) {
+    if (after_free_text_) {  // the payload of a print goes on
+      continuation_ = true;
+      return false;
+    }
+    return Error(kEventLineFormat);
+  }
   if (!ParseInt(line.substr(cpu_open + 1, cpu_close - cpu_open - 1),
                 &event->cpu)) {
     return Error("expected '[<cpu>]'");
@@ -501,7 +573,9 @@ absl::StatusOr<bool> FtraceReader::ParseLine(TraceEvent* event) {
   event->fields = StripSpaces(rest.substr(colon + 1));
   last_timestamp_ns_ = event->timestamp_ns;
 
+  after_free_text_ = false;
   if (!LookupEventType(name, &event->type)) {
+    after_free_text_ = true;
     auto it = unknown_events_.find(name);
     if (it == unknown_events_.end()) {
       it = unknown_events_.emplace(std::string(name), 0).first;
@@ -524,9 +598,12 @@ absl::StatusOr<bool> FtraceReader::Next(TraceEvent* event) {
     if (!*more) break;
     ++line_number_;
     if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    if (SkipHtmlLine(line_)) continue;
     if (SkipNonEventLine(line_)) continue;
+    continuation_ = false;
     absl::StatusOr<bool> known = ParseLine(event);
     if (!known.ok()) return known.status();
+    if (continuation_) continue;
     if (*known || return_unknown_events_) return true;
   }
   if (in_->bad()) return Error("read error");

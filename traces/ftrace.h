@@ -250,6 +250,9 @@ class FtraceReader final : public TraceSource {
   absl::StatusOr<bool> ParseLine(TraceEvent* event);
   // Handles header/comment/blank lines; true if `line` was one.
   bool SkipNonEventLine(absl::string_view line);
+  // In a systrace HTML file, true for every line outside its ftrace text
+  // block (the page, its JavaScript, the JSON blocks).
+  bool SkipHtmlLine(absl::string_view line);
   absl::Status Error(absl::string_view what) const;
 
   std::unique_ptr<std::streambuf> buf_;  // set when opened by path
@@ -261,6 +264,16 @@ class FtraceReader final : public TraceSource {
   int64_t line_number_ = 0;
   int64_t last_timestamp_ns_ = -1;
   int header_cpus_ = -1;
+  // The last event line was an unknown event (print, bprint,
+  // tracing_mark_write, ...), whose free-text payload may go on over the
+  // lines that follow; ParseLine found such a continuation line.
+  bool after_free_text_ = false;
+  bool continuation_ = false;
+  // A systrace HTML file: outside the trace-data blocks, in the ftrace text
+  // block, or in another block (JSON).
+  enum class Html : uint8_t { kNo, kOutside, kText, kOtherBlock };
+  Html html_ = Html::kNo;
+  bool seen_content_ = false;  // a non-blank line was read
   int64_t lost_events_ = 0;
   bool return_unknown_events_ = false;
   std::map<std::string, int64_t, std::less<>> unknown_events_;

@@ -4,12 +4,15 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -484,6 +487,102 @@ TEST(FtraceReaderTest, AllKnownEventsAndFormats) {
   EXPECT_EQ(reader.header_cpus(), 4);
   EXPECT_EQ(reader.lost_events(), 17);
   EXPECT_EQ(reader.line_number(), 13);
+}
+
+// trace-cmd report -R (trappy's raw test trace): key=value fields without
+// '==>', prev_state as the kernel's number.
+TEST(FtraceReaderTest, RawLayoutOfTraceCmdReport) {
+  absl::StatusOr<std::unique_ptr<FtraceReader>> reader =
+      FtraceReader::Open("tests/data/trappy_raw_trace.txt");
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  std::vector<std::string> states;
+  std::vector<int> next_pids;
+  TraceEvent e;
+  while (true) {
+    absl::StatusOr<bool> more = (*reader)->Next(&e);
+    ASSERT_TRUE(more.ok()) << more.status();
+    if (!*more) break;
+    ASSERT_EQ(e.type, EventType::kSchedSwitch);
+    states.emplace_back(e.prev_state);
+    next_pids.push_back(e.next_pid);
+  }
+  EXPECT_THAT(states, ElementsAre("R+", "S", "S"));  // 1024, 1, 1
+  EXPECT_THAT(next_pids, ElementsAre(18, 4732, 4729));
+  EXPECT_EQ((*reader)->header_cpus(), 6);
+  // Every number the kernel prints maps to letters.
+  std::deque<std::string> arena;
+  auto line = [](const std::string& state) {
+    return absl::StrCat(
+        "  a-1 [000] 1.000000: sched_switch: prev_comm=a prev_pid=1 "
+        "prev_prio=120 prev_state=",
+        state, " next_comm=b next_pid=2 next_prio=120\n");
+  };
+  for (const auto& [raw, letters] :
+       std::vector<std::pair<std::string, std::string>>{{"0", "R"},
+                                                        {"2", "D"},
+                                                        {"4", "T"},
+                                                        {"32", "Z"},
+                                                        {"256", "R+"},
+                                                        {"4096", "R+"},
+                                                        {"S", "S"}}) {
+    std::istringstream in;
+    absl::StatusOr<std::vector<TraceEvent>> events =
+        ReadAll(line(raw), &in, &arena);
+    ASSERT_TRUE(events.ok()) << events.status();
+    ASSERT_EQ(events->size(), 1u);
+    EXPECT_EQ((*events)[0].prev_state, letters) << raw;
+  }
+}
+
+// A print-like event whose payload goes on over the next lines (Perfetto's
+// test trace): the lines are its payload, not errors. After a known event
+// such a line is still an error.
+TEST(FtraceReaderTest, FreeTextPayloadMayGoOnOverLines) {
+  absl::StatusOr<std::unique_ptr<FtraceReader>> reader =
+      FtraceReader::Open("tests/data/perfetto_bad_print.txt");
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  (*reader)->set_return_unknown_events(true);
+  std::vector<std::string> names;
+  TraceEvent e;
+  while (true) {
+    absl::StatusOr<bool> more = (*reader)->Next(&e);
+    ASSERT_TRUE(more.ok()) << more.status();
+    if (!*more) break;
+    names.emplace_back(e.event_name);
+  }
+  EXPECT_THAT(names,
+              ElementsAre("event", "tracing_mark_write", "tracing_mark_write"));
+  const absl::Status s = ReadError(
+      "  a-1 [000] 1.000000: cpu_idle: state=1 cpu_id=0\n"
+      "some = 000, other = 0x4\n");
+  EXPECT_THAT(s.message(), HasSubstr("test.txt:2: expected an event line"));
+}
+
+// A systrace HTML file: the ftrace text inside its trace-data block is read,
+// the page around it and its JSON block are not.
+TEST(FtraceReaderTest, SystraceHtmlTraceDataBlock) {
+  const std::string html =
+      "<!DOCTYPE html>\n"
+      "<html><head><script>var x = [1, 2];</script></head><body>\n"
+      "<script class=\"trace-data\" type=\"application/text\">\n"
+      "{\"traceEvents\": [], \"x\": \"[001] 1.0: nope\"}\n"
+      "</script>\n"
+      "<script class=\"trace-data\" type=\"application/text\">\n"
+      "# tracer: nop\n"
+      "# entries-in-buffer/entries-written: 2/2   #P:4\n"
+      "  sh-5 (  5) [001] d..3 2.000000: sched_waking: comm=sh pid=6 "
+      "prio=120 target_cpu=002\n"
+      "  sh-5 (  5) [001] d..3 2.000010: cpu_idle: state=1 cpu_id=3\n"
+      "</script>\n"
+      "<script>if (a[1] > b) { }</script>\n"
+      "</body></html>\n";
+  std::deque<std::string> arena;
+  std::istringstream in;
+  absl::StatusOr<std::vector<TraceEvent>> events = ReadAll(html, &in, &arena);
+  ASSERT_TRUE(events.ok()) << events.status();
+  ASSERT_EQ(events->size(), 2u);
+  EXPECT_EQ((*events)[0].type, EventType::kSchedWaking);
+  EXPECT_EQ((*events)[1].cpu_id, 3);
 }
 
 TEST(FtraceReaderTest, TimestampsAreExactNanoseconds) {
