@@ -214,7 +214,8 @@ absl::Status ProgramParser::ParseChannels(const Json& j, sim::Workload& w) {
     const Json& c = j[i];
     SCHEDSIM_RETURN_IF_ERROR(ExpectObject(c, path, "a channel"));
     SCHEDSIM_RETURN_IF_ERROR(
-        CheckKeys(c, path, {"name", "kind", "capacity"}, "a channel"));
+        CheckKeys(c, path, {"name", "kind", "capacity", "initial_messages"},
+                  "a channel"));
     if (!c.contains("name")) {
       return Error(path, "missing \"name\" (the channel's name)");
     }
@@ -240,6 +241,13 @@ absl::Status ProgramParser::ParseChannels(const Json& j, sim::Workload& w) {
           int64_t capacity,
           Int(c["capacity"], Field(path, "capacity"), 1, kMaxCount));
       spec.capacity = static_cast<int>(capacity);
+    }
+    if (c.contains("initial_messages")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          int64_t initial,
+          Int(c["initial_messages"], Field(path, "initial_messages"), 0,
+              spec.capacity));
+      spec.initial_messages = static_cast<int>(initial);
     }
     w.channels.push_back(spec);
   }

@@ -257,7 +257,8 @@ TEST(ScenarioTest, EveryOperationFormAndForwardForks) {
 
 TEST(ScenarioTest, DevicesIoAndBatchOperations) {
   absl::StatusOr<Scenario> s =
-      ParseScenario(Minimal(R"("channels": [{"name": "req"}, {"name": "done"}],
+      ParseScenario(Minimal(R"("channels": [{"name": "req"}, {"name": "done",
+                     "capacity": 4, "initial_messages": 2}],
         "devices": [{"name": "ssd", "request_ns": 20000, "mb_s": 300,
                      "max_request_kib": 512}, {"name": "hdd"}],
         "programs": {
@@ -270,6 +271,7 @@ TEST(ScenarioTest, DevicesIoAndBatchOperations) {
                     "scenario.json");
   ASSERT_TRUE(s.ok()) << s.status();
   const sim::Workload& w = s->workload;
+  EXPECT_EQ(w.channels[1].initial_messages, 2);
   ASSERT_EQ(w.devices.size(), 2u);
   EXPECT_EQ(w.devices[0].request_ns, 20000);
   EXPECT_EQ(w.devices[0].bytes_per_us, 300);

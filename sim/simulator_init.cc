@@ -223,6 +223,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   for (size_t i = 0; i < channels_.size(); ++i) {
     const ChannelSpec& spec = workload.channels[i];
     channels_[i].capacity = spec.capacity;
+    channels_[i].messages = spec.initial_messages;
     channels_[i].op_ns = spec.kind == ChannelSpec::Kind::kPipe
                              ? config_.pipe_op_ns
                              : config_.socket_op_ns;
@@ -440,6 +441,11 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
     if (c.capacity < 1) {
       return absl::InvalidArgumentError(
           absl::StrCat("channel '", c.name, "': capacity must be >= 1"));
+    }
+    if (c.initial_messages < 0 || c.initial_messages > c.capacity) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "channel '", c.name, "': initial_messages must be in 0..", c.capacity,
+          " (its capacity), got ", c.initial_messages));
     }
   }
   auto impl = std::make_unique<SimulatorImpl>(topology, config, policies, seed);

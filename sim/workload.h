@@ -23,6 +23,9 @@ struct ChannelSpec {
   // Messages the channel holds before a sender blocks (a 64 KiB pipe of
   // 100-byte hackbench messages holds 655).
   int capacity = 655;
+  // Messages in it at the start, 0..capacity: 1 makes the channel a mutex
+  // (receive = lock, send = unlock), N a semaphore of count N.
+  int initial_messages = 0;
 };
 
 // A block device with one request queue served in order (a SATA SSD behind

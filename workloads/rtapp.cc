@@ -20,6 +20,7 @@
 #include "nlohmann/json.hpp"
 #include "sim/program.h"
 #include "workloads/model_util.h"
+#include "workloads/rtapp_jsonc.h"
 
 namespace schedsim::workloads {
 namespace {
@@ -35,6 +36,13 @@ enum class EventKind {
   kTimer,
   kYield,
   kBarrier,
+  kSuspend,
+  kResume,
+  kSemPost,
+  kSemWait,
+  kFork,
+  kLock,
+  kUnlock,
   kUnsupported,
   kUnknown,
 };
@@ -43,16 +51,19 @@ enum class EventKind {
 // tested before "run".
 EventKind ClassifyEvent(const std::string& key) {
   static const std::pair<const char*, EventKind> kPrefixes[] = {
-      {"runtime", EventKind::kRuntime}, {"run", EventKind::kRun},
-      {"sleep", EventKind::kSleep},     {"timer", EventKind::kTimer},
-      {"yield", EventKind::kYield},     {"barrier", EventKind::kBarrier},
+      {"runtime", EventKind::kRuntime},  {"run", EventKind::kRun},
+      {"sleep", EventKind::kSleep},      {"timer", EventKind::kTimer},
+      {"yield", EventKind::kYield},      {"barrier", EventKind::kBarrier},
+      {"suspend", EventKind::kSuspend},  {"resume", EventKind::kResume},
+      {"sem_post", EventKind::kSemPost}, {"sem_wait", EventKind::kSemWait},
+      {"fork", EventKind::kFork},        {"lock", EventKind::kLock},
+      {"unlock", EventKind::kUnlock},
   };
   for (const auto& [prefix, kind] : kPrefixes) {
     if (absl::StartsWith(key, prefix)) return kind;
   }
-  static const char* const kUnsupportedPrefixes[] = {
-      "lock",    "unlock", "wait", "signal", "broad", "sync",
-      "suspend", "resume", "mem",  "iorun",  "fork"};
+  static const char* const kUnsupportedPrefixes[] = {"wait", "signal", "broad",
+                                                     "sync", "mem",    "iorun"};
   for (const char* prefix : kUnsupportedPrefixes) {
     if (absl::StartsWith(key, prefix)) return EventKind::kUnsupported;
   }
@@ -128,9 +139,11 @@ class Parser {
   absl::StatusOr<RtAppWorkload> Parse(absl::string_view text) {
     Json root;
     PathTracker tracker;
+    // json-c's leniency rt-app files rely on (rtapp_jsonc.h).
+    const std::string normalized = NormalizeJsonC(text);
     try {
       root = Json::parse(
-          text.begin(), text.end(),
+          normalized.begin(), normalized.end(),
           [&tracker](int, nlohmann::detail::parse_event_t event, Json& parsed) {
             return tracker.Event(event, parsed);
           },
@@ -169,6 +182,11 @@ class Parser {
       return Error("tasks", "expected a non-empty object of tasks");
     }
     out_.workload.metrics = {"loop"};
+    // Each task object becomes one program, in file order: a fork names
+    // a task that may come later.
+    for (const auto& [name, task] : tasks.items()) {
+      program_of_task_.emplace(name, static_cast<int>(program_of_task_.size()));
+    }
     for (const auto& [name, task] : tasks.items()) {
       if (absl::Status s = ParseTask(name, task); !s.ok()) return s;
     }
@@ -286,9 +304,11 @@ class Parser {
   }
 
   // Appends the events of `body` (a task or a phase) to `b`. Adds the
-  // time-taking part to *timed_us.
+  // time-taking part to *timed_us (a wait for another task, suspend or
+  // sem_wait, counts 1 us: it blocks until that task's time has passed).
   absl::Status ParseEvents(const Json& body, const std::string& path,
-                           bool in_phase, int task_index, int instances,
+                           bool in_phase, const std::string& task_name,
+                           int task_index, int instances,
                            sim::ProgramBuilder& b, int64_t* timed_us) {
     int64_t since_timer_us = 0;
     for (const auto& [key, value] : body.items()) {
@@ -372,6 +392,64 @@ class Parser {
           b.Barrier(it->second);
           break;
         }
+        case EventKind::kSuspend:
+        case EventKind::kResume:
+        case EventKind::kSemPost:
+        case EventKind::kSemWait:
+        case EventKind::kLock:
+        case EventKind::kUnlock: {
+          // Each names a resource (rt-app's resources are declared by
+          // their use): suspend waits on the condition its string names
+          // (the task's own name when empty) until a resume of that name;
+          // sem_post/sem_wait are a semaphore's post and wait; lock/unlock
+          // a mutex (a channel holding one message: receive = lock).
+          const EventKind kind = ClassifyEvent(key);
+          std::string name;
+          if (kind == EventKind::kSuspend && value.is_string() &&
+              value.get<std::string>().empty()) {
+            name = task_name;
+          } else {
+            absl::StatusOr<std::string> n =
+                String(value, epath, "a resource name");
+            if (!n.ok()) return n.status();
+            name = *n;
+          }
+          switch (kind) {
+            case EventKind::kSuspend:
+              b.Recv(NamedChannel(absl::StrCat("cond:", name), 0));
+              *timed_us += 1;
+              break;
+            case EventKind::kResume:
+              b.Send(NamedChannel(absl::StrCat("cond:", name), 0));
+              break;
+            case EventKind::kSemPost:
+              b.Send(NamedChannel(absl::StrCat("sem:", name), 0));
+              break;
+            case EventKind::kSemWait:
+              b.Recv(NamedChannel(absl::StrCat("sem:", name), 0));
+              *timed_us += 1;
+              break;
+            case EventKind::kLock:
+              b.Recv(NamedChannel(absl::StrCat("mutex:", name), 1));
+              break;
+            default:  // kUnlock
+              b.Send(NamedChannel(absl::StrCat("mutex:", name), 1));
+              break;
+          }
+          break;
+        }
+        case EventKind::kFork: {
+          absl::StatusOr<std::string> name =
+              String(value, epath, "a task name");
+          if (!name.ok()) return name.status();
+          auto it = program_of_task_.find(*name);
+          if (it == program_of_task_.end()) {
+            return Error(epath,
+                         absl::StrCat("no task \"", *name, "\" to fork"));
+          }
+          b.Fork(it->second);
+          break;
+        }
         case EventKind::kUnsupported:
           return Error(epath, absl::StrCat("rt-app event \"", key,
                                            "\" is not supported (it needs a "
@@ -412,8 +490,8 @@ class Parser {
     int64_t instances = 1;
     if (task.contains("instance")) {
       absl::StatusOr<int64_t> n =
-          Int(task["instance"], absl::StrCat(path, ".instance"), 1, 100000,
-              "an instance count");
+          Int(task["instance"], absl::StrCat(path, ".instance"), 0, 100000,
+              "an instance count (0: the task starts only when forked)");
       if (!n.ok()) return n.status();
       instances = *n;
     }
@@ -497,7 +575,7 @@ class Parser {
         const bool looped = *ploop != 1;
         if (looped) b.Loop(*ploop < 0 ? 0 : *ploop);
         int64_t phase_us = 0;
-        if (absl::Status s = ParseEvents(phase, phpath, /*in_phase=*/true,
+        if (absl::Status s = ParseEvents(phase, phpath, /*in_phase=*/true, name,
                                          task_index, spec.count, b, &phase_us);
             !s.ok()) {
           return s;
@@ -510,7 +588,7 @@ class Parser {
         if (looped) b.EndLoop();
       }
     } else {
-      if (absl::Status s = ParseEvents(task, path, /*in_phase=*/false,
+      if (absl::Status s = ParseEvents(task, path, /*in_phase=*/false, name,
                                        task_index, spec.count, b, &timed_us);
           !s.ok()) {
         return s;
@@ -537,6 +615,24 @@ class Parser {
   std::string default_policy_;
   std::string default_policy_path_;
   std::map<std::string, int> barrier_index_;
+  std::map<std::string, int> program_of_task_;  // by task name
+  std::map<std::string, int> channel_index_;    // cond:, sem:, mutex: NAME
+
+  // The channel named `name` holding `initial` messages at the start,
+  // created on first use: sends never block (capacity 10^6); receives wait
+  // for a message.
+  int NamedChannel(const std::string& name, int initial) {
+    auto [it, added] = channel_index_.emplace(
+        name, static_cast<int>(out_.workload.channels.size()));
+    if (added) {
+      sim::ChannelSpec spec;
+      spec.name = name;
+      spec.capacity = 1000000;
+      spec.initial_messages = initial;
+      out_.workload.channels.push_back(spec);
+    }
+    return it->second;
+  }
   std::vector<int> barrier_parties_;
   std::vector<std::set<int>> barrier_users_;
 };

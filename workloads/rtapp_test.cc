@@ -122,6 +122,25 @@ TEST(RtAppParseTest, KeyOrderIsEventOrderAndDefaults) {
   EXPECT_THAT(r->warnings, IsEmpty());
 }
 
+// rt-app's files as json-c reads them: trailing commas, and an event key
+// repeated in one phase meaning the events in that order (rt-app's
+// tutorial), numbered as workgen does.
+TEST(RtAppParseTest, JsonCTrailingCommasAndRepeatedEvents) {
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(
+      R"({"tasks": {"t": {"run": 20, "sleep": 10, "run": 30, "sleep": 40,},
+                   },
+          "global": {"default_policy": "SCHED_OTHER",},})",
+      "x", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  using C = sim::OpCode;
+  EXPECT_THAT(
+      Codes(r->workload.programs[0]),
+      ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kSleep, C::kCompute,
+                  C::kSleep, C::kMark, C::kEndLoop, C::kExit));
+  EXPECT_EQ(r->workload.programs[0].ops[5].d1.a, 40000);  // the second sleep
+  EXPECT_THAT(r->warnings, IsEmpty());
+}
+
 std::string ErrorOf(const std::string& json) {
   absl::StatusOr<RtAppWorkload> r = ParseRtApp(json, "bad.json", Skylake());
   EXPECT_FALSE(r.ok()) << json;
@@ -136,8 +155,8 @@ TEST(RtAppParseTest, ErrorsNameTheFileAndTheJsonPath) {
               HasSubstr("bad.json: tasks.t.run: expected an integer"));
   EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": -5}}})"),
               HasSubstr("tasks.t.run: "));
-  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "lock": "m"}}})"),
-              HasSubstr("tasks.t.lock: rt-app event \"lock\" is not "
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "signal": "m"}}})"),
+              HasSubstr("tasks.t.signal: rt-app event \"signal\" is not "
                         "supported"));
   EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "bogus": 1}}})"),
               HasSubstr("tasks.t.bogus: unknown key"));
@@ -213,6 +232,76 @@ TEST(RtAppModelTest, RunScalesWithFrequencyRuntimeDoesNot) {
   EXPECT_LT(run_slow, 3000 + 1000 * 3.9 / 0.8 + 100);
   EXPECT_NEAR(LoopUs(runtime, "performance"), 4000, 100);
   EXPECT_NEAR(LoopUs(runtime, "powersave"), 4000, 100);
+}
+
+// suspend/resume: a task runs only when another resumes it, so the two
+// alternate and the suspended one's loop lasts the resumer's period.
+TEST(RtAppModelTest, SuspendWaitsForResume) {
+  const std::string json = R"({"tasks": {
+      "waker": {"run": 500, "resume": "w", "timer": {"ref": "t", "period": 5000}},
+      "w": {"suspend": "w", "run": 200}}})";
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(json, "x", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->workload.channels.size(), 1u);
+  EXPECT_EQ(r->workload.channels[0].name, "cond:w");
+  using C = sim::OpCode;
+  EXPECT_THAT(Codes(r->workload.programs[1]),
+              ElementsAre(C::kLoop, C::kStamp, C::kRecv, C::kCompute, C::kMark,
+                          C::kEndLoop, C::kExit));
+  RunOptions o;
+  o.freq = "performance";
+  o.warmup_ms = 20;
+  o.duration_ms = 100;
+  absl::StatusOr<ModelRun> run = RunModel("rtapp", {{"json", json}}, o);
+  ASSERT_TRUE(run.ok()) << run.status();
+  // Two tasks x one loop per 5 ms.
+  EXPECT_NEAR(run->metrics.at("loops_per_s"), 400, 30);
+}
+
+// lock/unlock: a mutex held for 2 ms by each of two tasks on different
+// CPUs: one critical section at a time, so at most 500 loops/s between
+// them (1000 without the mutex; like a futex mutex, the one that unlocks
+// may take it again before the woken waiter runs). sem_post/sem_wait and
+// fork into an instance-0 task.
+TEST(RtAppModelTest, MutexSemaphoreAndFork) {
+  const std::string mutex = R"({"tasks": {
+      "a": {"cpus": [0], "lock": "m", "runtime": 2000, "unlock": "m"},
+      "b": {"cpus": [2], "lock": "m", "runtime": 2000, "unlock": "m"}}})";
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(mutex, "x", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->workload.channels.size(), 1u);
+  EXPECT_EQ(r->workload.channels[0].initial_messages, 1);
+  RunOptions mo;
+  mo.freq = "performance";
+  mo.warmup_ms = 20;
+  mo.duration_ms = 100;
+  absl::StatusOr<ModelRun> m = RunModel("rtapp", {{"json", mutex}}, mo);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_LT(m->metrics.at("loops_per_s"), 520);
+  EXPECT_GT(m->metrics.at("loops_per_s"), 450);
+
+  const std::string forked = R"({"tasks": {
+      "parent": {"loop": 1, "fork": "child", "sem_wait": "done", "run": 10},
+      "child": {"instance": 0, "loop": 1, "run": 100, "sem_post": "done"}}})";
+  r = ParseRtApp(forked, "x", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->workload.tasks[1].count, 0);  // started by the fork only
+  using C = sim::OpCode;
+  const std::vector<C> parent = Codes(r->workload.programs[0]);
+  ASSERT_GE(parent.size(), 3u);
+  EXPECT_EQ(r->workload.programs[0].ops[2].code, C::kFork);
+  EXPECT_EQ(r->workload.programs[0].ops[2].arg, 1);  // the child's program
+  RunOptions o;
+  o.warmup_ms = 0;
+  o.duration_ms = 20;
+  absl::StatusOr<ModelRun> run = RunModel("rtapp", {{"json", forked}}, o);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->stats.metrics[0].count, 2u);  // the parent's and the child's
+  EXPECT_THAT(ParseRtApp(R"({"tasks": {"p": {"run": 1, "fork": "nobody"}}})",
+                         "x", Skylake())
+                  .status()
+                  .message(),
+              HasSubstr("tasks.p.fork: no task \"nobody\" to fork"));
 }
 
 TEST(RtAppModelTest, NeedsExactlyOneSource) {

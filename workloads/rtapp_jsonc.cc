@@ -1,0 +1,127 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "workloads/rtapp_jsonc.h"
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace schedsim::workloads {
+namespace {
+
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The end of the comment starting at `i` ("//" to the line's end, "/*" to
+// "*/" or the text's end), or `i` if none starts there.
+size_t CommentEnd(absl::string_view text, size_t i) {
+  if (i + 1 >= text.size() || text[i] != '/') return i;
+  if (text[i + 1] == '/') {
+    const size_t end = text.find('\n', i);
+    return end == absl::string_view::npos ? text.size() : end;
+  }
+  if (text[i + 1] == '*') {
+    const size_t end = text.find("*/", i + 2);
+    return end == absl::string_view::npos ? text.size() : end + 2;
+  }
+  return i;
+}
+
+// The end of the string starting at the quote at `i` (past its closing
+// quote, or the text's end).
+size_t StringEnd(absl::string_view text, size_t i) {
+  for (size_t j = i + 1; j < text.size(); ++j) {
+    if (text[j] == '\\') {
+      ++j;
+    } else if (text[j] == '"') {
+      return j + 1;
+    }
+  }
+  return text.size();
+}
+
+struct Frame {
+  bool object = false;
+  bool expect_key = false;
+  std::set<std::string, std::less<>> keys;
+};
+
+}  // namespace
+
+std::string NormalizeJsonC(absl::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 64);
+  std::vector<Frame> stack;
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (const size_t end = CommentEnd(text, i); end != i) {
+      absl::StrAppend(&out, text.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    if (c == '"') {
+      const size_t end = StringEnd(text, i);
+      const absl::string_view token = text.substr(i, end - i);
+      i = end;
+      if (stack.empty() || !stack.back().object || !stack.back().expect_key ||
+          token.size() < 2 || token.back() != '"') {
+        absl::StrAppend(&out, token);
+        continue;
+      }
+      Frame& f = stack.back();
+      f.expect_key = false;
+      const absl::string_view key = token.substr(1, token.size() - 2);
+      if (f.keys.insert(std::string(key)).second) {
+        absl::StrAppend(&out, token);
+        continue;
+      }
+      // A repeated key: the first free numbered name, as workgen does.
+      std::string renamed;
+      for (int n = 1;; ++n) {
+        renamed = absl::StrCat(key, n);
+        if (f.keys.count(renamed) == 0) break;
+      }
+      f.keys.insert(renamed);
+      absl::StrAppend(&out, "\"", renamed, "\"");
+      continue;
+    }
+    if (c == ',') {
+      size_t j = i + 1;
+      while (j < text.size()) {
+        if (IsBlank(text[j])) {
+          ++j;
+        } else if (const size_t end = CommentEnd(text, j); end != j) {
+          j = end;
+        } else {
+          break;
+        }
+      }
+      if (j < text.size() && (text[j] == '}' || text[j] == ']')) {
+        out.push_back(' ');  // json-c's trailing comma
+      } else {
+        out.push_back(',');
+        if (!stack.empty() && stack.back().object) {
+          stack.back().expect_key = true;
+        }
+      }
+      ++i;
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      Frame f;
+      f.object = c == '{';
+      f.expect_key = f.object;
+      stack.push_back(std::move(f));
+    } else if ((c == '}' || c == ']') && !stack.empty()) {
+      stack.pop_back();
+    }
+    out.push_back(c);
+    ++i;
+  }
+  return out;
+}
+
+}  // namespace schedsim::workloads

@@ -1,0 +1,39 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "workloads/rtapp_jsonc.h"
+
+#include "gtest/gtest.h"
+
+namespace schedsim::workloads {
+namespace {
+
+TEST(NormalizeJsonCTest, TrailingCommasBecomeBlanks) {
+  EXPECT_EQ(NormalizeJsonC(R"({"a": [1, 2,], "b": {"c": 3,},})"),
+            R"({"a": [1, 2 ], "b": {"c": 3 } })");
+  // Past blanks, line breaks and comments too; lines are kept.
+  EXPECT_EQ(NormalizeJsonC("{\"a\": 1, // one\n /* x */ }"),
+            "{\"a\": 1  // one\n /* x */ }");
+}
+
+TEST(NormalizeJsonCTest, RepeatedKeysAreNumberedInOrder) {
+  EXPECT_EQ(NormalizeJsonC(R"({"run": 1, "sleep": 2, "run": 3, "run": 4})"),
+            R"({"run": 1, "sleep": 2, "run1": 3, "run2": 4})");
+  // The number skips names the object already has; each object counts
+  // its own keys; values and arrays are not keys.
+  EXPECT_EQ(NormalizeJsonC(R"({"run": 1, "run1": 2, "run": 3})"),
+            R"({"run": 1, "run1": 2, "run2": 3})");
+  EXPECT_EQ(NormalizeJsonC(R"({"a": {"x": "x"}, "b": {"x": ["x", "x"]}})"),
+            R"({"a": {"x": "x"}, "b": {"x": ["x", "x"]}})");
+}
+
+TEST(NormalizeJsonCTest, StringsAndCommentsAreLeftAlone) {
+  EXPECT_EQ(NormalizeJsonC(R"({"a": "1,}", "b": "q\",]"})"),
+            R"({"a": "1,}", "b": "q\",]"})");
+  EXPECT_EQ(NormalizeJsonC("{\"a\": 1 /* ,} */}"), "{\"a\": 1 /* ,} */}");
+  // Not JSON stays not JSON (for the parser to report).
+  EXPECT_EQ(NormalizeJsonC("{\"a\": "), "{\"a\": ");
+  EXPECT_EQ(NormalizeJsonC("}]\""), "}]\"");
+}
+
+}  // namespace
+}  // namespace schedsim::workloads
