@@ -76,6 +76,18 @@ hwloc_obj_t NodeOfPu(const std::vector<hwloc_obj_t>& nodes, hwloc_obj_t pu) {
   return best;
 }
 
+// The first NUMA node attached (as a memory child, possibly behind memory-
+// side caches) to the nearest ancestor of `pu` that has one, or nullptr.
+hwloc_obj_t NearestNode(hwloc_obj_t pu) {
+  for (hwloc_obj_t o = pu->parent; o != nullptr; o = o->parent) {
+    for (hwloc_obj_t m = o->memory_first_child; m != nullptr;
+         m = m->memory_first_child) {
+      if (m->type == HWLOC_OBJ_NUMANODE) return m;
+    }
+  }
+  return nullptr;
+}
+
 // The outermost data or unified cache above `pu`, or nullptr.
 hwloc_obj_t LastLevelCache(hwloc_obj_t pu) {
   hwloc_obj_t llc = nullptr;
@@ -312,7 +324,8 @@ absl::Status AddHwlocObjects(hwloc_topology_t raw, absl::string_view source,
         return Invalid(source,
                        absl::StrCat("CPU ", p.cpu, " is in no NUMA node"));
       }
-      p.node = numa_nodes.front();
+      p.node = NearestNode(pu);
+      if (p.node == nullptr) p.node = numa_nodes.front();
       orphans.push_back(p.cpu);
     }
     pus.push_back(p);
@@ -321,9 +334,10 @@ absl::Status AddHwlocObjects(hwloc_topology_t raw, absl::string_view source,
     std::sort(orphans.begin(), orphans.end());
     b.AddWarning(
         absl::StrCat("PU(s) ", CpuSetText(orphans),
-                     " in no NUMA node's cpuset (a cgroup "
-                     "allowing only CPU-less nodes?); placed in NUMA node ",
-                     numa_nodes.front()->os_index));
+                     " in no NUMA node's cpuset (a cgroup allowing only "
+                     "CPU-less nodes, or nodes of other CPUs nearer); each "
+                     "placed in the node nearest in the hwloc tree, else the "
+                     "first node"));
   }
   if (missing_core) {
     b.AddWarning("some PUs have no Core object; each is taken as its own core");
