@@ -96,9 +96,11 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/workload.cc
   topology/cpuset.cc
   topology/hwloc.cc
+  topology/hwloc_objects.cc
   topology/presets.cc
   topology/sched_domains.cc
   topology/sysfs.cc
+  topology/sysfs_hwloc.cc
   topology/sysfs_power.cc
   topology/sysfs_read.cc
   topology/topology.cc

@@ -2,59 +2,19 @@
 
 #include "topology/hwloc.h"
 
-#include <hwloc.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <climits>
-#include <cstdio>
-#include <cstring>
-#include <map>
-#include <memory>
-#include <set>
 #include <string>
-#include <tuple>
-#include <utility>
-#include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
-#include "base/child_wait.h"
 #include "base/input_file.h"
 #include "base/status_macros.h"
-#include "topology/cpuset.h"
+#include "topology/hwloc_objects.h"
 
 namespace schedsim::topology {
 namespace {
-
-// Owns an hwloc topology.
-struct HwlocTopologyDeleter {
-  void operator()(hwloc_topology_t t) const { hwloc_topology_destroy(t); }
-};
-using HwlocTopologyPtr =
-    std::unique_ptr<struct hwloc_topology, HwlocTopologyDeleter>;
-
-// Owns a distances structure obtained from `topology`.
-struct HwlocDistancesDeleter {
-  hwloc_topology_t topology;
-  void operator()(struct hwloc_distances_s* d) const {
-    hwloc_distances_release(topology, d);
-  }
-};
-using HwlocDistancesPtr =
-    std::unique_ptr<struct hwloc_distances_s, HwlocDistancesDeleter>;
-
-// Limits of the child process that tries an import first.
-constexpr double kChildCpuSeconds = 60;
-constexpr int64_t kChildAddressSpaceBytes = int64_t{8} << 30;
-// Wall-clock limit of the child (one blocked on a lock uses no CPU time).
-constexpr double kChildWallSeconds = 120;
 
 constexpr absl::string_view kExpected =
     "expected an hwloc topology XML file, as written by `lstopo file.xml` or "
@@ -146,141 +106,12 @@ absl::StatusOr<int> CheckRootAndVersion(const std::string& path,
   }
 }
 
-// Dense ids in order of first use, keyed by hwloc object.
-class IdMap {
- public:
-  int Get(hwloc_obj_t obj) {
-    auto [it, inserted] = ids_.try_emplace(obj, static_cast<int>(ids_.size()));
-    return it->second;
-  }
-
- private:
-  std::map<hwloc_obj_t, int> ids_;
-};
-
-// The NUMA node a PU belongs to: among the nodes whose cpuset holds it,
-// ordinary memory (no subtype such as "MCDRAM" or "GPUMemory") first, then
-// the most local (smallest cpuset), then the lowest os_index.
-hwloc_obj_t NodeOfPu(const std::vector<hwloc_obj_t>& nodes, hwloc_obj_t pu) {
-  auto rank = [](hwloc_obj_t n) {
-    return std::make_tuple(n->subtype != nullptr,
-                           hwloc_bitmap_weight(n->cpuset), n->os_index);
-  };
-  hwloc_obj_t best = nullptr;
-  for (hwloc_obj_t n : nodes) {
-    if (n->cpuset == nullptr || !hwloc_bitmap_isset(n->cpuset, pu->os_index)) {
-      continue;
-    }
-    if (best == nullptr || rank(n) < rank(best)) best = n;
-  }
-  return best;
-}
-
-// The outermost data or unified cache above `pu`, or nullptr.
-hwloc_obj_t LastLevelCache(hwloc_obj_t pu) {
-  hwloc_obj_t llc = nullptr;
-  for (hwloc_obj_t o = pu->parent; o != nullptr; o = o->parent) {
-    if (hwloc_obj_type_is_dcache(o->type) &&
-        (llc == nullptr || o->attr->cache.depth > llc->attr->cache.depth)) {
-      llc = o;
-    }
-  }
-  return llc;
-}
-
-const char* CacheTypeName(hwloc_obj_cache_type_t type) {
-  switch (type) {
-    case HWLOC_OBJ_CACHE_DATA:
-      return "Data";
-    case HWLOC_OBJ_CACHE_INSTRUCTION:
-      return "Instruction";
-    case HWLOC_OBJ_CACHE_UNIFIED:
-      break;
-  }
-  return "Unified";
-}
-
-// The caches above `pu`, L1 first; at one level, Data before Instruction
-// (the order of the kernel's cache/index* directories).
-std::vector<CacheSpec> CachesOfPu(hwloc_obj_t pu) {
-  std::vector<std::pair<std::tuple<int, int>, CacheSpec>> found;
-  for (hwloc_obj_t o = pu->parent; o != nullptr; o = o->parent) {
-    if (!hwloc_obj_type_is_cache(o->type)) continue;
-    const auto& a = o->attr->cache;
-    CacheSpec c;
-    c.level = static_cast<int>(a.depth);
-    c.type = CacheTypeName(a.type);
-    c.size_bytes = static_cast<int64_t>(a.size);
-    c.ways = a.associativity > 0 ? a.associativity : 0;  // 0: unknown/full
-    if (a.linesize > 0) c.line_bytes = static_cast<int>(a.linesize);
-    const int type_rank = a.type == HWLOC_OBJ_CACHE_DATA          ? 0
-                          : a.type == HWLOC_OBJ_CACHE_INSTRUCTION ? 1
-                                                                  : 2;
-    found.push_back({{c.level, type_rank}, std::move(c)});
-  }
-  std::stable_sort(
-      found.begin(), found.end(),
-      [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::vector<CacheSpec> caches;
-  for (auto& [unused, c] : found) caches.push_back(std::move(c));
-  return caches;
-}
-
-Vendor VendorFromCpuid(absl::string_view v) {
-  if (v == "GenuineIntel") return Vendor::kIntel;
-  if (v == "AuthenticAMD") return Vendor::kAmd;
-  return Vendor::kUnknown;
-}
-
 std::string DefaultName(const std::string& path) {
   absl::string_view base = path;
   const size_t slash = base.rfind('/');
   if (slash != absl::string_view::npos) base.remove_prefix(slash + 1);
   absl::ConsumeSuffix(&base, ".xml");
   return std::string(base);
-}
-
-// Loads the configured `raw` in a forked child (CPU time and, without
-// AddressSanitizer, address space limited) and reports how it ended: OK
-// when the child's load finished (failed or not: the parent's own load
-// says which), InvalidArgument naming the file when it crashed or ran out
-// of its limits.
-absl::Status TryLoadInChild(const std::string& path, hwloc_topology_t raw) {
-  base::TrialLimits limits;
-  limits.cpu_s = kChildCpuSeconds;
-  limits.address_space_bytes = kChildAddressSpaceBytes;
-  limits.wall_s = kChildWallSeconds;
-  const base::TrialResult r = base::RunTrialChild(
-      limits, [&] { return hwloc_topology_load(raw) == 0; });
-  switch (r.kind) {
-    case base::TrialResult::kFinished:
-      return absl::OkStatus();
-    case base::TrialResult::kTimedOut:
-      return Invalid(path, absl::StrCat("libhwloc did not finish importing it "
-                                        "within ",
-                                        r.wall_s, " s"));
-    case base::TrialResult::kError:
-      return absl::ErrnoToStatus(
-          r.error, absl::StrCat("cannot run the child importing hwloc XML "
-                                "file '",
-                                path, "'"));
-    case base::TrialResult::kCrashed:
-      break;
-  }
-  return Invalid(
-      path,
-      absl::StrCat("libhwloc crashed importing it (", r.how,
-                   "): the XML lacks something libhwloc takes on trust, such "
-                   "as a PU's complete_cpuset or a NUMA node's "
-                   "complete_nodeset; ",
-                   kExpected));
-}
-
-// "0-3,8,12-15" for ascending ids.
-std::string CpuSetText(const std::vector<int>& ids) {
-  CpuSet set(ids.empty() ? 1 : ids.back() + 1);
-  for (int id : ids) set.Set(id);
-  return set.ToList();
 }
 
 }  // namespace
@@ -299,269 +130,15 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
         "were ignored");
   }
 
-  hwloc_topology_t raw = nullptr;
-  if (hwloc_topology_init(&raw) != 0) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("hwloc_topology_init failed while loading '", path, "'"));
-  }
-  HwlocTopologyPtr topology(raw);
-  // Keep PUs and NUMA nodes that the XML marks as disallowed; keep every
-  // cache (instruction caches are dropped by default); drop I/O objects.
-  if (hwloc_topology_set_flags(raw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) !=
-          0 ||
-      hwloc_topology_set_cache_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_ALL) !=
-          0 ||
-      hwloc_topology_set_icache_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_ALL) !=
-          0 ||
-      hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_NONE) !=
-          0) {
-    return absl::InternalError(
-        absl::StrCat("cannot configure hwloc to load '", path, "'"));
-  }
-  // The file is handed over as a buffer: it is the text checked above (with
-  // a 3.x version relabelled). Failing here, hwloc must not fall back to
-  // discovering this machine, so both results are checked.
-  const absl::Status parse_error = Invalid(
-      path,
-      absl::StrCat("libhwloc could not import it: malformed or truncated XML, "
-                   "or not an hwloc topology (hwloc's parser may have printed "
-                   "details to stderr; HWLOC_XML_VERBOSE=1 prints more); ",
-                   kExpected));
-  if (hwloc_topology_set_xmlbuffer(raw, content.c_str(),
-                                   static_cast<int>(content.size()) + 1) != 0) {
-    return parse_error;
-  }
-  // libhwloc 2.9 dereferences what some files lack (a PU without
-  // complete_cpuset, a NUMA node without complete_nodeset: SEGV). The
-  // import is tried first in a child process with resource limits, where a
-  // crash cannot take the tool down; its death becomes an error naming the
-  // file (issue 14 #4).
-  SCHEDSIM_RETURN_IF_ERROR(TryLoadInChild(path, raw));
-  if (hwloc_topology_load(raw) != 0) return parse_error;
-
-  // NUMA nodes.
-  std::vector<hwloc_obj_t> numa_nodes;
-  const int num_numa = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_NUMANODE);
-  for (int i = 0; i < num_numa; ++i) {
-    numa_nodes.push_back(hwloc_get_obj_by_type(raw, HWLOC_OBJ_NUMANODE, i));
-  }
-
-  // Each PU's place, as hwloc objects.
-  struct PuPlace {
-    int cpu;
-    hwloc_obj_t core, llc, package, node;
-  };
-  std::vector<PuPlace> pus;
-  bool missing_core = false, missing_cache = false, missing_package = false;
-  const int num_pus = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_PU);
-  if (num_pus <= 0) return Invalid(path, "has no PU (logical CPU) objects");
-  for (int i = 0; i < num_pus; ++i) {
-    hwloc_obj_t pu = hwloc_get_obj_by_type(raw, HWLOC_OBJ_PU, i);
-    if (pu->os_index == HWLOC_UNKNOWN_INDEX ||
-        pu->os_index > static_cast<unsigned>(INT_MAX)) {
-      return Invalid(path, absl::StrCat("PU L#", i, " has no usable os_index"));
-    }
-    PuPlace p;
-    p.cpu = static_cast<int>(pu->os_index);
-    p.core = hwloc_get_ancestor_obj_by_type(raw, HWLOC_OBJ_CORE, pu);
-    if (p.core == nullptr) {
-      p.core = pu;
-      missing_core = true;
-    }
-    p.package = hwloc_get_ancestor_obj_by_type(raw, HWLOC_OBJ_PACKAGE, pu);
-    if (p.package == nullptr) {
-      p.package = hwloc_get_root_obj(raw);
-      missing_package = true;
-    }
-    p.llc = LastLevelCache(pu);
-    if (p.llc == nullptr) {
-      p.llc = p.package;
-      missing_cache = true;
-    }
-    p.node = NodeOfPu(numa_nodes, pu);
-    if (p.node == nullptr) {
-      return Invalid(path, absl::StrCat("CPU ", p.cpu, " is in no NUMA node"));
-    }
-    pus.push_back(p);
-  }
-  if (missing_core) {
-    b.AddWarning("some PUs have no Core object; each is taken as its own core");
-  }
-  if (missing_package) {
-    b.AddWarning("some PUs have no Package object; assumed one package");
-  }
-  if (missing_cache) {
-    b.AddWarning(
-        "some PUs have no data or unified cache; their package is taken as "
-        "the LLC");
-  }
-
-  // NUMA nodes are kept as the file states them, also when one spans
-  // several packages (one memory for several sockets; the kernel's DIE
-  // domain then spans the node). Only when that cannot nest (a node over
-  // several packages while some package holds several nodes) are the
-  // spanning nodes split per package.
-  std::map<hwloc_obj_t, std::set<hwloc_obj_t>> packages_of_node;
-  std::map<hwloc_obj_t, std::set<hwloc_obj_t>> nodes_of_package;
-  for (const PuPlace& p : pus) {
-    packages_of_node[p.node].insert(p.package);
-    nodes_of_package[p.package].insert(p.node);
-  }
-  bool packages_nest_in_nodes = true;
-  for (const auto& [package, nodes] : nodes_of_package) {
-    packages_nest_in_nodes &= nodes.size() == 1;
-  }
-  std::vector<std::string> spanning;
-  for (const auto& [node, packages] : packages_of_node) {
-    if (packages.size() > 1) {
-      spanning.push_back(
-          absl::StrCat(node->os_index, " (", packages.size(), " packages)"));
-    }
-  }
-  std::vector<std::string> split;
-  if (!spanning.empty() && packages_nest_in_nodes) {
-    b.AddWarning(absl::StrCat("NUMA node(s) ", absl::StrJoin(spanning, ", "),
-                              " span several packages; kept as one node (a "
-                              "CPUID-only dump, or one memory for several "
-                              "sockets)"));
-  } else if (!spanning.empty()) {
-    split = spanning;
-    b.AddWarning(absl::StrCat(
-        "NUMA node(s) ", absl::StrJoin(split, ", "),
-        " span several packages while another package holds several nodes; "
-        "split into one node per package"));
-  }
-
-  IdMap core_ids, llc_ids, package_ids;
-  // Raw node ids, ascending in (hwloc node os_index, package or -1).
-  std::map<std::pair<unsigned, int>, int> node_ids;
-  auto node_key = [&](const PuPlace& p) {
-    const bool is_split = !split.empty() && packages_of_node[p.node].size() > 1;
-    return std::make_pair(p.node->os_index,
-                          is_split ? package_ids.Get(p.package) : -1);
-  };
-  for (const PuPlace& p : pus) node_ids.try_emplace(node_key(p), 0);
-  std::vector<hwloc_obj_t> node_obj_of_id;
-  {
-    std::map<unsigned, hwloc_obj_t> node_by_os;
-    for (hwloc_obj_t n : numa_nodes) node_by_os.emplace(n->os_index, n);
-    for (auto& [key, id] : node_ids) {
-      id = static_cast<int>(node_obj_of_id.size());
-      node_obj_of_id.push_back(node_by_os.at(key.first));
-    }
-  }
-  // Sparse or offline CPU ids (os_index with gaps) are renumbered densely
-  // in os_index order, as the sysfs importer does, with a warning.
-  std::map<int, int> dense_of_os;
-  for (const PuPlace& p : pus) dense_of_os.emplace(p.cpu, 0);
-  {
-    int next = 0;
-    for (auto& [os, dense] : dense_of_os) dense = next++;
-  }
-  if (!dense_of_os.empty() &&
-      dense_of_os.rbegin()->first != static_cast<int>(dense_of_os.size()) - 1) {
-    std::vector<int> os_ids;
-    for (const auto& [os, dense] : dense_of_os) os_ids.push_back(os);
-    CpuSet dense(static_cast<int>(os_ids.size()));
-    dense.SetAll();
-    b.AddWarning(absl::StrCat("PU os_index ", CpuSetText(os_ids),
-                              " renumbered densely as CPUs ", dense.ToList()));
-  }
-  for (const PuPlace& p : pus) {
-    b.AddCpu(dense_of_os.at(p.cpu), package_ids.Get(p.package),
-             node_ids.at(node_key(p)), llc_ids.Get(p.llc),
-             core_ids.Get(p.core));
-  }
-
-  // SLIT distances.
-  unsigned nr = 1;
-  struct hwloc_distances_s* dist_raw = nullptr;
-  if (hwloc_distances_get_by_name(raw, "NUMALatency", &nr, &dist_raw, 0) == 0 &&
-      nr >= 1 && dist_raw != nullptr) {
-    HwlocDistancesPtr dist(dist_raw, HwlocDistancesDeleter{raw});
-    if (!split.empty()) {
-      b.AddWarning(
-          "NUMALatency matrix ignored since NUMA nodes were split per "
-          "package");
-    } else {
-      const size_t n = node_obj_of_id.size();
-      std::vector<std::vector<int>> matrix(n, std::vector<int>(n, 0));
-      std::string problem;
-      for (size_t i = 0; i < n && problem.empty(); ++i) {
-        const int row =
-            hwloc_distances_obj_index(dist.get(), node_obj_of_id[i]);
-        if (row < 0) {
-          problem = absl::StrCat("has no row for NUMA node ",
-                                 node_obj_of_id[i]->os_index);
-          break;
-        }
-        for (size_t j = 0; j < n; ++j) {
-          const int col =
-              hwloc_distances_obj_index(dist.get(), node_obj_of_id[j]);
-          if (col < 0) {
-            problem = absl::StrCat("has no column for NUMA node ",
-                                   node_obj_of_id[j]->os_index);
-            break;
-          }
-          const hwloc_uint64_t v =
-              dist->values[static_cast<size_t>(row) * dist->nbobjs +
-                           static_cast<size_t>(col)];
-          if (v == 0 || v > static_cast<hwloc_uint64_t>(INT_MAX)) {
-            problem = absl::StrCat("has an unusable value ", v);
-            break;
-          }
-          matrix[i][j] = static_cast<int>(v);
-        }
-      }
-      if (problem.empty()) {
-        b.set_distances(std::move(matrix));
-      } else {
-        b.AddWarning(absl::StrCat("NUMALatency matrix ignored: it ", problem));
-      }
-    }
-  }
-
-  // Caches of CPU 0.
-  hwloc_obj_t first_pu = hwloc_get_pu_obj_by_os_index(raw, 0);
-  if (first_pu == nullptr)
-    first_pu = hwloc_get_obj_by_type(raw, HWLOC_OBJ_PU, 0);
-  if (hwloc_obj_t pu0 = first_pu) {
-    b.set_caches(CachesOfPu(pu0));
-  }
-
-  // Model and vendor, from the packages (or the machine).
-  std::set<std::string> models, vendors;
-  const int num_packages = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_PACKAGE);
-  std::vector<hwloc_obj_t> info_objs;
-  for (int i = 0; i < num_packages; ++i) {
-    info_objs.push_back(hwloc_get_obj_by_type(raw, HWLOC_OBJ_PACKAGE, i));
-  }
-  if (info_objs.empty()) info_objs.push_back(hwloc_get_root_obj(raw));
-  for (hwloc_obj_t o : info_objs) {
-    if (const char* m = hwloc_obj_get_info_by_name(o, "CPUModel")) {
-      models.insert(std::string(absl::StripAsciiWhitespace(m)));
-    }
-    if (const char* v = hwloc_obj_get_info_by_name(o, "CPUVendor")) {
-      vendors.insert(std::string(absl::StripAsciiWhitespace(v)));
-    }
-  }
-  if (!models.empty()) b.set_model_name(*models.begin());
-  if (models.size() > 1) {
-    b.AddWarning(absl::StrCat("packages differ in CPUModel (",
-                              absl::StrJoin(models, "; "), "); kept \"",
-                              *models.begin(), "\""));
-  }
-  if (vendors.empty()) {
-    b.AddWarning("no CPUVendor info in the XML; vendor unknown");
-  } else {
-    b.set_vendor(VendorFromCpuid(*vendors.begin()));
-    if (vendors.size() > 1 ||
-        VendorFromCpuid(*vendors.begin()) == Vendor::kUnknown) {
-      b.AddWarning(absl::StrCat("CPUVendor ", absl::StrJoin(vendors, ", "),
-                                " not recognised as a single Intel or AMD "
-                                "vendor"));
-    }
-  }
+  const std::string source = absl::StrCat("hwloc XML file '", path, "'");
+  // Keep PUs and NUMA nodes that the XML marks as disallowed.
+  SCHEDSIM_ASSIGN_OR_RETURN(
+      hwloc_internal::HwlocTopologyPtr topology,
+      hwloc_internal::NewHwlocTopology(source, /*include_disallowed=*/true));
+  SCHEDSIM_RETURN_IF_ERROR(hwloc_internal::LoadHwlocXmlText(
+      topology.get(), content, source, kExpected));
+  SCHEDSIM_RETURN_IF_ERROR(hwloc_internal::AddHwlocObjects(
+      topology.get(), source, hwloc_internal::ConvertOptions(), b, nullptr));
 
   b.AddWarning(
       "hwloc XML has no C-state (cpuidle) or frequency information; C-states "

@@ -18,6 +18,19 @@
 // import with InvalidArgument naming the file, e.g.
 // "expected an integer in /x/cpu3/topology/core_id, got 'abc'".
 //
+// Read by libhwloc: when `sysfs_root` is a directory named `sys` (such as
+//   /sys, or DUMP/sys of an hwloc test-suite dump) whose first cpuN has
+//   topology/core_cpus or topology/thread_siblings (the bitmask files
+//   libhwloc reads), the CPUs, cores, packages, LLCs, NUMA nodes,
+//   distances and caches come from libhwloc's Linux backend run on the
+//   directory holding `sys` (HWLOC_FSROOT, set only in a limited child
+//   process), converted as hwloc.h converts an XML file; the CPUs the
+//   dump's cgroup (proc/self/cgroup) disallows are left out, as lstopo
+//   does, and a CPU in no allowed NUMA node joins the nearest node, with a
+//   warning. A crash, hang or empty result of libhwloc is InvalidArgument
+//   naming the tree. The C-states, frequency and vendor below are then
+//   read by hand for those CPUs. Other trees (pepc captures, trees with
+//   only the *_list files) are read by hand by the rules that follow.
 // CPUs (devices/system/cpu/):
 //   `online`, else `present`, else the cpuN directories. Every listed CPU
 //   must have a cpuN directory (NotFound otherwise). CPU ids are kept when

@@ -3,7 +3,8 @@
 // The sysfs importer (internal to LoadTopologyFromSysfs, see sysfs.h): one
 // class whose methods are spread over sysfs.cc (the CPUs, caches, NUMA
 // nodes and their placement) and sysfs_power.cc (the cpuidle states, the
-// cpufreq policy and the vendor guess).
+// cpufreq policy and the vendor guess); sysfs_hwloc.cc reads the CPUs,
+// caches and NUMA nodes with libhwloc instead when it can.
 
 #ifndef SCHEDSIM_TOPOLOGY_SYSFS_IMPORTER_H_
 #define SCHEDSIM_TOPOLOGY_SYSFS_IMPORTER_H_
@@ -41,11 +42,14 @@ class Importer {
       : tree_(root), builder_(name.empty() ? root : name) {}
 
   absl::StatusOr<Topology> Run() {
-    SCHEDSIM_RETURN_IF_ERROR(ReadCpuList());
-    SCHEDSIM_RETURN_IF_ERROR(ReadCaches());
-    SCHEDSIM_RETURN_IF_ERROR(ReadNodes());
-    SCHEDSIM_RETURN_IF_ERROR(PlaceCpus());
-    SCHEDSIM_RETURN_IF_ERROR(ReadCacheSpecs());
+    SCHEDSIM_ASSIGN_OR_RETURN(const bool by_hwloc, ReadTopologyWithHwloc());
+    if (!by_hwloc) {
+      SCHEDSIM_RETURN_IF_ERROR(ReadCpuList());
+      SCHEDSIM_RETURN_IF_ERROR(ReadCaches());
+      SCHEDSIM_RETURN_IF_ERROR(ReadNodes());
+      SCHEDSIM_RETURN_IF_ERROR(PlaceCpus());
+      SCHEDSIM_RETURN_IF_ERROR(ReadCacheSpecs());
+    }
     SCHEDSIM_RETURN_IF_ERROR(ReadCStates());
     SCHEDSIM_RETURN_IF_ERROR(ReadFrequency());
     NoteHybridCpus();
@@ -102,6 +106,12 @@ class Importer {
     for (int c : shared) low = std::min(low, c);
     return low;
   }
+
+  // sysfs_hwloc.cc: when the tree is a sys/ directory holding the bitmask
+  // topology files libhwloc reads, reads the CPUs, cores, packages, caches
+  // and NUMA nodes with libhwloc's Linux backend into the builder and sets
+  // cpus_/sim_of_; false when the tree is not such a tree.
+  absl::StatusOr<bool> ReadTopologyWithHwloc();
 
   // sysfs.cc
   absl::Status ReadCpuList();
