@@ -98,6 +98,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   topology/hwloc.cc
   topology/hwloc_objects.cc
   topology/presets.cc
+  topology/presets_intel.cc
   topology/sched_domains.cc
   topology/sysfs.cc
   topology/sysfs_hwloc.cc
@@ -107,6 +108,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   traces/chrome_json.cc
   traces/csv.cc
   traces/ftrace.cc
+  traces/ftrace_summary.cc
   traces/tracecmd_dat.cc
   workloads/hackbench.cc
   workloads/hackbench_model.cc
