@@ -13,6 +13,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   api/workload.cc
   base/child_wait.cc
   base/input_file.cc
+  base/version.cc
   experiments/builtin_registry.cc
   experiments/cli.cc
   experiments/compare.cc

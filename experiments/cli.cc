@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 #include "experiments/flags.h"
 #include "experiments/govd_command.h"
 #include "experiments/machine_source.h"
@@ -69,6 +70,8 @@ std::string MainUsage() {
       "their\n"
       "             parameters and defaults\n",
       ExtraUsage(),
+      "  version    the version and the commit it was built from (also "
+      "--version)\n"
       "  help       this text; `schedsim COMMAND --help` for a command's "
       "flags\n\n"
       "Built-in machines: ",
@@ -241,6 +244,10 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "help" || command == "--help" || command == "-h") {
     out << MainUsage();
+    return 0;
+  }
+  if (command == "--version" || command == "version") {
+    out << base::VersionLine() << "\n";
     return 0;
   }
   if (command == "topology") return TopologyCommand(rest, out, err);

@@ -327,6 +327,15 @@ TEST(CliSimulateTest, HelpListsTheCommand) {
   EXPECT_THAT(h.out, HasSubstr("--duration-ms"));
 }
 
+TEST(CliTest, VersionNamesTheVersionAndTheCommit) {
+  for (const char* flag : {"--version", "version"}) {
+    Result r = RunSchedsim({flag});
+    EXPECT_EQ(r.code, 0) << flag;
+    EXPECT_THAT(r.out, HasSubstr("schedsim 0."));
+    EXPECT_THAT(r.out, HasSubstr("(commit "));
+  }
+}
+
 TEST(CliSimulateTest, BadInputsGiveClearErrorsAndExitCodes) {
   Result none = RunSchedsim({"simulate"});
   EXPECT_EQ(none.code, 2);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 #include "experiments/reports.h"
 #include "experiments/statistics.h"
 
@@ -465,6 +466,8 @@ OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {
   OrderedJson j;
   j["experiment"] = e.filename;
   j["description"] = e.description;
+  j["schedsim"] = {{"version", base::kSchedsimVersion},
+                   {"commit", base::SchedsimCommit()}};
   j["machine"] = r.machine->name();
   j["num_cpus"] = r.machine->num_cpus();
   j["workload"] = {{"model", e.model->name},

@@ -83,6 +83,8 @@ TEST_F(RunCommandTest, JsonResultHasSamplesSummariesAndTests) {
   ASSERT_EQ(r.code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["experiment"], file_);
+  EXPECT_EQ(j["schedsim"]["version"], "0.1.0");
+  EXPECT_TRUE(j["schedsim"]["commit"].is_string());
   EXPECT_EQ(j["machine"], "skylake-e3-1240v5");
   EXPECT_EQ(j["num_cpus"], 8);
   EXPECT_EQ(j["workload"]["model"], kTestModelName);

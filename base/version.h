@@ -1,0 +1,28 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Which schedsim this is: its version (kept equal to CMakeLists.txt's
+// project VERSION; base:version_test checks) and the git commit it was
+// built from. Bazel stamps the commit through dev/workspace_status (the
+// genrule //base:build_info); CMake defines SCHEDSIM_COMMIT at configure
+// time. A build from outside a git checkout says "unknown".
+//
+//   std::cout << base::VersionLine() << "\n";  // schedsim 0.1.0 (commit ...)
+
+#ifndef SCHEDSIM_BASE_VERSION_H_
+#define SCHEDSIM_BASE_VERSION_H_
+
+#include <string>
+
+namespace schedsim::base {
+
+inline constexpr char kSchedsimVersion[] = "0.1.0";
+
+// The full commit hash, or "unknown".
+const char* SchedsimCommit();
+
+// "schedsim VERSION (commit HASH)".
+std::string VersionLine();
+
+}  // namespace schedsim::base
+
+#endif  // SCHEDSIM_BASE_VERSION_H_
