@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -84,6 +86,35 @@ std::string SleepLengthText(const traces::IdleShadowOptions& o) {
                             " us after each entry (tick: HZ=", o.hz, ")")
              : absl::StrCat("the time to the next tick boundary (HZ=", o.hz,
                             ")");
+}
+
+// What a user should know before trusting the comparison: a trace with
+// nothing to evaluate, or one recorded on a machine unlike the one it is
+// judged against.
+std::vector<std::string> ShadowWarnings(int64_t evaluated,
+                                        const char* what_evaluated,
+                                        int trace_cpus,
+                                        const topology::Topology& machine) {
+  std::vector<std::string> w;
+  if (evaluated == 0) {
+    w.push_back(absl::StrCat("the trace has no ", what_evaluated,
+                             ": nothing was evaluated"));
+  }
+  if (trace_cpus > 0 && trace_cpus != machine.num_cpus()) {
+    w.push_back(absl::StrCat(
+        "the trace was recorded on ", trace_cpus, " CPUs and ", machine.name(),
+        " has ", machine.num_cpus(),
+        ": give the recording machine (--machine, --sysfs or --hwloc with "
+        "--power-model)"));
+  }
+  return w;
+}
+
+void PrintWarnings(const std::vector<std::string>& warnings,
+                   std::ostream& err) {
+  for (const std::string& w : warnings) {
+    err << "schedsim shadow: warning: " << w << "\n";
+  }
 }
 
 Json IdleJson(const traces::IdleShadowReport& r, const std::string& trace,
@@ -470,10 +501,14 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
       err << "schedsim shadow: " << report.status().message() << "\n";
       return 1;
     }
+    const std::vector<std::string> warnings =
+        ShadowWarnings(report->total.periods, "idle periods (cpu_idle events)",
+                       report->trace_cpus, *machine);
+    PrintWarnings(warnings, err);
     if (format == "json") {
-      out << IdleJson(*report, trace, *params)
-                 .dump(2, ' ', false, Json::error_handler_t::replace)
-          << "\n";
+      Json j = IdleJson(*report, trace, *params);
+      j["warnings"] = warnings;
+      out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
     } else {
       IdleText(*report, trace, out);
     }
@@ -494,10 +529,13 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
     err << "schedsim shadow: " << report.status().message() << "\n";
     return 1;
   }
+  const std::vector<std::string> warnings = ShadowWarnings(
+      report->evaluated, "wake-ups to evaluate", report->trace_cpus, *machine);
+  PrintWarnings(warnings, err);
   if (format == "json") {
-    out << PlacementJson(*report, trace, *params)
-               .dump(2, ' ', false, Json::error_handler_t::replace)
-        << "\n";
+    Json j = PlacementJson(*report, trace, *params);
+    j["warnings"] = warnings;
+    out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else {
     PlacementText(*report, trace, out);
   }

@@ -48,7 +48,11 @@ std::string WriteTemp(const std::string& name, const std::string& text) {
 TEST(ShadowCommandTest, IdleText) {
   const Result r = Shadow({Arg("trace", kLisa), "--cpuidle=menu"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.err, "");
+  // The Juno trace (cpus=6) judged on the default 8-CPU Skylake.
+  EXPECT_EQ(r.err,
+            "schedsim shadow: warning: the trace was recorded on 6 CPUs and "
+            "skylake-e3-1240v5 has 8: give the recording machine (--machine, "
+            "--sysfs or --hwloc with --power-model)\n");
   EXPECT_THAT(r.out, HasSubstr("Shadow evaluation of cpuidle governor menu"));
   // The default machine.
   EXPECT_THAT(r.out, HasSubstr("Machine skylake-e3-1240v5, idle states: 0 "
@@ -74,6 +78,24 @@ TEST(ShadowCommandTest, TraceCmdDatIsReadByItsContent) {
   }
   const Result idle = Shadow({Arg("trace", dat), "--cpuidle=menu"});
   EXPECT_THAT(idle.out, HasSubstr("Idle periods: 25 over"));
+}
+
+// A trace with nothing the command can use says so (and in the JSON).
+TEST(ShadowCommandTest, NothingToEvaluateIsAWarning) {
+  const std::string path =
+      WriteTemp("no_idle.txt",
+                "cpus=8\n"
+                "  sh-5 [001] 2.000000: sched_waking: comm=sh pid=6 prio=120 "
+                "target_cpu=002\n");
+  const Result r =
+      Shadow({Arg("trace", path), "--cpuidle=menu", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("warning: the trace has no idle periods"));
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["warnings"].size(), 1u);  // 8 CPUs, as the machine
+  const Result p = Shadow({Arg("trace", path), "--placement=sis_util"});
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_THAT(p.err, HasSubstr("warning: the trace has no wake-ups"));
 }
 
 TEST(ShadowCommandTest, IdleJson) {

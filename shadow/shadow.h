@@ -165,6 +165,8 @@ struct IdleShadowReport {
   // The trace's first and last event timestamps.
   int64_t first_ns = -1;
   int64_t last_ns = -1;
+  // The CPU count the trace's header gives; -1 when it gives none.
+  int trace_cpus = -1;
 };
 
 // Runs `governor` over the idle periods of the ftrace text file

@@ -116,6 +116,7 @@ class IdleShadow {
       if (!s.ok()) return s;
     }
     report_.last_ns = reader_->last_timestamp_ns();
+    report_.trace_cpus = reader_->header_cpus();
     for (size_t c = 0; c < cpus_.size(); ++c) {
       Cpu& cpu = cpus_[c];
       if (cpu.open) {
