@@ -247,6 +247,36 @@ absl::StatusOr<sim::Workload> FsMarkWorkload(const FsMarkParams& params) {
   return OneProgram(kModel, b, "fs_mark", params.threads, "file");
 }
 
+namespace {
+
+// The parameters both dbench models have (the clients and their cached
+// operations) and their metrics.
+std::vector<platform::ParamSpec> DbenchClientParams() {
+  return {
+      {"clients", int64_t{1}, "client processes (dbench's nprocs)"},
+      {"ops_per_flush", int64_t{50},
+       "model only: cached operations between two Flush ops (assumed)"},
+      {"op_cycles", int64_t{30000},
+       "model only: cycles per cached file operation (assumed)"},
+      {"bytes_per_op", int64_t{4096},
+       "model only: payload bytes counted per operation (assumed)"},
+  };
+}
+
+std::vector<MetricInfo> DbenchMetrics() {
+  return {
+      {"throughput_mb_s", "MB/s", true, MeanKind::kHarmonic,
+       "payload bytes per second / 10^6 (dbench's Throughput MB/sec)"},
+      {"latency_ms", "ms", false, MeanKind::kArithmetic,
+       "mean operation latency"},
+      {"max_latency_ms", "ms", false, MeanKind::kArithmetic,
+       "largest operation latency (dbench's max_latency, what mmtests "
+       "reports for dbench4)"},
+  };
+}
+
+}  // namespace
+
 WorkloadModel Dbench4Model() {
   WorkloadModel m;
   m.name = "dbench4";
@@ -259,28 +289,12 @@ WorkloadModel Dbench4Model() {
       "bursts and, with many clients, wake-up placement. Assumes ~9 us per "
       "cached op, a Flush every 50 ops, 4 KiB per op and an SSD-like device "
       "without queueing (all assumed).";
-  m.params = {
-      {"clients", int64_t{1}, "client processes (dbench's nprocs)"},
-      {"ops_per_flush", int64_t{50},
-       "model only: cached operations between two Flush ops (assumed)"},
-      {"op_cycles", int64_t{30000},
-       "model only: cycles per cached file operation (assumed)"},
-      {"bytes_per_op", int64_t{4096},
-       "model only: payload bytes counted per operation (assumed)"},
-      WorkCvParam(5.0, "assumed"),
-  };
+  m.params = DbenchClientParams();
+  m.params.push_back(WorkCvParam(5.0, "assumed"));
   for (platform::ParamSpec& p : IoDeviceParamSpecs()) {
     m.params.push_back(std::move(p));
   }
-  m.metrics = {
-      {"throughput_mb_s", "MB/s", true, MeanKind::kHarmonic,
-       "payload bytes per second / 10^6 (dbench's Throughput MB/sec)"},
-      {"latency_ms", "ms", false, MeanKind::kArithmetic,
-       "mean operation latency"},
-      {"max_latency_ms", "ms", false, MeanKind::kArithmetic,
-       "largest operation latency (dbench's max_latency, what mmtests "
-       "reports for dbench4)"},
-  };
+  m.metrics = DbenchMetrics();
   m.build = [](const platform::Params& p,
                const topology::Topology&) -> absl::StatusOr<sim::Workload> {
     Dbench4Params d;
@@ -321,14 +335,8 @@ WorkloadModel Dbench4JournalModel() {
       "per cached op, a Flush every 50 ops writing 3.2 MiB back, a SATA SSD "
       "(450 MB/s, 50 us a request, a 1 ms cache flush); the writeback's "
       "CPU cost is fitted (docs/validation.md).";
-  m.params = {
-      {"clients", int64_t{1}, "client processes (dbench's nprocs)"},
-      {"ops_per_flush", int64_t{50},
-       "model only: cached operations between two Flush ops (assumed)"},
-      {"op_cycles", int64_t{30000},
-       "model only: cycles per cached file operation (assumed)"},
-      {"bytes_per_op", int64_t{4096},
-       "model only: payload bytes counted per operation (assumed)"},
+  m.params = DbenchClientParams();
+  std::vector<platform::ParamSpec> journal = {
       {"dirty_bytes_per_op", int64_t{65536},
        "model only: bytes each cached op leaves dirty for the Flush "
        "(assumed: 3.2 MiB per Flush)"},
@@ -354,15 +362,8 @@ WorkloadModel Dbench4JournalModel() {
        "(assumed)"},
       WorkCvParam(5.0, "assumed"),
   };
-  m.metrics = {
-      {"throughput_mb_s", "MB/s", true, MeanKind::kHarmonic,
-       "payload bytes per second / 10^6 (dbench's Throughput MB/sec)"},
-      {"latency_ms", "ms", false, MeanKind::kArithmetic,
-       "mean operation latency"},
-      {"max_latency_ms", "ms", false, MeanKind::kArithmetic,
-       "largest operation latency (dbench's max_latency, what mmtests "
-       "reports for dbench4)"},
-  };
+  for (platform::ParamSpec& spec : journal) m.params.push_back(std::move(spec));
+  m.metrics = DbenchMetrics();
   m.build = [](const platform::Params& p,
                const topology::Topology&) -> absl::StatusOr<sim::Workload> {
     Dbench4JournalParams d;
