@@ -198,7 +198,8 @@ absl::Status CheckRunCount(const Experiment& e) {
 // order of `selected`.
 absl::StatusOr<std::vector<RunResult>> RunPrepared(
     const Experiment& e, const Prepared& prepared,
-    const std::vector<int>& selected, const RunnerOptions& options) {
+    const std::vector<int>& selected, const RunnerOptions& options,
+    int* failed_run) {
   const int total = static_cast<int>(selected.size());
   std::vector<std::optional<RunResult>> results(total);
   std::vector<absl::Status> errors(total);
@@ -243,8 +244,10 @@ absl::StatusOr<std::vector<RunResult>> RunPrepared(
   }
   // Jobs are taken in order, so every job before a failed one ran: the
   // first error is the same whatever the number of threads.
-  for (const absl::Status& status : errors) {
-    if (!status.ok()) return status;
+  for (int i = 0; i < total; ++i) {
+    if (errors[i].ok()) continue;
+    if (failed_run != nullptr) *failed_run = selected[i];
+    return errors[i];
   }
   std::vector<RunResult> out;
   out.reserve(total);
@@ -306,9 +309,10 @@ absl::StatusOr<std::vector<double>> EstimateRunCosts(const Experiment& e) {
   return costs;
 }
 
-absl::StatusOr<std::vector<RunResult>> RunSelected(
-    const Experiment& e, const std::vector<int>& runs,
-    const RunnerOptions& options) {
+absl::StatusOr<std::vector<RunResult>> RunSelected(const Experiment& e,
+                                                   const std::vector<int>& runs,
+                                                   const RunnerOptions& options,
+                                                   int* failed_run) {
   SCHEDSIM_RETURN_IF_ERROR(CheckRunCount(e));
   const int64_t total = NumRuns(e);
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -318,7 +322,7 @@ absl::StatusOr<std::vector<RunResult>> RunSelected(
     }
   }
   SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
-  return RunPrepared(e, prepared, runs, options);
+  return RunPrepared(e, prepared, runs, options, failed_run);
 }
 
 absl::StatusOr<ExperimentResult> AssembleResult(const Experiment& e,
@@ -348,7 +352,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
   std::vector<int> all(NumRuns(e));
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
   SCHEDSIM_ASSIGN_OR_RETURN(std::vector<RunResult> runs,
-                            RunPrepared(e, prepared, all, options));
+                            RunPrepared(e, prepared, all, options, nullptr));
   return Assemble(e, std::move(prepared), std::move(runs));
 }
 

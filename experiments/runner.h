@@ -109,10 +109,12 @@ absl::StatusOr<std::vector<double>> EstimateRunCosts(
     const Experiment& experiment);
 
 // Runs only the runs numbered `runs` (ascending) and returns their results
-// in that order; errors as RunExperiment's, the first in `runs` order.
-absl::StatusOr<std::vector<RunResult>> RunSelected(
-    const Experiment& experiment, const std::vector<int>& runs,
-    const RunnerOptions& options);
+// in that order; errors as RunExperiment's, the first in `runs` order
+// (when a run failed, `failed_run`, if given, is set to its number).
+absl::StatusOr<std::vector<RunResult>> RunSelected(const Experiment& experiment,
+                                                   const std::vector<int>& runs,
+                                                   const RunnerOptions& options,
+                                                   int* failed_run = nullptr);
 
 // The result of the experiment from the results of all its runs, in run
 // order: RunExperiment is RunSelected over every run, then this.
