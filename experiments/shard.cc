@@ -75,6 +75,20 @@ absl::StatusOr<double> DoubleField(const OrderedJson& j, const std::string& key,
   return ReadExactNumber(*v, JsonField(where, key));
 }
 
+// The report's counters by their JSON keys (`Report` const or not).
+template <typename Report, typename Counter>
+std::vector<std::pair<const char*, Counter*>> Counters(Report& r) {
+  return {{"wakeups", &r.wakeups},
+          {"searches", &r.searches},
+          {"probes", &r.probes},
+          {"chosen_idle", &r.chosen_idle},
+          {"chose_target", &r.chose_target},
+          {"chose_prev", &r.chose_prev},
+          {"chose_other", &r.chose_other},
+          {"migrations", &r.migrations},
+          {"context_switches", &r.context_switches}};
+}
+
 absl::StatusOr<RunReport> ParseRunReport(const OrderedJson& j,
                                          const std::string& where) {
   if (!j.is_object()) return Invalid(where, "expected an object");
@@ -108,17 +122,7 @@ absl::StatusOr<RunReport> ParseRunReport(const OrderedJson& j,
   SCHEDSIM_ASSIGN_OR_RETURN(r.busy_ns, Unsigned<int64_t>(j, "busy_ns", where));
   SCHEDSIM_ASSIGN_OR_RETURN(r.khz_ns_busy,
                             DoubleField(j, "khz_ns_busy", where));
-  const std::vector<std::pair<const char*, uint64_t*>> counters = {
-      {"wakeups", &r.wakeups},
-      {"searches", &r.searches},
-      {"probes", &r.probes},
-      {"chosen_idle", &r.chosen_idle},
-      {"chose_target", &r.chose_target},
-      {"chose_prev", &r.chose_prev},
-      {"chose_other", &r.chose_other},
-      {"migrations", &r.migrations},
-      {"context_switches", &r.context_switches}};
-  for (const auto& [key, field] : counters) {
+  for (const auto& [key, field] : Counters<RunReport, uint64_t>(r)) {
     SCHEDSIM_ASSIGN_OR_RETURN(*field, Unsigned<uint64_t>(j, key, where));
   }
   return r;
@@ -220,15 +224,10 @@ OrderedJson RunResultJson(const RunResult& run, OrderedJson j) {
   report["busy_ns_at_khz"] = std::move(freq);
   report["busy_ns"] = r.busy_ns;
   report["khz_ns_busy"] = ExactNumber(r.khz_ns_busy);
-  report["wakeups"] = r.wakeups;
-  report["searches"] = r.searches;
-  report["probes"] = r.probes;
-  report["chosen_idle"] = r.chosen_idle;
-  report["chose_target"] = r.chose_target;
-  report["chose_prev"] = r.chose_prev;
-  report["chose_other"] = r.chose_other;
-  report["migrations"] = r.migrations;
-  report["context_switches"] = r.context_switches;
+  for (const auto& [key, field] :
+       Counters<const RunReport, const uint64_t>(r)) {
+    report[key] = *field;
+  }
   j["seed"] = run.seed;
   j["events"] = run.events;
   j["metrics"] = std::move(metrics);
