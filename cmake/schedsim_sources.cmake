@@ -22,6 +22,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/govd_command.cc
   experiments/json_util.cc
   experiments/machine_source.cc
+  experiments/merge_command.cc
   experiments/param_flags.cc
   experiments/policies_command.cc
   experiments/policy_json.cc
@@ -29,11 +30,14 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/reports.cc
   experiments/robustness.cc
   experiments/run_command.cc
+  experiments/run_shard.cc
   experiments/run_wiring.cc
   experiments/runner.cc
   experiments/scenario.cc
   experiments/shadow_command.cc
+  experiments/shard.cc
   experiments/sim_report.cc
+  experiments/slurm_command.cc
   experiments/statistics.cc
   experiments/topology_report.cc
   governors/cpufreq/conservative.cc

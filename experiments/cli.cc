@@ -11,11 +11,13 @@
 #include "experiments/flags.h"
 #include "experiments/govd_command.h"
 #include "experiments/machine_source.h"
+#include "experiments/merge_command.h"
 #include "experiments/policies_command.h"
 #include "experiments/run_command.h"
 #include "experiments/scenario.h"
 #include "experiments/shadow_command.h"
 #include "experiments/sim_report.h"
+#include "experiments/slurm_command.h"
 #include "experiments/topology_report.h"
 #include "topology/presets.h"
 #include "topology/sched_domains.h"
@@ -61,6 +63,10 @@ std::string MainUsage() {
       "and\n"
       "             compare the variants, mmtests-style "
       "(docs/experiments.md)\n"
+      "  merge      merge the partial results of `run --shard` or `validate\n"
+      "             --shard` into the whole result (docs/scale-out.md)\n"
+      "  slurm      write (and --submit) a Slurm job array that runs an\n"
+      "             experiment's shards and a job that merges them\n"
       "  govd       run a frequency governor on this machine's cpufreq "
       "policies\n"
       "             (dry run unless --apply; docs/hardware.md)\n"
@@ -254,11 +260,14 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   if (command == "policies") return PoliciesCommand(rest, out, err);
   if (command == "simulate") return SimulateCommand(rest, out, err);
   if (command == "run") return RunCommand(rest, out, err);
+  if (command == "merge") return MergeCommand(rest, out, err);
+  if (command == "slurm") return SlurmCommand(rest, out, err);
   if (command == "govd") return GovdCommand(rest, out, err);
   if (command == "shadow") return ShadowCommand(rest, out, err);
   auto extra = ExtraCommands().find(command);
   if (extra != ExtraCommands().end()) return extra->second.run(rest, out, err);
-  std::string names = "topology, simulate, run, policies, govd, shadow";
+  std::string names =
+      "topology, simulate, run, merge, slurm, policies, govd, shadow";
   for (const auto& [name, unused] : ExtraCommands()) {
     absl::StrAppend(&names, ", ", name);
   }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <system_error>
 #include <thread>  // NOLINT(build/c++11): hardware_concurrency
 
@@ -24,7 +25,9 @@
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
 #include "experiments/robustness.h"
+#include "experiments/run_shard.h"
 #include "experiments/runner.h"
+#include "experiments/shard.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -37,7 +40,8 @@ constexpr char kUsage[] =
     "[--jobs=N]\n"
     "                         [--trace=perfetto] [--trace-iteration=K]\n"
     "                         [--iterations=N] [--seed=N] "
-    "[--robustness[=PCT]] [--yes]\n";
+    "[--robustness[=PCT]] [--yes]\n"
+    "                         [--shard=I/N]\n";
 
 // A one-line progress bar, redrawn in place.
 class ProgressBar {
@@ -66,13 +70,13 @@ class ProgressBar {
 };
 
 // Writes `text` to `path`; an error names the path.
-bool WriteFile(const std::string& path, const std::string& text,
-               std::ostream& err) {
+bool WriteFile(const std::string& command, const std::string& path,
+               const std::string& text, std::ostream& err) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (f) f << text;
   if (f) f.close();
   if (!f) {
-    err << "schedsim run: cannot write " << path << "\n";
+    err << "schedsim " << command << ": cannot write " << path << "\n";
     return false;
   }
   return true;
@@ -86,6 +90,47 @@ std::string JoinPath(const std::string& dir, const std::string& file) {
 
 }  // namespace
 
+int PrintRunResult(const std::string& command, const Experiment& e,
+                   const ExperimentResult& result,
+                   const std::vector<RobustnessEntry>* verdicts,
+                   double robustness_pct, const std::string& format,
+                   const std::string& out_dir, std::ostream& out,
+                   std::ostream& err) {
+  std::string table;
+  if (format == "table" || !out_dir.empty()) {
+    table = ComparisonTable(e, result);
+    if (verdicts != nullptr) {
+      absl::StrAppend(&table, RobustnessText(e, *verdicts, robustness_pct));
+    }
+    absl::StrAppend(&table, ReportsSection(e, result));
+  }
+  std::string json;
+  if (format == "json" || !out_dir.empty()) {
+    OrderedJson j = ResultJson(e, result);
+    if (verdicts != nullptr) j["robustness"] = RobustnessJson(e, *verdicts);
+    json = j.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+  }
+  std::string csv;
+  if (format == "csv" || !out_dir.empty()) csv = ResultCsv(e, result);
+  out << (format == "json" ? json : format == "csv" ? csv : table);
+
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) {
+      err << "schedsim " << command << ": cannot create " << out_dir << ": "
+          << ec.message() << "\n";
+      return 1;
+    }
+    if (!WriteFile(command, JoinPath(out_dir, "result.json"), json, err) ||
+        !WriteFile(command, JoinPath(out_dir, "result.csv"), csv, err) ||
+        !WriteFile(command, JoinPath(out_dir, "result.txt"), table, err)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int RunCommand(const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err) {
   std::string format = "table";
@@ -98,6 +143,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   double robustness = 0;
   bool help = false;
   bool yes = false;
+  std::string shard_text;
   FlagSet flags("run");
   flags.String("format", &format,
                "what to print: table (the comparison and the reports), json "
@@ -130,6 +176,11 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
              "run even when the cost estimate is above the limits (more "
              "runs than the file's \"max_runs\", default 10000, or more than "
              "24 h of estimated wall time)");
+  flags.String("shard", &shard_text,
+               "I/N: run only shard I (0..N-1) of N, a deterministic share "
+               "of the runs balanced by estimated cost, and write its partial "
+               "result to shard-I-of-N.json in --out (or the current "
+               "directory) for `schedsim merge` (docs/scale-out.md)");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   absl::Status parsed = flags.Parse(args, &positional);
@@ -185,8 +236,28 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return usage_error(absl::StrCat("--seed expects an integer in 0..",
                                     UINT64_MAX, ", got '", seed, "'"));
   }
+  std::optional<Shard> shard;
+  if (flags.Given("shard")) {
+    absl::StatusOr<Shard> parsed_shard = ParseShard(shard_text);
+    if (!parsed_shard.ok()) {
+      return usage_error(std::string(parsed_shard.status().message()));
+    }
+    for (const char* other : {"format", "trace", "robustness"}) {
+      if (flags.Given(other)) {
+        return usage_error(absl::StrCat(
+            "--shard writes a partial result; --", other,
+            " goes to `schedsim run` without --shard (or --format to "
+            "`schedsim merge`)"));
+      }
+    }
+    shard = *parsed_shard;
+  }
 
-  absl::StatusOr<Experiment> experiment = LoadExperimentFile(positional[0]);
+  absl::StatusOr<std::string> file_text =
+      ReadFileText(positional[0], "experiment file");
+  absl::StatusOr<Experiment> experiment =
+      file_text.ok() ? ParseExperiment(*file_text, positional[0])
+                     : absl::StatusOr<Experiment>(file_text.status());
   if (!experiment.ok()) {
     err << "schedsim run: " << experiment.status().message() << "\n";
     return 1;
@@ -206,9 +277,19 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     options.keep_task_names_iteration = static_cast<int>(trace_iteration);
   }
   const bool check_robustness = flags.Given("robustness");
-  const int64_t nominal_runs = int64_t{e.num_points()} *
-                               static_cast<int64_t>(e.variants.size()) *
-                               e.iterations;
+  std::vector<int> shard_runs;
+  if (shard) {
+    absl::StatusOr<std::vector<int>> runs = ShardRuns(e, *shard);
+    if (!runs.ok()) {
+      err << "schedsim run: " << runs.status().message() << "\n";
+      return 1;
+    }
+    shard_runs = *std::move(runs);
+    err << "schedsim run: shard " << shard->Text() << ": " << shard_runs.size()
+        << " of " << NumRuns(e) << " runs\n";
+  }
+  const int64_t nominal_runs =
+      shard ? static_cast<int64_t>(shard_runs.size()) : NumRuns(e);
   const int64_t scaled_runs = check_robustness ? RobustnessRunCount(e) : 0;
   if (check_robustness) {
     err << "schedsim run: --robustness=" << robustness << ": "
@@ -244,6 +325,21 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         std::min<int64_t>(nominal_runs + scaled_runs, INT32_MAX));
     options.progress = [b, all](int done, int) { b->Update(done, all); };
   }
+  if (shard) {
+    absl::StatusOr<OrderedJson> partial = RunExperimentShard(
+        e, positional[0], *file_text, *shard, shard_runs, options);
+    if (bar) bar->Clear();
+    absl::StatusOr<std::string> path =
+        partial.ok() ? WritePartial(*partial, *shard, out_dir)
+                     : absl::StatusOr<std::string>(partial.status());
+    if (!path.ok()) {
+      err << "schedsim run: " << path.status().message() << "\n";
+      return 1;
+    }
+    err << "schedsim run: wrote " << *path << " (shard " << shard->Text()
+        << ", " << shard_runs.size() << " runs)\n";
+    return 0;
+  }
   absl::StatusOr<ExperimentResult> result = RunExperiment(e, options);
   if (!result.ok()) {
     if (bar) bar->Clear();
@@ -274,38 +370,10 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   if (bar) bar->Clear();
 
-  std::string table;
-  if (format == "table" || !out_dir.empty()) {
-    table = ComparisonTable(e, *result);
-    if (check_robustness) {
-      absl::StrAppend(&table, RobustnessText(e, verdicts, robustness));
-    }
-    absl::StrAppend(&table, ReportsSection(e, *result));
-  }
-  std::string json;
-  if (format == "json" || !out_dir.empty()) {
-    OrderedJson j = ResultJson(e, *result);
-    if (check_robustness) j["robustness"] = RobustnessJson(e, verdicts);
-    json = j.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
-  }
-  std::string csv;
-  if (format == "csv" || !out_dir.empty()) csv = ResultCsv(e, *result);
-  out << (format == "json" ? json : format == "csv" ? csv : table);
-
-  if (!out_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    if (ec) {
-      err << "schedsim run: cannot create " << out_dir << ": " << ec.message()
-          << "\n";
-      return 1;
-    }
-    if (!WriteFile(JoinPath(out_dir, "result.json"), json, err) ||
-        !WriteFile(JoinPath(out_dir, "result.csv"), csv, err) ||
-        !WriteFile(JoinPath(out_dir, "result.txt"), table, err)) {
-      return 1;
-    }
-  }
+  const int printed =
+      PrintRunResult("run", e, *result, check_robustness ? &verdicts : nullptr,
+                     robustness, format, out_dir, out, err);
+  if (printed != 0) return printed;
   if (!trace.empty()) {
     for (size_t v = 0; v < e.variants.size(); ++v) {
       const std::string path =

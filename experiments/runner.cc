@@ -181,22 +181,26 @@ VariantReport ExperimentResult::Report(int point, int variant) const {
   return CombineRunReports(reports, cstate_names, ops, name);
 }
 
-absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
-                                               const RunnerOptions& options) {
-  const int points = e.num_points();
-  const int variants = static_cast<int>(e.variants.size());
-  const int iterations = e.iterations;
-  const int64_t runs = int64_t{points} * variants * iterations;
-  if (runs > kMaxRuns) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(e.filename, ": ", points, " sweep values x ", variants,
-                     " variants x ", iterations, " iterations = ", runs,
-                     " runs; at most ", kMaxRuns, " in one experiment"));
-  }
-  const int total = static_cast<int>(runs);
-  SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
+namespace {
 
-  // Job j is (point, variant, iteration) in that nesting order.
+absl::Status CheckRunCount(const Experiment& e) {
+  const int64_t runs = NumRuns(e);
+  if (runs > kMaxRuns) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        e.filename, ": ", e.num_points(), " sweep values x ", e.variants.size(),
+        " variants x ", e.iterations, " iterations = ", runs, " runs; at most ",
+        kMaxRuns, " in one experiment"));
+  }
+  return absl::OkStatus();
+}
+
+// Runs `selected` (run numbers, ascending) on the pool; the results in the
+// order of `selected`.
+absl::StatusOr<std::vector<RunResult>> RunPrepared(
+    const Experiment& e, const Prepared& prepared,
+    const std::vector<int>& selected, const RunnerOptions& options,
+    int* failed_run) {
+  const int total = static_cast<int>(selected.size());
   std::vector<std::optional<RunResult>> results(total);
   std::vector<absl::Status> errors(total);
   std::atomic<int> next{0};
@@ -208,19 +212,17 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
       if (failed.load()) return;
       const int job = next.fetch_add(1);
       if (job >= total) return;
-      const int iteration = job % iterations;
-      const int variant = (job / iterations) % variants;
-      const int point = job / (iterations * variants);
+      const RunKey key = KeyOfRun(e, selected[job]);
       const bool keep_names =
-          point == 0 && iteration == options.keep_task_names_iteration;
-      absl::StatusOr<RunResult> r =
-          RunOne(e, *prepared.machine, prepared.variants[variant],
-                 prepared.points[point], iteration, keep_names, nullptr);
+          key.point == 0 && key.iteration == options.keep_task_names_iteration;
+      absl::StatusOr<RunResult> r = RunOne(
+          e, *prepared.machine, prepared.variants[key.variant],
+          prepared.points[key.point], key.iteration, keep_names, nullptr);
       if (r.ok()) {
         results[job] = *std::move(r);
       } else {
-        errors[job] =
-            WithContext(r.status(), RunName(e, point, variant, iteration));
+        errors[job] = WithContext(
+            r.status(), RunName(e, key.point, key.variant, key.iteration));
         failed.store(true);
       }
       if (options.progress) {
@@ -232,7 +234,7 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
   int threads = options.jobs > 0
                     ? options.jobs
                     : static_cast<int>(std::thread::hardware_concurrency());
-  threads = std::clamp(threads, 1, total);
+  threads = std::clamp(threads, 1, std::max(total, 1));
   if (threads == 1) {
     worker();
   } else {
@@ -242,10 +244,21 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
   }
   // Jobs are taken in order, so every job before a failed one ran: the
   // first error is the same whatever the number of threads.
-  for (const absl::Status& status : errors) {
-    if (!status.ok()) return status;
+  for (int i = 0; i < total; ++i) {
+    if (errors[i].ok()) continue;
+    if (failed_run != nullptr) *failed_run = selected[i];
+    return errors[i];
   }
+  std::vector<RunResult> out;
+  out.reserve(total);
+  for (std::optional<RunResult>& r : results) out.push_back(*std::move(r));
+  return out;
+}
 
+ExperimentResult Assemble(const Experiment& e, Prepared prepared,
+                          std::vector<RunResult> runs) {
+  const int points = e.num_points();
+  const int variants = static_cast<int>(e.variants.size());
   ExperimentResult result;
   result.machine = prepared.machine;
   for (const topology::CState& s : prepared.machine->cstates()) {
@@ -257,12 +270,90 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
     result.point_params.push_back(std::move(p.params));
   }
   result.runs.assign(points, std::vector<std::vector<RunResult>>(variants));
-  for (int job = 0; job < total; ++job) {
-    const int variant = (job / iterations) % variants;
-    const int point = job / (iterations * variants);
-    result.runs[point][variant].push_back(*std::move(results[job]));
+  for (size_t run = 0; run < runs.size(); ++run) {
+    const RunKey key = KeyOfRun(e, static_cast<int>(run));
+    result.runs[key.point][key.variant].push_back(std::move(runs[run]));
   }
   return result;
+}
+
+}  // namespace
+
+int64_t NumRuns(const Experiment& e) {
+  return int64_t{e.num_points()} * static_cast<int64_t>(e.variants.size()) *
+         e.iterations;
+}
+
+RunKey KeyOfRun(const Experiment& e, int run) {
+  const int variants = static_cast<int>(e.variants.size());
+  RunKey key;
+  key.iteration = run % e.iterations;
+  key.variant = (run / e.iterations) % variants;
+  key.point = run / (e.iterations * variants);
+  return key;
+}
+
+absl::StatusOr<std::vector<double>> EstimateRunCosts(const Experiment& e) {
+  SCHEDSIM_RETURN_IF_ERROR(CheckRunCount(e));
+  SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
+  const double ms = static_cast<double>(e.warmup_ms + e.duration_ms);
+  std::vector<double> costs(NumRuns(e));
+  for (size_t run = 0; run < costs.size(); ++run) {
+    const RunKey key = KeyOfRun(e, static_cast<int>(run));
+    int64_t tasks = 0;
+    for (const sim::TaskSpec& t : prepared.points[key.point].workload.tasks) {
+      tasks += t.count;
+    }
+    costs[run] = ms * static_cast<double>(std::max<int64_t>(tasks, 1));
+  }
+  return costs;
+}
+
+absl::StatusOr<std::vector<RunResult>> RunSelected(const Experiment& e,
+                                                   const std::vector<int>& runs,
+                                                   const RunnerOptions& options,
+                                                   int* failed_run) {
+  SCHEDSIM_RETURN_IF_ERROR(CheckRunCount(e));
+  const int64_t total = NumRuns(e);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i] < 0 || runs[i] >= total || (i > 0 && runs[i] <= runs[i - 1])) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          e.filename, ": run numbers must be ascending and in 0..", total - 1));
+    }
+  }
+  SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
+  return RunPrepared(e, prepared, runs, options, failed_run);
+}
+
+absl::StatusOr<ExperimentResult> AssembleResult(const Experiment& e,
+                                                std::vector<RunResult> runs) {
+  SCHEDSIM_RETURN_IF_ERROR(CheckRunCount(e));
+  if (static_cast<int64_t>(runs.size()) != NumRuns(e)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(e.filename, ": ", runs.size(), " run results for ",
+                     NumRuns(e), " runs"));
+  }
+  SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
+  for (const RunResult& r : runs) {
+    if (r.metrics.size() != e.model->metrics.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(e.filename, ": a run result has ", r.metrics.size(),
+                       " metrics; workload model '", e.model->name, "' has ",
+                       e.model->metrics.size()));
+    }
+  }
+  return Assemble(e, std::move(prepared), std::move(runs));
+}
+
+absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
+                                               const RunnerOptions& options) {
+  SCHEDSIM_RETURN_IF_ERROR(CheckRunCount(e));
+  SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
+  std::vector<int> all(NumRuns(e));
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  SCHEDSIM_ASSIGN_OR_RETURN(std::vector<RunResult> runs,
+                            RunPrepared(e, prepared, all, options, nullptr));
+  return Assemble(e, std::move(prepared), std::move(runs));
 }
 
 absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,

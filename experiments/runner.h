@@ -87,6 +87,40 @@ struct ExperimentResult {
 absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& experiment,
                                                const RunnerOptions& options);
 
+// The runs of an experiment are numbered in (point, variant, iteration)
+// nesting order: run r is iteration r % iterations of variant
+// (r / iterations) % variants at point r / (iterations x variants).
+// A run's seed depends only on its iteration (Experiment::IterationSeed),
+// never on which other runs run with it, so a subset of the runs (a shard,
+// docs/scale-out.md) gives each run the result the whole experiment gives
+// it.
+struct RunKey {
+  int point = 0;
+  int variant = 0;
+  int iteration = 0;
+};
+int64_t NumRuns(const Experiment& experiment);
+RunKey KeyOfRun(const Experiment& experiment, int run);
+
+// The estimated cost of each run, in run order, for balancing shards:
+// (warm-up + duration) in ms x the tasks the point's workload starts with
+// (at least 1). Deterministic: it depends only on the experiment.
+absl::StatusOr<std::vector<double>> EstimateRunCosts(
+    const Experiment& experiment);
+
+// Runs only the runs numbered `runs` (ascending) and returns their results
+// in that order; errors as RunExperiment's, the first in `runs` order
+// (when a run failed, `failed_run`, if given, is set to its number).
+absl::StatusOr<std::vector<RunResult>> RunSelected(const Experiment& experiment,
+                                                   const std::vector<int>& runs,
+                                                   const RunnerOptions& options,
+                                                   int* failed_run = nullptr);
+
+// The result of the experiment from the results of all its runs, in run
+// order: RunExperiment is RunSelected over every run, then this.
+absl::StatusOr<ExperimentResult> AssembleResult(const Experiment& experiment,
+                                                std::vector<RunResult> runs);
+
 // Runs (point, variant, iteration) again with a Chrome JSON (Perfetto)
 // trace of its measured interval written to `out`. Task names come from
 // `result` when it kept them for that iteration (RunnerOptions).

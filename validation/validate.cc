@@ -16,6 +16,7 @@
 #include "base/status_macros.h"
 #include "experiments/machine_source.h"
 #include "experiments/robustness.h"
+#include "experiments/run_shard.h"
 #include "experiments/runner.h"
 #include "experiments/statistics.h"
 
@@ -287,6 +288,78 @@ Estimate EstimateCost(const std::vector<Group>& groups, int jobs,
   return e;
 }
 
+namespace {
+
+std::string GroupFilename(const Catalogue& catalogue, const Group& g) {
+  return absl::StrCat(catalogue.filename, ": experiments.",
+                      g.experiment_template->name, " (", g.key, ")");
+}
+
+// Scores every not expressible selected row (they need no run).
+std::vector<ScoredRow> ScoreNotExpressible(
+    const Catalogue& catalogue, const ValidateOptions& options,
+    std::map<const Row*, ScoredRow>* scored) {
+  std::optional<std::regex> only;
+  if (!options.only.empty()) only.emplace(options.only, std::regex::ECMAScript);
+  std::vector<ScoredRow> batch;
+  for (const Row& row : catalogue.rows) {
+    if (only && !std::regex_search(row.id, *only)) continue;
+    if (row.not_expressible.empty()) continue;
+    (*scored)[&row] = ScoreRow(row, std::nullopt);
+    batch.push_back((*scored)[&row]);
+  }
+  return batch;
+}
+
+// Scores the rows of `g` from its experiment's result, or from why it
+// failed; the rows scored, in group order.
+absl::StatusOr<std::vector<ScoredRow>> ScoreGroup(
+    const Group& g, const absl::StatusOr<experiments::Experiment>& e,
+    const std::optional<experiments::ExperimentResult>& result,
+    const absl::Status& failed,
+    const std::vector<experiments::RobustnessEntry>& robustness,
+    const ValidateOptions& options, std::map<const Row*, ScoredRow>* scored) {
+  std::vector<ScoredRow> batch;
+  for (const Row* row : g.rows) {
+    if (result) {
+      SCHEDSIM_ASSIGN_OR_RETURN(Simulated s, RowResult(*row, g, *e, *result));
+      (*scored)[row] = ScoreRow(*row, s);
+      if (options.robustness_pct > 0) {
+        SCHEDSIM_ASSIGN_OR_RETURN(RowIndex index,
+                                  FindRow(*row, g, *e, *result));
+        const std::string& metric = result->metrics[index.metric].name;
+        for (const experiments::RobustnessEntry& v : robustness) {
+          if (v.metric == metric && v.point == index.point &&
+              v.variant == index.variant) {
+            (*scored)[row].robustness =
+                RowRobustness{v.sign_holds, v.flipped_by};
+          }
+        }
+      }
+    } else {
+      (*scored)[row] =
+          ScoreRow(*row, std::nullopt,
+                   absl::StrCat("the experiment failed: ", failed.message()));
+    }
+    batch.push_back((*scored)[row]);
+  }
+  return batch;
+}
+
+ValidationResult Collect(const Catalogue& catalogue,
+                         const ValidateOptions& options,
+                         const std::map<const Row*, ScoredRow>& scored) {
+  ValidationResult out;
+  for (const Row& row : catalogue.rows) {
+    auto it = scored.find(&row);
+    if (it != scored.end()) out.rows.push_back(it->second);
+  }
+  out.summary = Summarize(out.rows, options.tier);
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
                                                const ValidateOptions& options) {
   SCHEDSIM_ASSIGN_OR_RETURN(std::vector<Group> groups,
@@ -296,9 +369,6 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
     return absl::InvalidArgumentError(
         "the robustness percentage must be in (0, 100)");
   }
-  std::optional<std::regex> only;
-  if (!options.only.empty()) only.emplace(options.only, std::regex::ECMAScript);
-
   std::map<const Row*, ScoredRow> scored;
   const Estimate total =
       EstimateCost(groups, options.jobs, options.robustness_pct);
@@ -307,24 +377,15 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
   const auto start = std::chrono::steady_clock::now();
   // Not expressible rows first: they need no run.
   {
-    std::vector<ScoredRow> batch;
-    for (const Row& row : catalogue.rows) {
-      if (only && !std::regex_search(row.id, *only)) continue;
-      if (row.not_expressible.empty()) continue;
-      scored[&row] = ScoreRow(row, std::nullopt);
-      batch.push_back(scored[&row]);
-    }
+    std::vector<ScoredRow> batch =
+        ScoreNotExpressible(catalogue, options, &scored);
     if (options.progress && !batch.empty()) {
       options.progress(batch, 0, total.runs, total.wall_s);
     }
   }
   for (const Group& g : groups) {
-    const std::string filename =
-        absl::StrCat(catalogue.filename, ": experiments.",
-                     g.experiment_template->name, " (", g.key, ")");
-    std::vector<ScoredRow> batch;
-    absl::StatusOr<experiments::Experiment> e =
-        experiments::ParseExperiment(g.file.dump(), filename);
+    absl::StatusOr<experiments::Experiment> e = experiments::ParseExperiment(
+        g.file.dump(), GroupFilename(catalogue, g));
     absl::Status failed = e.status();
     std::optional<experiments::ExperimentResult> result;
     std::vector<experiments::RobustnessEntry> robustness;
@@ -345,30 +406,9 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
       if (!v.ok()) return v.status();
       robustness = std::move(*v);
     }
-    for (const Row* row : g.rows) {
-      if (result) {
-        absl::StatusOr<Simulated> s = RowResult(*row, g, *e, *result);
-        if (!s.ok()) return s.status();
-        scored[row] = ScoreRow(*row, *s);
-        if (options.robustness_pct > 0) {
-          SCHEDSIM_ASSIGN_OR_RETURN(RowIndex index,
-                                    FindRow(*row, g, *e, *result));
-          const std::string& metric = result->metrics[index.metric].name;
-          for (const experiments::RobustnessEntry& v : robustness) {
-            if (v.metric == metric && v.point == index.point &&
-                v.variant == index.variant) {
-              scored[row].robustness =
-                  RowRobustness{v.sign_holds, v.flipped_by};
-            }
-          }
-        }
-      } else {
-        scored[row] =
-            ScoreRow(*row, std::nullopt,
-                     absl::StrCat("the experiment failed: ", failed.message()));
-      }
-      batch.push_back(scored[row]);
-    }
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::vector<ScoredRow> batch,
+        ScoreGroup(g, e, result, failed, robustness, options, &scored));
     runs_done += g.runs;
     weight_done += g.weight;
     if (options.progress) {
@@ -381,13 +421,148 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
       options.progress(batch, runs_done, total.runs, eta);
     }
   }
-  ValidationResult out;
-  for (const Row& row : catalogue.rows) {
-    auto it = scored.find(&row);
-    if (it != scored.end()) out.rows.push_back(it->second);
+  return Collect(catalogue, options, scored);
+}
+
+absl::StatusOr<experiments::OrderedJson> RunValidationShard(
+    const Catalogue& catalogue, const std::string& catalogue_text,
+    const ValidateOptions& options, const experiments::Shard& shard,
+    int* runs_in_shard) {
+  SCHEDSIM_ASSIGN_OR_RETURN(std::vector<Group> groups,
+                            BuildGroups(catalogue, options));
+  // Every run of every group that parses and prepares, by estimated cost;
+  // a group that does not fails the same way in the merge.
+  std::vector<absl::StatusOr<experiments::Experiment>> parsed;
+  std::vector<std::pair<int, int>> units;  // (group, run)
+  std::vector<double> costs;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    parsed.push_back(experiments::ParseExperiment(
+        groups[i].file.dump(), GroupFilename(catalogue, groups[i])));
+    if (!parsed.back().ok()) continue;
+    absl::StatusOr<std::vector<double>> c =
+        experiments::EstimateRunCosts(*parsed.back());
+    if (!c.ok()) continue;
+    for (size_t r = 0; r < c->size(); ++r) {
+      units.emplace_back(static_cast<int>(i), static_cast<int>(r));
+      costs.push_back((*c)[r]);
+    }
   }
-  out.summary = Summarize(out.rows, options.tier);
-  return out;
+  const std::vector<int> mine =
+      experiments::AssignShards(costs, shard.count)[shard.index];
+  std::vector<std::vector<int>> runs(groups.size());
+  for (int u : mine) runs[units[u].first].push_back(units[u].second);
+  Json partial = experiments::PartialHeader(
+      "validate", shard, catalogue.filename, catalogue_text,
+      {{"tier", options.tier}, {"only", options.only}, {"seed", options.seed}});
+  Json out = Json::array();
+  experiments::RunnerOptions ro;
+  ro.jobs = options.jobs;
+  *runs_in_shard = static_cast<int>(mine.size());
+  for (size_t i = 0; i < groups.size(); ++i) {
+    Json one;
+    one["key"] = groups[i].key;
+    one["runs_total"] =
+        parsed[i].ok() ? experiments::NumRuns(*parsed[i]) : int64_t{0};
+    if (!runs[i].empty()) {
+      int failed_run = -1;
+      absl::StatusOr<std::vector<experiments::RunResult>> r =
+          experiments::RunSelected(*parsed[i], runs[i], ro, &failed_run);
+      if (r.ok()) {
+        one["runs"] = experiments::ShardRunsJson(*parsed[i], runs[i], *r);
+      } else {
+        // The first failing run of this shard, in run order (each run's
+        // message names it); the merge keeps the lowest over the shards.
+        one["error"] = {{"run", failed_run},
+                        {"message", std::string(r.status().message())},
+                        {"code", static_cast<int>(r.status().code())}};
+      }
+    }
+    if (!one.contains("runs") && !one.contains("error")) {
+      one["runs"] = Json::array();
+    }
+    out.push_back(std::move(one));
+  }
+  partial["groups"] = std::move(out);
+  return partial;
+}
+
+absl::StatusOr<ValidationResult> MergeValidationPartials(
+    const Catalogue& catalogue, const ValidateOptions& options,
+    const std::vector<experiments::LoadedPartial>& partials,
+    std::vector<Group>* groups_out) {
+  SCHEDSIM_ASSIGN_OR_RETURN(std::vector<Group> groups,
+                            BuildGroups(catalogue, options));
+  std::map<const Row*, ScoredRow> scored;
+  ScoreNotExpressible(catalogue, options, &scored);
+  for (const experiments::LoadedPartial& p : partials) {
+    const Json& list = p.json.value("groups", Json());
+    bool same = list.is_array() && list.size() == groups.size();
+    for (size_t i = 0; same && i < groups.size(); ++i) {
+      same = list[i].is_object() && list[i].value("key", "") == groups[i].key;
+    }
+    if (!same) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          p.path, ": its \"groups\" are not the ", groups.size(),
+          " groups this schedsim builds from the catalogue and settings"));
+    }
+  }
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const Group& g = groups[i];
+    absl::StatusOr<experiments::Experiment> e = experiments::ParseExperiment(
+        g.file.dump(), GroupFilename(catalogue, g));
+    absl::Status failed = e.status();
+    std::optional<experiments::ExperimentResult> result;
+    if (e.ok()) {
+      // A group whose workloads cannot be built ran nowhere: the same error.
+      absl::StatusOr<std::vector<double>> prepared =
+          experiments::EstimateRunCosts(*e);
+      if (!prepared.ok()) failed = prepared.status();
+    }
+    if (e.ok() && failed.ok()) {
+      // A failed run: the message that names the lowest run number, as
+      // the unsharded run reports the first failure in run order.
+      std::optional<std::pair<int64_t, absl::Status>> error;
+      std::vector<experiments::RunSource> sources;
+      for (const experiments::LoadedPartial& p : partials) {
+        const Json& one = p.json["groups"][i];
+        if (one.contains("error")) {
+          const Json& err = one["error"];
+          const std::string message = err.value("message", "");
+          const int64_t run = err.value("run", int64_t{0});
+          if (!error || run < error->first) {
+            error.emplace(run, absl::Status(static_cast<absl::StatusCode>(
+                                                err.value("code", 2)),
+                                            message));
+          }
+        } else {
+          sources.push_back({p.path, &one["runs"]});
+        }
+      }
+      if (error) {
+        failed = error->second;
+      } else {
+        absl::StatusOr<std::vector<experiments::RunResult>> runs =
+            experiments::CollectRuns(sources, experiments::NumRuns(*e),
+                                     absl::StrCat("group ", g.key));
+        absl::StatusOr<experiments::ExperimentResult> r =
+            runs.ok()
+                ? experiments::AssembleResult(*e, *std::move(runs))
+                : absl::StatusOr<experiments::ExperimentResult>(runs.status());
+        if (r.ok()) {
+          result = std::move(*r);
+        } else if (!runs.ok()) {
+          return runs.status();  // broken partials, not a failed group
+        } else {
+          failed = r.status();
+        }
+      }
+    }
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::vector<ScoredRow> batch,
+        ScoreGroup(g, e, result, failed, {}, options, &scored));
+  }
+  if (groups_out != nullptr) *groups_out = std::move(groups);
+  return Collect(catalogue, options, scored);
 }
 
 }  // namespace schedsim::validation

@@ -34,6 +34,7 @@
 #include "absl/status/statusor.h"
 #include "experiments/experiment.h"
 #include "experiments/json_util.h"
+#include "experiments/shard.h"
 #include "validation/catalogue.h"
 #include "validation/scoreboard.h"
 
@@ -85,6 +86,25 @@ struct ValidationResult {
 // returned only when `options` has no rows left to score.
 absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
                                                const ValidateOptions& options);
+
+// Scale-out (docs/scale-out.md): runs shard `shard` of the runs of every
+// group (experiments::AssignShards over every group's run costs) and
+// returns its partial result (kind "validate"; experiments/shard.h):
+// settings tier, only and seed; per group its key, its runs' results, or
+// the first failure. `catalogue_text` is the catalogue's text (the
+// partial carries it). Robustness re-runs are not sharded. `runs` gets the
+// number of runs of the shard.
+absl::StatusOr<experiments::OrderedJson> RunValidationShard(
+    const Catalogue& catalogue, const std::string& catalogue_text,
+    const ValidateOptions& options, const experiments::Shard& shard, int* runs);
+
+// The result RunValidation gives, from the partial results of every shard
+// (experiments::LoadPartials) made with `catalogue` and `options`; the
+// groups into `groups` when not null.
+absl::StatusOr<ValidationResult> MergeValidationPartials(
+    const Catalogue& catalogue, const ValidateOptions& options,
+    const std::vector<experiments::LoadedPartial>& partials,
+    std::vector<Group>* groups);
 
 // Total runs and simulated CPU-seconds of `groups`.
 struct Estimate {

@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "experiments/flags.h"
 #include "experiments/json_util.h"
+#include "experiments/shard.h"
 #include "validation/catalogue.h"
 #include "validation/scoreboard.h"
 #include "validation/validate.h"
@@ -35,7 +36,8 @@ constexpr char kUsage[] =
     "                         [--robustness[=PCT]] [--check-floor] "
     "[--floor=FILE]\n"
     "                         [--catalogue=FILE] [--seed=N] [--label=TEXT] "
-    "[--list]\n";
+    "[--list]\n"
+    "                         [--shard=I/N]\n";
 
 std::string Duration(double s) {
   if (!std::isfinite(s) || s < 0) s = 0;
@@ -46,13 +48,13 @@ std::string Duration(double s) {
   return absl::StrFormat("%d:%02d", t / 60, t % 60);
 }
 
-bool WriteFile(const std::string& path, const std::string& text,
-               std::ostream& err) {
+bool WriteFile(const std::string& command, const std::string& path,
+               const std::string& text, std::ostream& err) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (f) f << text;
   if (f) f.close();
   if (!f) {
-    err << "schedsim validate: cannot write " << path << "\n";
+    err << "schedsim " << command << ": cannot write " << path << "\n";
     return false;
   }
   return true;
@@ -70,7 +72,95 @@ std::string FileName(const std::string& key) {
   return out;
 }
 
+// Prints the scoreboard in `format` and writes scoreboard.{json,md,txt}
+// and the groups' experiment files to `out_dir` (when not empty).
+int PrintScoreboard(const std::string& command, const ValidationResult& result,
+                    const std::vector<Group>& groups, const std::string& format,
+                    const std::string& out_dir, const std::string& label,
+                    std::ostream& out, std::ostream& err) {
+  const std::string table = ScoreboardTable(result.rows, result.summary);
+  const std::string json =
+      ScoreboardJson(result.rows, result.summary)
+          .dump(2, ' ', false,
+                experiments::OrderedJson::error_handler_t::replace) +
+      "\n";
+  const std::string markdown =
+      ScoreboardMarkdown(result.rows, result.summary, label);
+  out << (format == "json" ? json : format == "markdown" ? markdown : table);
+
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(
+        std::filesystem::path(out_dir) / "experiments", ec);
+    if (ec) {
+      err << "schedsim " << command << ": cannot create " << out_dir << ": "
+          << ec.message() << "\n";
+      return 1;
+    }
+    const std::filesystem::path dir(out_dir);
+    if (!WriteFile(command, (dir / "scoreboard.json").string(), json, err) ||
+        !WriteFile(command, (dir / "scoreboard.md").string(), markdown, err) ||
+        !WriteFile(command, (dir / "scoreboard.txt").string(), table, err)) {
+      return 1;
+    }
+    for (const Group& g : groups) {
+      const std::string path =
+          (dir / "experiments" / (FileName(g.key) + ".json")).string();
+      if (!WriteFile(command, path, g.file.dump(2) + "\n", err)) return 1;
+    }
+  }
+  return 0;
+}
+
+// `schedsim merge` of validate shards (experiments/shard.h).
+int MergeValidate(const std::vector<experiments::LoadedPartial>& partials,
+                  const experiments::MergeOptions& merge, std::ostream& out,
+                  std::ostream& err) {
+  const std::string format = merge.format.empty() ? "table" : merge.format;
+  if (format != "table" && format != "json" && format != "markdown") {
+    err << "schedsim merge: --format must be table, json or markdown for "
+           "shards of `schedsim validate`, got '"
+        << format << "'\n";
+    return kUsageError;
+  }
+  const experiments::LoadedPartial& first = partials[0];
+  const experiments::OrderedJson& s = first.settings;
+  ValidateOptions options;
+  if (!s.is_object() ||
+      !s.value("tier", experiments::OrderedJson()).is_string() ||
+      !s.value("only", experiments::OrderedJson()).is_string() ||
+      !s.value("seed", experiments::OrderedJson()).is_number_unsigned()) {
+    err << "schedsim merge: " << first.path
+        << ": \"settings\": expected {\"tier\", \"only\", \"seed\"}, got "
+        << s.dump() << "\n";
+    return 1;
+  }
+  options.tier = s["tier"].get<std::string>();
+  options.only = s["only"].get<std::string>();
+  options.seed = s["seed"].get<uint64_t>();
+  absl::StatusOr<Catalogue> catalogue =
+      ParseCatalogue(first.source_text, first.source_file);
+  std::vector<Group> groups;
+  absl::StatusOr<ValidationResult> result =
+      catalogue.ok()
+          ? MergeValidationPartials(*catalogue, options, partials, &groups)
+          : absl::StatusOr<ValidationResult>(catalogue.status());
+  if (!result.ok()) {
+    err << "schedsim merge: " << result.status().message() << "\n";
+    return 1;
+  }
+  const int printed = PrintScoreboard("merge", *result, groups, format,
+                                      merge.out_dir, "", out, err);
+  if (printed != 0) return printed;
+  err << "schedsim merge: summary: " << SummaryLine(result->summary) << "\n";
+  return 0;
+}
+
 }  // namespace
+
+bool RegisterValidateMerger() {
+  return experiments::RegisterPartialMerger("validate", &MergeValidate);
+}
 
 int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                     std::ostream& err) {
@@ -87,6 +177,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string label;
   bool list = false;
   bool progress_flag = false;
+  std::string shard_text;
   bool help = false;
   experiments::FlagSet flags("validate");
   flags.String("tier", &tier,
@@ -123,6 +214,11 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   flags.Bool("progress", &progress_flag,
              "print a progress line per row on stderr even when it is not a "
              "terminal");
+  flags.String("shard", &shard_text,
+               "I/N: run only shard I (0..N-1) of N of the selected rows' "
+               "runs and write its partial result to shard-I-of-N.json in "
+               "--out (or the current directory) for `schedsim merge` "
+               "(docs/scale-out.md)");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   // --robustness without a value.
@@ -179,6 +275,24 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     options.robustness_pct = pct;
   }
   if (!floor_file.empty()) check_floor = true;
+  std::optional<experiments::Shard> shard;
+  if (flags.Given("shard")) {
+    absl::StatusOr<experiments::Shard> parsed_shard =
+        experiments::ParseShard(shard_text);
+    if (!parsed_shard.ok()) {
+      return usage_error(std::string(parsed_shard.status().message()));
+    }
+    for (const char* other :
+         {"format", "robustness", "check-floor", "floor", "label", "list"}) {
+      if (flags.Given(other)) {
+        return usage_error(absl::StrCat(
+            "--shard writes a partial result; --", other,
+            " goes to `schedsim validate` without --shard",
+            std::string(other) == "format" ? " (or to `schedsim merge`)" : ""));
+      }
+    }
+    shard = *parsed_shard;
+  }
 
   auto fail = [&](const absl::Status& status) {
     err << "schedsim validate: " << status.message() << "\n";
@@ -199,6 +313,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   if (!text.ok()) return fail(text.status());
   absl::StatusOr<Catalogue> catalogue = ParseCatalogue(*text, name);
   if (!catalogue.ok()) return fail(catalogue.status());
+  const std::string catalogue_text = *text;
   std::optional<Floor> floor;
   if (check_floor) {
     text =
@@ -225,6 +340,18 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
       out << absl::StrFormat("group %s: %d rows, %d runs\n", g.key,
                              g.rows.size(), g.runs);
     }
+    return 0;
+  }
+  if (shard) {
+    int runs = 0;
+    absl::StatusOr<experiments::OrderedJson> partial =
+        RunValidationShard(*catalogue, catalogue_text, options, *shard, &runs);
+    absl::StatusOr<std::string> path =
+        partial.ok() ? experiments::WritePartial(*partial, *shard, out_dir)
+                     : absl::StatusOr<std::string>(partial.status());
+    if (!path.ok()) return fail(path.status());
+    err << "schedsim validate: wrote " << *path << " (shard " << shard->Text()
+        << ", " << runs << " runs)\n";
     return 0;
   }
   const Estimate estimate =
@@ -262,37 +389,9 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   absl::StatusOr<ValidationResult> result = RunValidation(*catalogue, options);
   if (!result.ok()) return fail(result.status());
-  const std::string table = ScoreboardTable(result->rows, result->summary);
-  const std::string json =
-      ScoreboardJson(result->rows, result->summary)
-          .dump(2, ' ', false,
-                experiments::OrderedJson::error_handler_t::replace) +
-      "\n";
-  const std::string markdown =
-      ScoreboardMarkdown(result->rows, result->summary, label);
-  out << (format == "json" ? json : format == "markdown" ? markdown : table);
-
-  if (!out_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(
-        std::filesystem::path(out_dir) / "experiments", ec);
-    if (ec) {
-      err << "schedsim validate: cannot create " << out_dir << ": "
-          << ec.message() << "\n";
-      return 1;
-    }
-    const std::filesystem::path dir(out_dir);
-    if (!WriteFile((dir / "scoreboard.json").string(), json, err) ||
-        !WriteFile((dir / "scoreboard.md").string(), markdown, err) ||
-        !WriteFile((dir / "scoreboard.txt").string(), table, err)) {
-      return 1;
-    }
-    for (const Group& g : *groups) {
-      const std::string path =
-          (dir / "experiments" / (FileName(g.key) + ".json")).string();
-      if (!WriteFile(path, g.file.dump(2) + "\n", err)) return 1;
-    }
-  }
+  const int printed = PrintScoreboard("validate", *result, *groups, format,
+                                      out_dir, label, out, err);
+  if (printed != 0) return printed;
   err << "schedsim validate: summary: " << SummaryLine(result->summary) << "\n";
   if (floor) {
     absl::Status ok = CheckFloor(result->summary, *floor);

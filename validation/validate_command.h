@@ -7,6 +7,7 @@
 //   schedsim validate --tier=quick --format=json
 //   schedsim validate --only='^001/hackbench' --jobs=2
 //   schedsim validate --check-floor        # exit 1 below validation/floor.json
+//   schedsim validate --shard=0/4 --out=DIR  # a partial result to merge
 
 #ifndef SCHEDSIM_VALIDATION_VALIDATE_COMMAND_H_
 #define SCHEDSIM_VALIDATION_VALIDATE_COMMAND_H_
@@ -22,6 +23,12 @@ namespace schedsim::validation {
 // a usage error.
 int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                     std::ostream& err);
+
+// Lets `schedsim merge` merge the partial results of `schedsim validate
+// --shard=I/N` (experiments/shard.h): registers their merger, which prints
+// and writes the scoreboard as `validate` does. Returns true, to
+// initialise a static.
+bool RegisterValidateMerger();
 
 }  // namespace schedsim::validation
 

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "experiments/merge_command.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 
@@ -64,6 +65,67 @@ int Validate(const std::vector<std::string>& args, std::string* out,
   *out = o.str();
   *err = e.str();
   return rc;
+}
+
+int Merge(const std::vector<std::string>& args, std::string* out,
+          std::string* err) {
+  static const bool registered = RegisterValidateMerger();
+  EXPECT_TRUE(registered);
+  std::ostringstream o, e;
+  const int rc = experiments::MergeCommand(args, o, e);
+  *out = o.str();
+  *err = e.str();
+  return rc;
+}
+
+TEST(ValidateCommand, MergedShardsGiveTheUnshardedScoreboard) {
+  const std::string cat = TempFile("cat-shard.json", kCatalogue);
+  const std::string dir =
+      (std::filesystem::path(testing::TempDir()) / "validate-shards").string();
+  std::filesystem::remove_all(dir);
+  std::string whole, out, err;
+  ASSERT_EQ(Validate({"--catalogue=" + cat, "--jobs=1", "--out=" + dir + "/w"},
+                     &whole, &err),
+            0)
+      << err;
+  for (int n : {1, 3}) {
+    const std::string shards = dir + "/n" + std::to_string(n);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(
+          Validate({"--catalogue=" + cat, "--jobs=1", "--out=" + shards,
+                    "--shard=" + std::to_string(i) + "/" + std::to_string(n)},
+                   &out, &err),
+          0)
+          << err;
+      EXPECT_EQ(out, "");
+    }
+    ASSERT_EQ(Merge({shards, "--out=" + dir + "/m"}, &out, &err), 0) << err;
+    EXPECT_EQ(out, whole);
+    for (const char* f :
+         {"scoreboard.json", "scoreboard.md", "scoreboard.txt"}) {
+      std::ifstream a(dir + "/w/" + f), b(dir + "/m/" + f);
+      std::stringstream ta, tb;
+      ta << a.rdbuf();
+      tb << b.rdbuf();
+      EXPECT_EQ(ta.str(), tb.str()) << f;
+    }
+  }
+  // Shards of other settings do not mix.
+  ASSERT_EQ(Validate({"--catalogue=" + cat, "--jobs=1", "--seed=2",
+                      "--out=" + dir + "/s2", "--shard=1/3"},
+                     &out, &err),
+            0);
+  EXPECT_EQ(Merge({dir + "/n3/shard-0-of-3.json", dir + "/n3/shard-2-of-3.json",
+                   dir + "/s2"},
+                  &out, &err),
+            1);
+  EXPECT_NE(err.find("different settings"), std::string::npos) << err;
+  EXPECT_EQ(Merge({dir + "/n3", "--format=csv"}, &out, &err), 2);
+  EXPECT_NE(err.find("table, json or markdown"), std::string::npos) << err;
+  EXPECT_EQ(Validate({"--catalogue=" + cat, "--shard=0/2", "--check-floor"},
+                     &out, &err),
+            2);
+  EXPECT_NE(err.find("--shard writes a partial result"), std::string::npos);
 }
 
 TEST(ValidateCommand, JsonHasEveryRowAndTheSummary) {

@@ -15,6 +15,7 @@ const bool kRegistered = experiments::RegisterCommand(
     "run the validation catalogue (the published results) and print the\n"
     "             scoreboard (docs/validation.md)",
     &ValidateCommand);
+const bool kMergeRegistered = RegisterValidateMerger();
 
 }  // namespace
 }  // namespace schedsim::validation

@@ -1,0 +1,332 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/shard.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "experiments/merge_command.h"
+#include "experiments/run_command.h"
+#include "experiments/run_shard.h"
+#include "experiments/slurm_command.h"
+#include "experiments/test_workload_model.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace schedsim::experiments {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Result Call(int (*command)(const std::vector<std::string>&, std::ostream&,
+                           std::ostream&),
+            std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = command(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// 2 sweep values x 2 variants x 3 iterations = 12 runs of 10 ms.
+constexpr char kExperiment[] = R"({
+  "machine": "skylake-e3-1240v5",
+  "workload": {"model": "test_compute_sleep",
+               "params": {"cycles": 400000, "sleep_us": 300}},
+  "sweep": {"param": "tasks", "values": [1, 4]},
+  "iterations": 3,
+  "seed": 7,
+  "duration_ms": 10,
+  "variants": [
+    {"name": "baseline", "cpufreq": "performance"},
+    {"name": "powersave", "cpufreq": "powersave"}
+  ]
+})";
+constexpr int kRuns = 12;
+
+class ShardTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    dir_ = fs::path(tmp != nullptr ? tmp : "/tmp") /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    file_ = (dir_ / "exp.json").string();
+    std::ofstream(file_) << kExperiment;
+  }
+  // Runs every shard of N into DIR/NAME; returns the directory.
+  std::string Shards(int n, const std::string& name,
+                     std::vector<std::string> extra = {}) {
+    const std::string out = (dir_ / name).string();
+    for (int i = 0; i < n; ++i) {
+      std::vector<std::string> args = {file_, "--jobs=1", "--out=" + out,
+                                       absl::StrCat("--shard=", i, "/", n)};
+      args.insert(args.end(), extra.begin(), extra.end());
+      Result r = Call(&RunCommand, args);
+      EXPECT_EQ(r.code, 0) << r.err;
+    }
+    return out;
+  }
+  fs::path dir_;
+  std::string file_;
+};
+
+TEST(AssignShardsTest, EveryRunInExactlyOneShardForEveryCount) {
+  std::vector<double> costs;
+  for (int i = 0; i < 40; ++i) costs.push_back(1 + (i * 7) % 5);
+  for (int n = 1; n <= 45; ++n) {
+    std::vector<std::vector<int>> shards = AssignShards(costs, n);
+    ASSERT_EQ(shards.size(), static_cast<size_t>(n));
+    std::multiset<int> seen;
+    for (const std::vector<int>& s : shards) {
+      EXPECT_TRUE(std::is_sorted(s.begin(), s.end()));
+      seen.insert(s.begin(), s.end());
+      if (n <= 40) {
+        EXPECT_FALSE(s.empty()) << n;
+      }
+    }
+    ASSERT_EQ(seen.size(), costs.size()) << n;
+    for (int i = 0; i < 40; ++i) EXPECT_EQ(seen.count(i), 1u) << n;
+    // Deterministic.
+    EXPECT_EQ(AssignShards(costs, n), shards);
+  }
+}
+
+TEST(AssignShardsTest, BalancesByCost) {
+  // One expensive run and eight cheap ones: the expensive one alone.
+  const std::vector<double> costs = {1, 1, 1, 1, 8, 1, 1, 1, 1};
+  const std::vector<std::vector<int>> shards = AssignShards(costs, 2);
+  EXPECT_EQ(shards[0], std::vector<int>({4}));
+  EXPECT_EQ(shards[1], std::vector<int>({0, 1, 2, 3, 5, 6, 7, 8}));
+}
+
+TEST(ParseShardTest, AcceptsIOfNFromZero) {
+  absl::StatusOr<Shard> s = ParseShard("2/4");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->index, 2);
+  EXPECT_EQ(s->count, 4);
+  EXPECT_EQ(s->FileName(), "shard-2-of-4.json");
+  for (const char* bad :
+       {"4/4", "-1/4", "1/0", "1", "a/b", "1/2/3", "", "0/100001"}) {
+    absl::StatusOr<Shard> b = ParseShard(bad);
+    EXPECT_FALSE(b.ok()) << bad;
+    EXPECT_THAT(std::string(b.status().message()),
+                HasSubstr("--shard expects I/N"));
+  }
+}
+
+TEST(ExactNumberTest, RoundTripsEveryDouble) {
+  for (double v : {0.0, -0.0, 1.0 / 3, 1e-310, 6.02214076e23, HUGE_VAL,
+                   -HUGE_VAL, std::nan("")}) {
+    const OrderedJson j = OrderedJson::parse(ExactNumber(v).dump());
+    absl::StatusOr<double> back = ReadExactNumber(j, "x");
+    ASSERT_TRUE(back.ok());
+    if (std::isnan(v)) {
+      EXPECT_TRUE(std::isnan(*back));
+    } else {
+      EXPECT_EQ(*back, v);
+      EXPECT_EQ(std::signbit(*back), std::signbit(v));
+    }
+  }
+  EXPECT_FALSE(ReadExactNumber(OrderedJson("x"), "where").ok());
+}
+
+TEST_F(ShardTest, MergedShardsEqualTheUnshardedRunInEveryFormat) {
+  const std::string whole = (dir_ / "whole").string();
+  Result r = Call(&RunCommand, {file_, "--jobs=2", "--out=" + whole});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (int n : {1, 3, 5, kRuns}) {
+    const std::string shards = Shards(n, absl::StrCat("n", n));
+    const std::string merged = (dir_ / absl::StrCat("merged", n)).string();
+    Result m = Call(&MergeCommand, {shards, "--out=" + merged});
+    ASSERT_EQ(m.code, 0) << m.err;
+    EXPECT_EQ(m.out, ReadFile(whole + "/result.txt")) << n;
+    for (const char* f : {"result.json", "result.csv", "result.txt"}) {
+      EXPECT_EQ(ReadFile(merged + "/" + f), ReadFile(whole + "/" + f))
+          << n << " " << f;
+    }
+  }
+}
+
+TEST_F(ShardTest, ShardsKeepTheOverriddenSeedAndIterations) {
+  const std::string shards = Shards(2, "over", {"--seed=99", "--iterations=2"});
+  Result m = Call(&MergeCommand, {shards, "--format=json"});
+  ASSERT_EQ(m.code, 0) << m.err;
+  Result whole = Call(&RunCommand, {file_, "--format=json", "--seed=99",
+                                    "--iterations=2", "--jobs=1"});
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  EXPECT_EQ(m.out, whole.out);
+}
+
+TEST_F(ShardTest, AShardHoldsItsRunsOnly) {
+  const std::string shards = Shards(5, "five");
+  int total = 0;
+  for (int i = 0; i < 5; ++i) {
+    const nlohmann::json j = nlohmann::json::parse(
+        ReadFile(shards + "/shard-" + std::to_string(i) + "-of-5.json"));
+    EXPECT_EQ(j["kind"], "run");
+    EXPECT_EQ(j["shard"]["index"], i);
+    EXPECT_EQ(j["runs_total"], kRuns);
+    EXPECT_EQ(j["settings"]["seed"], 7);
+    total += static_cast<int>(j["runs"].size());
+  }
+  EXPECT_EQ(total, kRuns);
+}
+
+TEST_F(ShardTest, MergeNamesMissingAndDuplicateShards) {
+  const std::string shards = Shards(3, "three");
+  fs::remove(shards + "/shard-1-of-3.json");
+  fs::remove(shards + "/shard-2-of-3.json");
+  Result m = Call(&MergeCommand, {shards});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr("missing shards 1/3, 2/3 in " + shards));
+  const std::string again = Shards(3, "again");
+  m = Call(&MergeCommand, {shards, again});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr("shard 0/3 twice: " + shards +
+                               "/shard-0-of-3.json and " + again));
+}
+
+TEST_F(ShardTest, MergeRefusesShardsOfDifferentSeedsFilesAndBuilds) {
+  const std::string a = Shards(2, "a");
+  const std::string b = Shards(2, "b", {"--seed=8"});
+  fs::remove(b + "/shard-0-of-2.json");
+  Result m = Call(&MergeCommand, {a + "/shard-0-of-2.json", b});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr("different settings"));
+  EXPECT_THAT(m.err, HasSubstr("\"seed\":8"));
+
+  std::ofstream(file_) << std::string(kExperiment) + "\n";
+  const std::string c = Shards(2, "c");
+  m = Call(&MergeCommand, {a + "/shard-0-of-2.json", c + "/shard-1-of-2.json"});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr("shards of different experiment files"));
+
+  // Another build: the commit differs.
+  const std::string path = a + "/shard-1-of-2.json";
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(ReadFile(path));
+  j["schedsim"]["commit"] = "0123456";
+  std::ofstream(path) << j.dump();
+  m = Call(&MergeCommand, {a});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr("different schedsim builds"));
+
+  const std::string d = Shards(3, "d");
+  m = Call(&MergeCommand, {c + "/shard-0-of-2.json", d + "/shard-1-of-3.json"});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr("split the runs differently"));
+}
+
+TEST_F(ShardTest, MergeRejectsBrokenPartials) {
+  const std::string a = Shards(2, "broken");
+  const std::string path = a + "/shard-1-of-2.json";
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(ReadFile(path));
+  j["runs"][0]["metrics"] = "x";
+  std::ofstream(path) << j.dump();
+  Result m = Call(&MergeCommand, {a});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr(path + ": experiment " + file_ +
+                               ": runs[0].metrics: expected an array"));
+  j["runs"].erase(0);
+  std::ofstream(path) << j.dump();
+  m = Call(&MergeCommand, {a});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr("is in no partial result"));
+  std::ofstream(path) << "{";
+  m = Call(&MergeCommand, {a});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr(path + ": not a partial result"));
+  m = Call(&MergeCommand, {(dir_ / "none").string()});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr("no such directory or file"));
+  m = Call(&MergeCommand, {});
+  EXPECT_EQ(m.code, 2);
+}
+
+TEST_F(ShardTest, RunRefusesShardWithFlagsItCannotHonour) {
+  for (const char* flag :
+       {"--format=json", "--trace=perfetto", "--robustness"}) {
+    Result r = Call(&RunCommand, {file_, "--shard=0/2", flag});
+    EXPECT_EQ(r.code, 2) << flag;
+    EXPECT_THAT(r.err, HasSubstr("--shard writes a partial result")) << flag;
+  }
+  Result r = Call(&RunCommand, {file_, "--shard=2/2"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("I in 0..N-1"));
+}
+
+TEST_F(ShardTest, SlurmWritesAnArrayAMergeAndASubmitScript) {
+  const std::string out = (dir_ / "slurm").string();
+  Result r = Call(
+      &SlurmCommand,
+      {file_, "--shards=4", "--out=" + out, "--partition=debug", "--time=10:00",
+       "--cpus-per-task=2", "--schedsim=/bin/true", "--seed=3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string array = ReadFile(out + "/array.sbatch");
+  EXPECT_THAT(array, HasSubstr("#SBATCH --array=0-3\n"));
+  EXPECT_THAT(array, HasSubstr("#SBATCH --partition=debug\n"));
+  EXPECT_THAT(array, HasSubstr("#SBATCH --time=10:00\n"));
+  EXPECT_THAT(array, HasSubstr("#SBATCH --cpus-per-task=2\n"));
+  EXPECT_THAT(array,
+              HasSubstr("exec '/bin/true' run '" + file_ +
+                        "' --seed=3 --shard=\"${SLURM_ARRAY_TASK_ID}/4\""));
+  const std::string merge = ReadFile(out + "/merge.sbatch");
+  EXPECT_THAT(merge, HasSubstr("merge '" + out + "/shards' --out='" + out));
+  EXPECT_THAT(ReadFile(out + "/submit.sh"),
+              HasSubstr("--dependency=afterok:\"$array\""));
+  EXPECT_THAT(r.out, HasSubstr("submit with: sh"));
+}
+
+TEST_F(ShardTest, SlurmErrorsNameTheFlag) {
+  const std::string out = (dir_ / "slurm").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{file_, "--out=" + out}, "--shards must be in 1..100000 (required)"},
+      {{file_, "--shards=13", "--out=" + out}, "more than the 12 runs"},
+      {{file_, "--shards=2"}, "--out=DIR is required"},
+      {{file_, "--shards=2", "--out=" + out, "--time=soon"}, "--time must be"},
+      {{file_, "--shards=2", "--out=a b"}, "--out must be letters"},
+      {{file_, "--shards=2", "--out=" + out, "--cpus-per-task=0"},
+       "--cpus-per-task must be in 1..4096"},
+      {{"--shards=2", "--out=" + out}, "expected an experiment FILE"},
+      {{file_, "--validate", "--shards=2", "--out=" + out},
+       "--validate takes no FILE"},
+      {{file_, "--shards=2", "--out=" + out, "--schedsim=/no/such"},
+       "--schedsim=/no/such: no such file"},
+  };
+  for (const auto& [args, message] : cases) {
+    Result r = Call(&SlurmCommand, args);
+    EXPECT_EQ(r.code, 2) << message;
+    EXPECT_THAT(r.err, HasSubstr(message));
+  }
+  // Leftover partial results would mix with the new ones.
+  fs::create_directories(out + "/shards");
+  std::ofstream(out + "/shards/shard-0-of-2.json") << "{}";
+  Result r = Call(&SlurmCommand, {file_, "--shards=2", "--out=" + out,
+                                  "--schedsim=/bin/true"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("already holds partial results"));
+}
+
+}  // namespace
+}  // namespace schedsim::experiments
