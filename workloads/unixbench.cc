@@ -2,6 +2,7 @@
 
 #include "workloads/unixbench.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -89,6 +90,18 @@ absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
         {"pipe_cycles", params.pipe_cycles}}) {
     if (absl::Status s = CheckCycles(kModel, name, v); !s.ok()) return s;
   }
+  for (const auto& [name, v] :
+       {std::pair<const char*, int64_t>{"image_vmas", params.image_vmas},
+        {"exec_fault_writes", params.exec_fault_writes}}) {
+    if (absl::Status s = CheckIntParam(kModel, name, v, 0, 100000); !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = CheckIntParam(kModel, "i_mmap_hold_ns",
+                                     params.i_mmap_hold_ns, 0, 1000000000);
+      !s.ok()) {
+    return s;
+  }
   const std::string name =
       absl::StrCat("unixbench-", UnixbenchTestName(params.test));
   sim::Workload w;
@@ -103,7 +116,15 @@ absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
     if (params.test == UnixbenchTest::kExecl) {
       // exec as a chain of tasks: each "image" works, then hands over to
       // the next one, placed like a fork (sched_exec's balancing), and ends.
-      b.Compute(sim::Dist::Constant(cycles))
+      // Half the work unmaps the old image and maps the new one under the
+      // image's i_mmap_rwsem, half faults the new one in.
+      const int i_mmap = w.AddLine("image.i_mmap_rwsem");
+      const int refs = w.AddLine("image.page_refs");
+      b.Shared(i_mmap, 2 * params.image_vmas,
+               sim::Dist::Constant(cycles - cycles / 2),
+               sim::Dist::Constant(params.i_mmap_hold_ns))
+          .Shared(refs, params.exec_fault_writes,
+                  sim::Dist::Constant(cycles / 2))
           .Mark(kUnixbenchLoopMetric)
           .Fork(/*program=*/0)
           .Exit();
@@ -146,16 +167,18 @@ absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
     case UnixbenchTest::kSpawn:
       break;
   }
+  // fork's dup_mmap() and the child's exit_mmap() each take the image's
+  // i_mmap_rwsem once per file VMA.
+  const int i_mmap = w.AddLine("image.i_mmap_rwsem");
+  const sim::Dist hold = sim::Dist::Constant(params.i_mmap_hold_ns);
   sim::ProgramBuilder parent(name);
   parent.Loop(0);
-  if (params.fork_cycles > 0) {
-    parent.Compute(sim::Dist::Constant(params.fork_cycles));
-  }
+  parent.Shared(i_mmap, params.image_vmas,
+                sim::Dist::Constant(params.fork_cycles), hold);
   parent.Fork(/*program=*/1).Recv(0).Mark(kUnixbenchLoopMetric).EndLoop();
   sim::ProgramBuilder child(absl::StrCat(name, "-child"));
-  if (params.exit_cycles > 0) {
-    child.Compute(sim::Dist::Constant(params.exit_cycles));
-  }
+  child.Shared(i_mmap, params.image_vmas,
+               sim::Dist::Constant(params.exit_cycles), hold);
   child.Send(0).Exit();
   absl::StatusOr<sim::Program> p = BuildProgram(kModel, parent);
   if (!p.ok()) return p.status();
@@ -238,22 +261,32 @@ WorkloadModel UnixbenchModel() {
       "fork (sched_exec balancing) with a fresh utilization; "
       "syscall and pipe: tight single-task syscall loops (frequency and "
       "turbo by active cores only); syscall's dup and close write the "
-      "struct file all copies share (a contended line). Costs calibrated to "
-      "seed 001's "
-      "single-copy rates (assumed).";
+      "struct file all copies share (a contended line); spawn and execl "
+      "serialise on the image all copies map (its i_mmap_rwsem at fork, "
+      "exit and exec, its page references at exec's faults). Costs fitted "
+      "to seed 001's tip rates at 1 and 512 copies.";
   m.params = {
       {"test", std::string("spawn"), "spawn, execl, syscall or pipe"},
       {"copies", int64_t{1}, "parallel copies (-c)"},
-      {"fork_cycles", int64_t{200000},
-       "model only: parent cycles per fork (assumed)"},
-      {"exit_cycles", int64_t{150000},
-       "model only: child cycles from start to exit (assumed)"},
-      {"exec_cycles", int64_t{600000},
-       "model only: cycles per execl (assumed)"},
+      {"fork_cycles", int64_t{100000},
+       "model only: parent cycles per fork (fitted)"},
+      {"exit_cycles", int64_t{75000},
+       "model only: child cycles from start to exit (fitted)"},
+      {"exec_cycles", int64_t{430000}, "model only: cycles per execl (fitted)"},
       {"syscall_cycles", int64_t{1100},
        "model only: cycles per syscall-test loop (assumed)"},
       {"pipe_cycles", int64_t{1200},
        "model only: cycles per pipe-test write + read (assumed)"},
+      {"image_vmas", int64_t{12},
+       "model only: file-backed VMAs of the image every copy maps (binary, "
+       "ld.so, libc), each an i_mmap_rwsem hold at fork, exit and exec "
+       "(assumed)"},
+      {"i_mmap_hold_ns", int64_t{440},
+       "model only: ns the image's i_mmap_rwsem is held per VMA link or "
+       "unlink (fitted)"},
+      {"exec_fault_writes", int64_t{640},
+       "model only: page-cache reference writes of one exec's faults on "
+       "the shared image (fitted)"},
       WorkCvParam(3.0, "assumed"),
   };
   m.metrics = {
@@ -279,6 +312,11 @@ WorkloadModel UnixbenchModel() {
     u.exec_cycles = p.GetInt("exec_cycles");
     u.syscall_cycles = p.GetInt("syscall_cycles");
     u.pipe_cycles = p.GetInt("pipe_cycles");
+    u.image_vmas = static_cast<int>(
+        std::min<int64_t>(p.GetInt("image_vmas"), int64_t{1} << 30));
+    u.i_mmap_hold_ns = p.GetInt("i_mmap_hold_ns");
+    u.exec_fault_writes = static_cast<int>(
+        std::min<int64_t>(p.GetInt("exec_fault_writes"), int64_t{1} << 30));
     return UnixbenchWorkload(u);
   };
   m.evaluate = [](const platform::Params& p, const sim::SimStats& stats) {

@@ -11,13 +11,16 @@
 //   // metric 0 "loop" counts `batch` loops per mark (see below)
 //
 // spawn (copy i: channel i, the child inherits the parent's channel base):
-//   parent:  loop { compute(fork_cycles); fork(child); recv(0); mark }
-//   child:   compute(exit_cycles); send(0); exit
+//   parent:  loop { shared(i_mmap, image_vmas, fork_cycles); fork(child);
+//                   recv(0); mark }
+//   child:   shared(i_mmap, image_vmas, exit_cycles); send(0); exit
 // fork() places the child with find_idlest_cpu (SD_BALANCE_FORK) and the
 // parent waits (wait4) until the child's exit wakes it: modelled by the
 // child's send on the copy's channel just before it exits.
 //
-// execl:   compute(exec_cycles); mark; fork(execl); exit
+// execl:   shared(i_mmap, 2 x image_vmas, exec_cycles / 2);
+//          shared(page_refs, exec_fault_writes, exec_cycles / 2); mark;
+//          fork(execl); exit
 // The simulator has no exec op: each exec is a new task that continues the
 // chain, placed by fork balancing (find_idlest_cpu, as sched_exec()'s
 // SD_BALANCE_EXEC balancing places an exec'ing task) while the old one
@@ -31,10 +34,29 @@
 // 512 bytes to a pipe and reads them back: no other task and no wake-up,
 // so it is syscall work only (in cycles, so it scales with frequency).
 //
-// Costs (assumed, from seed 001's single-copy rates on a ~3.5 GHz Zen3:
-// spawn ~6800/s, execl ~5400/s, syscall ~2.97 M/s, pipe ~2.9 M/s):
-// fork_cycles 200000, exit_cycles 150000, exec_cycles 600000,
-// syscall_cycles 1100, pipe_cycles 1200.
+// Serialisation (spawn and execl). Every copy runs the same image (the
+// test binary, ld.so and libc: image_vmas = 12 file-backed VMAs, about 4
+// per file), so each VMA links into or out of the same files'
+// address_space interval trees under their i_mmap_rwsem: fork's
+// dup_mmap() once per file VMA (kernel/fork.c, v6.1), exit's
+// exit_mmap() -> free_pgtables() -> unlink_file_vma() once per file VMA
+// (mm/mmap.c, v6.1), and an exec both for the old image and the new one.
+// Modelled as one shared line "image.i_mmap_rwsem" written image_vmas
+// times by fork and by exit and 2 x image_vmas times by an exec, each
+// write holding it i_mmap_hold_ns (a kShared op: a FIFO server, so 512
+// copies queue on it). An exec also faults the image's pages in
+// (filemap_map_pages(): a page reference and an rmap count per page,
+// mm/filemap.c, v6.1), exec_fault_writes atomic writes to a second shared
+// line "image.page_refs". i_mmap_hold_ns and exec_fault_writes are fitted
+// to seed 001's 512-copy tip rates (docs/validation.md); single copies
+// pay the holds uncontended.
+//
+// Costs, fitted to seed 001's tip rates on zen3-2s-nps1 (docs/validation.md,
+// calibration): fork_cycles 100000 and exit_cycles 75000 (spawn, 1 copy
+// ~6800/s), exec_cycles 430000 (execl, 1 copy ~5400/s), i_mmap_hold_ns 440
+// (spawn, 512 copies ~72800/s), exec_fault_writes 640 (execl, 512 copies
+// ~11300/s); syscall_cycles 1100 and pipe_cycles 1200 (assumed, from the
+// single-copy syscall ~2.97 M/s and pipe ~2.9 M/s).
 //
 // Every spawned child (and every execl image) stays in the simulator's
 // task table after it exits (the simulator does not reuse task slots):
@@ -73,11 +95,18 @@ inline constexpr int kUnixbenchBatch = 100;  // syscall and pipe loops/mark
 struct UnixbenchParams {
   UnixbenchTest test = UnixbenchTest::kSpawn;
   int copies = 1;
-  int64_t fork_cycles = 200000;
-  int64_t exit_cycles = 150000;
-  int64_t exec_cycles = 600000;
+  int64_t fork_cycles = 100000;
+  int64_t exit_cycles = 75000;
+  int64_t exec_cycles = 430000;
   int64_t syscall_cycles = 1100;
   int64_t pipe_cycles = 1200;
+  // The process-lifecycle serialisation (spawn and execl; see the file
+  // comment): file-backed VMAs of the image every copy maps, the hold of
+  // the image's i_mmap_rwsem per VMA, and the page-cache reference writes
+  // of one exec's faults on the image.
+  int image_vmas = 12;
+  int64_t i_mmap_hold_ns = 440;
+  int exec_fault_writes = 640;
 };
 
 // Loops per mark of the "loop" metric for `test` (1 or kUnixbenchBatch).

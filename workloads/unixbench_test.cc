@@ -36,12 +36,20 @@ TEST(UnixbenchWorkloadTest, SpawnShape) {
     EXPECT_EQ(w->tasks[i].program, 0);
   }
   using C = sim::OpCode;
+  // fork (dup_mmap) and exit (exit_mmap) each take the image's
+  // i_mmap_rwsem once per file VMA: one shared line for every copy.
   EXPECT_THAT(Codes(w->programs[0]),
-              ElementsAre(C::kLoop, C::kCompute, C::kFork, C::kRecv, C::kMark,
+              ElementsAre(C::kLoop, C::kShared, C::kFork, C::kRecv, C::kMark,
                           C::kEndLoop, C::kExit));
   EXPECT_EQ(w->programs[0].ops[2].arg, 1);  // forks the child program
   EXPECT_THAT(Codes(w->programs[1]),
-              ElementsAre(C::kCompute, C::kSend, C::kExit));
+              ElementsAre(C::kShared, C::kSend, C::kExit));
+  ASSERT_EQ(w->lines.size(), 1u);
+  for (const sim::Op& op : {w->programs[0].ops[1], w->programs[1].ops[0]}) {
+    EXPECT_EQ(op.arg, 0);
+    EXPECT_EQ(op.arg2, p.image_vmas);
+    EXPECT_EQ(op.d2.a, p.i_mmap_hold_ns);
+  }
 }
 
 TEST(UnixbenchWorkloadTest, LoopTestsShape) {
@@ -72,9 +80,15 @@ TEST(UnixbenchWorkloadTest, LoopTestsShape) {
   ASSERT_EQ(execl->programs.size(), 1u);
   EXPECT_EQ(execl->tasks[0].count, 5);
   using C = sim::OpCode;
-  EXPECT_THAT(Codes(execl->programs[0]),
-              ElementsAre(C::kCompute, C::kMark, C::kFork, C::kExit));
-  EXPECT_EQ(execl->programs[0].ops[2].arg, 0);
+  // The old image's unmap and the new one's map under i_mmap_rwsem, then
+  // the faults on the image's shared pages.
+  EXPECT_THAT(
+      Codes(execl->programs[0]),
+      ElementsAre(C::kShared, C::kShared, C::kMark, C::kFork, C::kExit));
+  EXPECT_EQ(execl->programs[0].ops[0].arg2, 2 * p.image_vmas);
+  EXPECT_EQ(execl->programs[0].ops[1].arg2, p.exec_fault_writes);
+  EXPECT_EQ(execl->lines.size(), 2u);
+  EXPECT_EQ(execl->programs[0].ops[3].arg, 0);
   absl::StatusOr<UnixbenchTest> bad = ParseUnixbenchTest("dhry2reg");
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.status().message(), HasSubstr("spawn, execl"));
@@ -100,8 +114,9 @@ double MaxGhz() {
 TEST(UnixbenchModelTest, SpawnForksAChildPerLoop) {
   const ModelRun r = RunUb("unixbench", {{"test", std::string("spawn")}});
   const double lps = r.metrics.at("loops_per_s");
-  // fork + exit: 350000 cycles at <= 3.9 GHz per loop, plus kernel costs.
-  const double bound = MaxGhz() * 1e9 / 350000;
+  // fork + exit: 175000 cycles at <= 3.9 GHz per loop and 24 holds of the
+  // image's i_mmap_rwsem, plus kernel costs.
+  const double bound = 1e9 / (175000 / MaxGhz() + 24 * 440);
   EXPECT_LE(lps, bound);
   EXPECT_GT(lps, bound / 3);
   // Every loop forked a child, which exited; all stay in the task table.
@@ -148,13 +163,36 @@ TEST(UnixbenchModelTest, SyscallAndPipeRunAtTheCpuFrequency) {
 TEST(UnixbenchModelTest, ExeclChainsImages) {
   const ModelRun r = RunUb("unixbench", {{"test", std::string("execl")}});
   const double execl = r.metrics.at("loops_per_s");
-  EXPECT_LE(execl, MaxGhz() * 1e9 / 600000);
-  EXPECT_GT(execl, 0.5 * MaxGhz() * 1e9 / 600000);
+  // 430000 cycles and 24 holds of the image's i_mmap_rwsem per exec.
+  const double bound = 1e9 / (430000 / MaxGhz() + 24 * 440);
+  EXPECT_LE(execl, bound);
+  EXPECT_GT(execl, 0.5 * bound);
   // One image runs at a time; every finished one forked its successor.
   int alive = 0;
   for (const sim::TaskStats& t : r.stats.tasks) alive += !t.exited;
   EXPECT_EQ(alive, 1);
   EXPECT_GE(r.stats.placement.forks + 1, r.stats.metrics[0].count);
+}
+
+TEST(UnixbenchModelTest, SpawnCopiesQueueOnTheImageTheyShare) {
+  // 8 copies on Skylake's 8 CPUs: every fork and exit holds the image's
+  // i_mmap_rwsem 12 times for 440 ns (and moves its line, 40 ns), so the
+  // copies together make at most 1 / (24 x 480 ns) loops per second, and
+  // they wait for each other on it.
+  const std::map<std::string, platform::ParamValue> eight = {
+      {"test", std::string("spawn")}, {"copies", int64_t{8}}};
+  const ModelRun run = RunUb("unixbench", eight);
+  const double serial = run.metrics.at("loops_per_s");
+  EXPECT_LE(serial, 1e9 / (24 * 480.0));
+  ASSERT_EQ(run.stats.lines.size(), 1u);
+  // Queueing: more stall than the holds themselves.
+  const sim::SharedLineStats& line = run.stats.lines[0];
+  EXPECT_GT(line.stall_ns, static_cast<int64_t>(line.writes) * 440);
+  std::map<std::string, platform::ParamValue> free_image = eight;
+  free_image["i_mmap_hold_ns"] = int64_t{0};
+  const double free_rate =
+      RunUb("unixbench", free_image).metrics.at("loops_per_s");
+  EXPECT_GT(free_rate, 1.1 * serial);
 }
 
 TEST(GitsourceModelTest, CommandsRunOneAfterAnother) {
