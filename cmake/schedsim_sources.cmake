@@ -110,6 +110,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   traces/csv.cc
   traces/ftrace.cc
   traces/ftrace_summary.cc
+  traces/ftrace_writer.cc
   traces/tracecmd_dat.cc
   workloads/hackbench.cc
   workloads/hackbench_model.cc

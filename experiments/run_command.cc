@@ -35,7 +35,7 @@ constexpr int kMaxJobs = 4096;
 constexpr char kUsage[] =
     "Usage: schedsim run FILE [--format=table|json|csv] [--out=DIR] "
     "[--jobs=N]\n"
-    "                         [--trace=perfetto] [--trace-iteration=K]\n"
+    "                         [--trace=perfetto|ftrace] [--trace-iteration=K]\n"
     "                         [--iterations=N] [--seed=N] "
     "[--robustness[=PCT]] [--yes]\n";
 
@@ -111,7 +111,9 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   flags.String("trace", &trace,
                "perfetto: write a Chrome JSON trace (ui.perfetto.dev) of one "
                "iteration of every variant at the first sweep value, to "
-               "trace-VARIANT.json in --out (or the current directory)");
+               "trace-VARIANT.json in --out (or the current directory); "
+               "ftrace: the same as ftrace text (trace-cmd report -t layout), "
+               "to trace-VARIANT.txt");
   flags.Int("trace-iteration", &trace_iteration,
             "the iteration --trace records, 0..iterations-1");
   flags.Int("iterations", &iterations,
@@ -162,12 +164,12 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return usage_error(
         absl::StrCat("--jobs must be in 0..", kMaxJobs, ", got ", jobs));
   }
-  if (flags.Given("trace") && trace != "perfetto") {
+  if (flags.Given("trace") && trace != "perfetto" && trace != "ftrace") {
     return usage_error(
-        absl::StrCat("--trace must be perfetto, got '", trace, "'"));
+        absl::StrCat("--trace must be perfetto or ftrace, got '", trace, "'"));
   }
   if (flags.Given("trace-iteration") && trace.empty()) {
-    return usage_error("--trace-iteration needs --trace=perfetto");
+    return usage_error("--trace-iteration needs --trace=perfetto or ftrace");
   }
   if (iterations < 0 || iterations > kMaxIterations) {
     return usage_error(absl::StrCat("--iterations must be in 0..",
@@ -310,15 +312,17 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     for (size_t v = 0; v < e.variants.size(); ++v) {
       const std::string path =
           JoinPath(out_dir.empty() ? "." : out_dir,
-                   absl::StrCat("trace-", e.variants[v].name, ".json"));
+                   absl::StrCat("trace-", e.variants[v].name,
+                                trace == "ftrace" ? ".txt" : ".json"));
       std::ofstream f(path, std::ios::binary | std::ios::trunc);
       if (!f) {
         err << "schedsim run: cannot write " << path << "\n";
         return 1;
       }
-      absl::Status written =
-          WriteTrace(e, *result, /*point=*/0, static_cast<int>(v),
-                     static_cast<int>(trace_iteration), f);
+      absl::Status written = WriteTrace(
+          e, *result, /*point=*/0, static_cast<int>(v),
+          static_cast<int>(trace_iteration),
+          trace == "ftrace" ? TraceFormat::kFtrace : TraceFormat::kPerfetto, f);
       f.close();
       if (!written.ok() || !f) {
         err << "schedsim run: "
