@@ -23,6 +23,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/json_util.cc
   experiments/machine_source.cc
   experiments/param_flags.cc
+  experiments/plots.cc
   experiments/policies_command.cc
   experiments/policy_json.cc
   experiments/program_json.cc

@@ -23,6 +23,7 @@
 #include "experiments/experiment.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
+#include "experiments/plots.h"
 #include "experiments/robustness.h"
 #include "experiments/runner.h"
 
@@ -37,7 +38,8 @@ constexpr char kUsage[] =
     "[--jobs=N]\n"
     "                         [--trace=perfetto|ftrace] [--trace-iteration=K]\n"
     "                         [--iterations=N] [--seed=N] "
-    "[--robustness[=PCT]] [--yes]\n";
+    "[--robustness[=PCT]] [--yes]\n"
+    "                         [--plots=DIR]\n";
 
 // A one-line progress bar, redrawn in place.
 class ProgressBar {
@@ -92,6 +94,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string out_dir;
   int64_t jobs = 0;
   std::string trace;
+  std::string plots_dir;
   int64_t trace_iteration = 0;
   int64_t iterations = 0;
   std::string seed;
@@ -114,6 +117,9 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
                "trace-VARIANT.json in --out (or the current directory); "
                "ftrace: the same as ftrace text (trace-cmd report -t layout), "
                "to trace-VARIANT.txt");
+  flags.String("plots", &plots_dir,
+               "a directory to draw the result in with gnuplot (PNG, with "
+               "the data files and the script plots.gp); created if missing");
   flags.Int("trace-iteration", &trace_iteration,
             "the iteration --trace records, 0..iterations-1");
   flags.Int("iterations", &iterations,
@@ -167,6 +173,9 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   if (flags.Given("trace") && trace != "perfetto" && trace != "ftrace") {
     return usage_error(
         absl::StrCat("--trace must be perfetto or ftrace, got '", trace, "'"));
+  }
+  if (flags.Given("plots") && plots_dir.empty()) {
+    return usage_error("--plots expects a directory, e.g. --plots=plots");
   }
   if (flags.Given("trace-iteration") && trace.empty()) {
     return usage_error("--trace-iteration needs --trace=perfetto or ftrace");
@@ -307,6 +316,14 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         !WriteFile(JoinPath(out_dir, "result.txt"), table, err)) {
       return 1;
     }
+  }
+  if (flags.Given("plots")) {
+    absl::Status drawn = WritePlots(e, *result, plots_dir);
+    if (!drawn.ok()) {
+      err << "schedsim run: " << drawn.message() << "\n";
+      return 1;
+    }
+    err << "schedsim run: drew " << plots_dir << "/*.png\n";
   }
   if (!trace.empty()) {
     for (size_t v = 0; v < e.variants.size(); ++v) {

@@ -557,6 +557,25 @@ TEST(FtraceTraceTest, EventCountsEqualTheSimulatorsStats) {
   EXPECT_EQ(c.frequencies, w.frequencies);
 }
 
+TEST_F(RunCommandTest, PlotsFlag) {
+  Result empty = RunSchedsimRun({file_, "--plots="});
+  EXPECT_EQ(empty.code, 2);
+  EXPECT_THAT(empty.err, ::testing::HasSubstr("--plots expects a directory"));
+  const std::string dir = TempDir() + "/run_plots";
+  Result r = RunSchedsimRun({file_, "--plots=" + dir, "--iterations=2"});
+  // Drawn when gnuplot is installed; otherwise exit 1 naming it, with the
+  // data and the script written.
+  if (r.code == 0) {
+    EXPECT_THAT(r.err, ::testing::HasSubstr("drew " + dir));
+    EXPECT_TRUE(!ReadFile(dir + "/metric-ops_per_s.png").empty());
+  } else {
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, ::testing::HasSubstr("gnuplot not found"));
+  }
+  EXPECT_THAT(ReadFile(dir + "/plots.gp"),
+              ::testing::HasSubstr("metric-ops_per_s.dat"));
+}
+
 TEST_F(RunCommandTest, SeedAndIterationsFlags) {
   Result base = RunSchedsimRun({file_, "--format=json"});
   Result seeded = RunSchedsimRun({file_, "--format=json", "--seed=8"});
