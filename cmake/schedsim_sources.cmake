@@ -124,6 +124,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   workloads/replay.cc
   workloads/replay_model.cc
   workloads/rtapp.cc
+  workloads/rtapp_events.cc
   workloads/rtapp_jsonc.cc
   workloads/rtapp_model.cc
   workloads/schbench.cc
