@@ -24,6 +24,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/machine_source.cc
   experiments/merge_command.cc
   experiments/param_flags.cc
+  experiments/plots.cc
   experiments/policies_command.cc
   experiments/policy_json.cc
   experiments/program_json.cc
@@ -114,6 +115,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   traces/csv.cc
   traces/ftrace.cc
   traces/ftrace_summary.cc
+  traces/ftrace_writer.cc
   traces/tracecmd_dat.cc
   workloads/hackbench.cc
   workloads/hackbench_model.cc
@@ -126,6 +128,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   workloads/replay.cc
   workloads/replay_model.cc
   workloads/rtapp.cc
+  workloads/rtapp_events.cc
   workloads/rtapp_jsonc.cc
   workloads/rtapp_model.cc
   workloads/schbench.cc

@@ -20,18 +20,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const char* MeanLabel(workloads::MeanKind kind) {
-  switch (kind) {
-    case workloads::MeanKind::kHarmonic:
-      return "Hmean";
-    case workloads::MeanKind::kGeometric:
-      return "Gmean";
-    case workloads::MeanKind::kArithmetic:
-      break;
-  }
-  return "Amean";
-}
-
 const char* MeanKey(workloads::MeanKind kind) {
   switch (kind) {
     case workloads::MeanKind::kHarmonic:
@@ -42,18 +30,6 @@ const char* MeanKey(workloads::MeanKind kind) {
       break;
   }
   return "amean";
-}
-
-double MeanOf(const Summary& s, workloads::MeanKind kind) {
-  switch (kind) {
-    case workloads::MeanKind::kHarmonic:
-      return s.hmean;
-    case workloads::MeanKind::kGeometric:
-      return s.gmean;
-    case workloads::MeanKind::kArithmetic:
-      break;
-  }
-  return s.amean;
 }
 
 OrderedJson Number(double v) {
@@ -331,6 +307,30 @@ std::vector<std::string> AllWarnings(const Experiment& e,
 }
 
 }  // namespace
+
+const char* MeanLabel(workloads::MeanKind kind) {
+  switch (kind) {
+    case workloads::MeanKind::kHarmonic:
+      return "Hmean";
+    case workloads::MeanKind::kGeometric:
+      return "Gmean";
+    case workloads::MeanKind::kArithmetic:
+      break;
+  }
+  return "Amean";
+}
+
+double MeanOf(const Summary& s, workloads::MeanKind kind) {
+  switch (kind) {
+    case workloads::MeanKind::kHarmonic:
+      return s.hmean;
+    case workloads::MeanKind::kGeometric:
+      return s.gmean;
+    case workloads::MeanKind::kArithmetic:
+      break;
+  }
+  return s.amean;
+}
 
 std::vector<std::string> SpreadWarnings(const Experiment& e,
                                         const ExperimentResult& r) {

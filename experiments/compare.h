@@ -46,6 +46,8 @@
 #include "experiments/experiment.h"
 #include "experiments/json_util.h"
 #include "experiments/runner.h"
+#include "experiments/statistics.h"
+#include "workloads/model_registry.h"
 
 namespace schedsim::experiments {
 
@@ -78,6 +80,11 @@ OrderedJson ResultJson(const Experiment& experiment,
 // value, such as the p-value of a comparison without spread, is empty).
 std::string ResultCsv(const Experiment& experiment,
                       const ExperimentResult& result);
+
+// The mean the comparison uses for a metric of this kind ("Hmean" and the
+// summary's hmean for a harmonic one, ...).
+const char* MeanLabel(workloads::MeanKind kind);
+double MeanOf(const Summary& summary, workloads::MeanKind kind);
 
 }  // namespace schedsim::experiments
 

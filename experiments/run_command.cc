@@ -24,6 +24,7 @@
 #include "experiments/experiment.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
+#include "experiments/plots.h"
 #include "experiments/robustness.h"
 #include "experiments/run_shard.h"
 #include "experiments/runner.h"
@@ -38,10 +39,10 @@ constexpr int kMaxJobs = 4096;
 constexpr char kUsage[] =
     "Usage: schedsim run FILE [--format=table|json|csv] [--out=DIR] "
     "[--jobs=N]\n"
-    "                         [--trace=perfetto] [--trace-iteration=K]\n"
+    "                         [--trace=perfetto|ftrace] [--trace-iteration=K]\n"
     "                         [--iterations=N] [--seed=N] "
     "[--robustness[=PCT]] [--yes]\n"
-    "                         [--shard=I/N]\n";
+    "                         [--shard=I/N] [--plots=DIR]\n";
 
 // A one-line progress bar, redrawn in place.
 class ProgressBar {
@@ -137,6 +138,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string out_dir;
   int64_t jobs = 0;
   std::string trace;
+  std::string plots_dir;
   int64_t trace_iteration = 0;
   int64_t iterations = 0;
   std::string seed;
@@ -157,7 +159,12 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   flags.String("trace", &trace,
                "perfetto: write a Chrome JSON trace (ui.perfetto.dev) of one "
                "iteration of every variant at the first sweep value, to "
-               "trace-VARIANT.json in --out (or the current directory)");
+               "trace-VARIANT.json in --out (or the current directory); "
+               "ftrace: the same as ftrace text (trace-cmd report -t layout), "
+               "to trace-VARIANT.txt");
+  flags.String("plots", &plots_dir,
+               "a directory to draw the result in with gnuplot (PNG, with "
+               "the data files and the script plots.gp); created if missing");
   flags.Int("trace-iteration", &trace_iteration,
             "the iteration --trace records, 0..iterations-1");
   flags.Int("iterations", &iterations,
@@ -213,12 +220,15 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return usage_error(
         absl::StrCat("--jobs must be in 0..", kMaxJobs, ", got ", jobs));
   }
-  if (flags.Given("trace") && trace != "perfetto") {
+  if (flags.Given("trace") && trace != "perfetto" && trace != "ftrace") {
     return usage_error(
-        absl::StrCat("--trace must be perfetto, got '", trace, "'"));
+        absl::StrCat("--trace must be perfetto or ftrace, got '", trace, "'"));
+  }
+  if (flags.Given("plots") && plots_dir.empty()) {
+    return usage_error("--plots expects a directory, e.g. --plots=plots");
   }
   if (flags.Given("trace-iteration") && trace.empty()) {
-    return usage_error("--trace-iteration needs --trace=perfetto");
+    return usage_error("--trace-iteration needs --trace=perfetto or ftrace");
   }
   if (iterations < 0 || iterations > kMaxIterations) {
     return usage_error(absl::StrCat("--iterations must be in 0..",
@@ -242,7 +252,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     if (!parsed_shard.ok()) {
       return usage_error(std::string(parsed_shard.status().message()));
     }
-    for (const char* other : {"format", "trace", "robustness"}) {
+    for (const char* other : {"format", "trace", "robustness", "plots"}) {
       if (flags.Given(other)) {
         return usage_error(absl::StrCat(
             "--shard writes a partial result; --", other,
@@ -374,19 +384,29 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
       PrintRunResult("run", e, *result, check_robustness ? &verdicts : nullptr,
                      robustness, format, out_dir, out, err);
   if (printed != 0) return printed;
+  if (flags.Given("plots")) {
+    absl::Status drawn = WritePlots(e, *result, plots_dir);
+    if (!drawn.ok()) {
+      err << "schedsim run: " << drawn.message() << "\n";
+      return 1;
+    }
+    err << "schedsim run: drew " << plots_dir << "/*.png\n";
+  }
   if (!trace.empty()) {
     for (size_t v = 0; v < e.variants.size(); ++v) {
       const std::string path =
           JoinPath(out_dir.empty() ? "." : out_dir,
-                   absl::StrCat("trace-", e.variants[v].name, ".json"));
+                   absl::StrCat("trace-", e.variants[v].name,
+                                trace == "ftrace" ? ".txt" : ".json"));
       std::ofstream f(path, std::ios::binary | std::ios::trunc);
       if (!f) {
         err << "schedsim run: cannot write " << path << "\n";
         return 1;
       }
-      absl::Status written =
-          WriteTrace(e, *result, /*point=*/0, static_cast<int>(v),
-                     static_cast<int>(trace_iteration), f);
+      absl::Status written = WriteTrace(
+          e, *result, /*point=*/0, static_cast<int>(v),
+          static_cast<int>(trace_iteration),
+          trace == "ftrace" ? TraceFormat::kFtrace : TraceFormat::kPerfetto, f);
       f.close();
       if (!written.ok() || !f) {
         err << "schedsim run: "

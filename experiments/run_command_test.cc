@@ -8,10 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "experiments/run_wiring.h"
+#include "experiments/shadow_command.h"
 #include "experiments/test_workload_model.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "topology/presets.h"
+#include "traces/ftrace.h"
+#include "traces/ftrace_convert.h"
+#include "traces/ftrace_writer.h"
+#include "workloads/model_registry.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -402,6 +409,173 @@ TEST_F(RunCommandTest, OutDirectoryAndTraces) {
   }
 }
 
+// Events of an ftrace trace, counted as the run's counters count them.
+struct EventCounts {
+  int64_t switches_to_task = 0;  // sched_switch with a task as next
+  int64_t wakeups = 0;
+  int64_t migrations = 0;
+  int64_t idle_enters = 0;
+  int64_t frequencies = 0;
+};
+
+EventCounts CountFtraceEvents(const std::string& path) {
+  EventCounts c;
+  absl::Status read =
+      traces::ForEachFtraceEvent(path, [&](const traces::TraceEvent& e) {
+        switch (e.type) {
+          case traces::EventType::kSchedSwitch:
+            if (e.next_pid != 0) ++c.switches_to_task;
+            break;
+          case traces::EventType::kSchedWakeup:
+            ++c.wakeups;
+            break;
+          case traces::EventType::kSchedMigrateTask:
+            ++c.migrations;
+            break;
+          case traces::EventType::kCpuIdle:
+            if (e.idle_state() >= 0) ++c.idle_enters;
+            break;
+          case traces::EventType::kCpuFrequency:
+            ++c.frequencies;
+            break;
+          default:
+            break;
+        }
+        return absl::OkStatus();
+      });
+  EXPECT_TRUE(read.ok()) << read;
+  return c;
+}
+
+// The same, from the converter's sink calls.
+class CountingSink : public traces::NamedTraceSink {
+ public:
+  void SetTaskName(int, absl::string_view) override {}
+  void OnSwitch(int64_t, int, int, int next) override {
+    if (next >= 0) ++c.switches_to_task;
+  }
+  void OnWakeup(int64_t, int, int, int) override { ++c.wakeups; }
+  void OnMigrate(int64_t, int, int, int) override { ++c.migrations; }
+  void OnIdle(int64_t, int, int state) override {
+    if (state >= 0) ++c.idle_enters;
+  }
+  void OnFrequency(int64_t, int, int64_t) override { ++c.frequencies; }
+  EventCounts c;
+};
+
+// --trace=ftrace writes text whose events are the run's own counters, and
+// which the converter and `schedsim shadow` read.
+TEST_F(RunCommandTest, FtraceTraceMatchesTheRunsCounters) {
+  const std::string dir = TempDir() + "/run_ftrace";
+  Result r = RunSchedsimRun({file_, "--out=" + dir, "--trace=ftrace",
+                             "--trace-iteration=1", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(ReadFile(dir + "/result.json"));
+  for (const char* variant : {"baseline", "powersave"}) {
+    SCOPED_TRACE(variant);
+    const std::string path = dir + "/trace-" + variant + ".txt";
+    EXPECT_THAT(r.err, ::testing::HasSubstr("wrote " + path));
+    const nlohmann::json& report =
+        j["points"][0]["variants"][variant]["runs"][1]["report"];
+    const EventCounts c = CountFtraceEvents(path);
+    EXPECT_GT(c.switches_to_task, 20);
+    EXPECT_EQ(c.switches_to_task, report["context_switches"].get<int64_t>());
+    EXPECT_EQ(c.wakeups, report["placement"]["wakeups"].get<int64_t>());
+    EXPECT_EQ(c.migrations, report["migrations"].get<int64_t>());
+    EXPECT_GT(c.idle_enters, 0);
+
+    CountingSink sink;
+    ASSERT_TRUE(traces::ConvertFtraceFile(path, &sink).ok());
+    EXPECT_EQ(sink.c.switches_to_task, c.switches_to_task);
+    EXPECT_EQ(sink.c.wakeups, c.wakeups);
+    EXPECT_EQ(sink.c.migrations, c.migrations);
+    EXPECT_EQ(sink.c.idle_enters, c.idle_enters);
+    EXPECT_EQ(sink.c.frequencies, c.frequencies);
+
+    std::ostringstream out, err;
+    ASSERT_EQ(ShadowCommand({"--trace=" + path, "--cpuidle=menu",
+                             "--machine=skylake-e3-1240v5", "--format=json"},
+                            out, err),
+              0)
+        << err.str();
+    nlohmann::json shadow = nlohmann::json::parse(out.str());
+    EXPECT_EQ(shadow["total"]["periods"].get<int64_t>(), c.idle_enters);
+  }
+}
+
+// Every event the simulator counts is one line of the written trace:
+// switches to a task, wakeups, migrations and idle-state entries (each
+// state's usage).
+TEST(FtraceTraceTest, EventCountsEqualTheSimulatorsStats) {
+  absl::StatusOr<topology::Topology> machine =
+      topology::MakePreset("skylake-e3-1240v5");
+  ASSERT_TRUE(machine.ok());
+  absl::StatusOr<const workloads::WorkloadModel*> found =
+      workloads::WorkloadRegistry::Global().Lookup(kTestModelName);
+  ASSERT_TRUE(found.ok()) << found.status();
+  const workloads::WorkloadModel* model = *found;
+  absl::StatusOr<platform::Params> params =
+      workloads::WorkloadRegistry::Global().ResolveParams(
+          *model, {{"tasks", int64_t{6}}, {"sleep_us", int64_t{200}}});
+  ASSERT_TRUE(params.ok()) << params.status();
+  absl::StatusOr<sim::Workload> workload = model->build(*params, *machine);
+  ASSERT_TRUE(workload.ok()) << workload.status();
+  std::ostringstream text;
+  traces::FtraceWriter writer(&text, machine->num_cpus(), {});
+  RunSpec spec;
+  spec.machine = &*machine;
+  spec.workload = &*workload;
+  spec.cpufreq = {"schedutil", {}};
+  spec.config.hwp = false;
+  spec.seed = 3;
+  spec.warmup = sim::Milliseconds(5);
+  spec.duration = sim::Milliseconds(30);
+  spec.trace = &writer;
+  absl::StatusOr<RunOutput> run = RunOnce(spec);
+  ASSERT_TRUE(run.ok()) << run.status();
+  writer.Finish();
+  const sim::SimStats& s = run->stats;
+  int64_t usage = 0;
+  for (const sim::CpuStats& cpu : s.cpus) {
+    for (const platform::IdleStateStats& st : cpu.states) usage += st.usage;
+  }
+  const traces::FtraceWriter::Counts& w = writer.counts();
+  EXPECT_EQ(w.switches_to_task, static_cast<int64_t>(s.context_switches));
+  EXPECT_EQ(w.wakeups, static_cast<int64_t>(s.placement.wakeups));
+  EXPECT_EQ(w.migrations, static_cast<int64_t>(s.migrations));
+  EXPECT_EQ(w.idle_enters, usage);
+  EXPECT_GT(usage, 0);
+  EXPECT_GT(w.frequencies, 0);  // schedutil changes the frequency
+
+  // And the text holds exactly those lines.
+  const std::string path = WriteTemp("counts.txt", text.str());
+  const EventCounts c = CountFtraceEvents(path);
+  EXPECT_EQ(c.switches_to_task, w.switches_to_task);
+  EXPECT_EQ(c.wakeups, w.wakeups);
+  EXPECT_EQ(c.migrations, w.migrations);
+  EXPECT_EQ(c.idle_enters, w.idle_enters);
+  EXPECT_EQ(c.frequencies, w.frequencies);
+}
+
+TEST_F(RunCommandTest, PlotsFlag) {
+  Result empty = RunSchedsimRun({file_, "--plots="});
+  EXPECT_EQ(empty.code, 2);
+  EXPECT_THAT(empty.err, ::testing::HasSubstr("--plots expects a directory"));
+  const std::string dir = TempDir() + "/run_plots";
+  Result r = RunSchedsimRun({file_, "--plots=" + dir, "--iterations=2"});
+  // Drawn when gnuplot is installed; otherwise exit 1 naming it, with the
+  // data and the script written.
+  if (r.code == 0) {
+    EXPECT_THAT(r.err, ::testing::HasSubstr("drew " + dir));
+    EXPECT_TRUE(!ReadFile(dir + "/metric-ops_per_s.png").empty());
+  } else {
+    EXPECT_EQ(r.code, 1);
+    EXPECT_THAT(r.err, ::testing::HasSubstr("gnuplot not found"));
+  }
+  EXPECT_THAT(ReadFile(dir + "/plots.gp"),
+              ::testing::HasSubstr("metric-ops_per_s.dat"));
+}
+
 TEST_F(RunCommandTest, SeedAndIterationsFlags) {
   Result base = RunSchedsimRun({file_, "--format=json"});
   Result seeded = RunSchedsimRun({file_, "--format=json", "--seed=8"});
@@ -448,7 +622,8 @@ TEST_F(RunCommandTest, ErrorsAndExitCodes) {
   EXPECT_EQ(RunSchedsimRun({file_, "--jobs=-1"}).code, 2);
   Result trace = RunSchedsimRun({file_, "--trace=chrome"});
   EXPECT_EQ(trace.code, 2);
-  EXPECT_THAT(trace.err, ::testing::HasSubstr("--trace must be perfetto"));
+  EXPECT_THAT(trace.err,
+              ::testing::HasSubstr("--trace must be perfetto or ftrace"));
   Result iteration =
       RunSchedsimRun({file_, "--trace=perfetto", "--trace-iteration=3"});
   EXPECT_EQ(iteration.code, 2);

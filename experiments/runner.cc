@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -18,6 +19,7 @@
 #include "sim/simulator.h"
 #include "sim/time.h"
 #include "traces/chrome_json.h"
+#include "traces/ftrace_writer.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -45,12 +47,14 @@ std::string RunName(const Experiment& e, int point, int variant,
   return name;
 }
 
-// One simulation. `trace` (optional) records the measured interval.
+// One simulation. `trace` (optional) records the measured interval;
+// `*end_ns` (optional) receives the simulated time at its end.
 absl::StatusOr<RunResult> RunOne(const Experiment& e,
                                  const topology::Topology& machine,
                                  const Variant& variant, const Point& point,
                                  int iteration, bool keep_task_names,
-                                 traces::ChromeJsonWriter* trace) {
+                                 sim::TraceSink* trace,
+                                 int64_t* end_ns = nullptr) {
   RunResult result;
   result.seed = e.IterationSeed(iteration);
   RunSpec spec;
@@ -65,7 +69,7 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
   spec.duration = sim::Milliseconds(e.duration_ms);
   spec.trace = trace;
   SCHEDSIM_ASSIGN_OR_RETURN(RunOutput run, RunOnce(spec));
-  if (trace != nullptr) trace->Finish(run.end_ns);
+  if (end_ns != nullptr) *end_ns = run.end_ns;
   const sim::SimStats& stats = run.stats;
   std::vector<workloads::MetricValue> values =
       e.model->evaluate(point.params, stats);
@@ -359,6 +363,13 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
 absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
                         int point, int variant, int iteration,
                         std::ostream& out) {
+  return WriteTrace(e, result, point, variant, iteration,
+                    TraceFormat::kPerfetto, out);
+}
+
+absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
+                        int point, int variant, int iteration,
+                        TraceFormat format, std::ostream& out) {
   if (point < 0 || point >= e.num_points() || variant < 0 ||
       variant >= static_cast<int>(e.variants.size()) || iteration < 0 ||
       iteration >= e.iterations) {
@@ -382,15 +393,30 @@ absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
       for (int i = 0; i < t.count; ++i) names.push_back(t.name);
     }
   }
-  traces::ChromeJsonWriter::Options options;
-  options.num_cpus = result.machine->num_cpus();
-  traces::ChromeJsonWriter writer(&out, std::move(names), options);
+  const int num_cpus = result.machine->num_cpus();
+  std::unique_ptr<traces::ChromeJsonWriter> json;
+  std::unique_ptr<traces::FtraceWriter> ftrace;
+  sim::TraceSink* sink = nullptr;
+  if (format == TraceFormat::kFtrace) {
+    ftrace = std::make_unique<traces::FtraceWriter>(&out, num_cpus,
+                                                    std::move(names));
+    sink = ftrace.get();
+  } else {
+    traces::ChromeJsonWriter::Options options;
+    options.num_cpus = num_cpus;
+    json = std::make_unique<traces::ChromeJsonWriter>(&out, std::move(names),
+                                                      options);
+    sink = json.get();
+  }
+  int64_t end_ns = 0;
   absl::StatusOr<RunResult> r =
       RunOne(e, *result.machine, result.variants[variant], p, iteration,
-             /*keep_task_names=*/false, &writer);
+             /*keep_task_names=*/false, sink, &end_ns);
   if (!r.ok()) {
     return WithContext(r.status(), RunName(e, point, variant, iteration));
   }
+  if (json) json->Finish(end_ns);
+  if (ftrace) ftrace->Finish();
   if (!out) {
     return absl::InternalError(
         absl::StrCat(e.filename, ": writing the trace failed"));

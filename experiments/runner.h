@@ -121,12 +121,22 @@ absl::StatusOr<std::vector<RunResult>> RunSelected(const Experiment& experiment,
 absl::StatusOr<ExperimentResult> AssembleResult(const Experiment& experiment,
                                                 std::vector<RunResult> runs);
 
-// Runs (point, variant, iteration) again with a Chrome JSON (Perfetto)
-// trace of its measured interval written to `out`. Task names come from
-// `result` when it kept them for that iteration (RunnerOptions).
+// Runs (point, variant, iteration) again with a trace of its measured
+// interval written to `out`: Chrome JSON (Perfetto) unless `format` says. Task
+// names come from `result` when it kept them for that iteration
+// (RunnerOptions).
 absl::Status WriteTrace(const Experiment& experiment,
                         const ExperimentResult& result, int point, int variant,
                         int iteration, std::ostream& out);
+
+// The trace formats WriteTrace can write.
+enum class TraceFormat {
+  kPerfetto,  // Chrome JSON (traces/chrome_json.h)
+  kFtrace,    // ftrace text, `trace-cmd report -t` (traces/ftrace_writer.h)
+};
+absl::Status WriteTrace(const Experiment& experiment,
+                        const ExperimentResult& result, int point, int variant,
+                        int iteration, TraceFormat format, std::ostream& out);
 
 }  // namespace schedsim::experiments
 

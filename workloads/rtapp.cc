@@ -20,6 +20,7 @@
 #include "nlohmann/json.hpp"
 #include "sim/program.h"
 #include "workloads/model_util.h"
+#include "workloads/rtapp_events.h"
 #include "workloads/rtapp_jsonc.h"
 
 namespace schedsim::workloads {
@@ -29,108 +30,6 @@ using Json = nlohmann::ordered_json;
 
 constexpr int64_t kMaxUs = int64_t{1} << 40;  // ~12.7 days
 
-enum class EventKind {
-  kRun,
-  kRuntime,
-  kSleep,
-  kTimer,
-  kYield,
-  kBarrier,
-  kSuspend,
-  kResume,
-  kSemPost,
-  kSemWait,
-  kFork,
-  kLock,
-  kUnlock,
-  kUnsupported,
-  kUnknown,
-};
-
-// rt-app matches event keys by prefix ("run0", "sleep1"); "runtime" must be
-// tested before "run".
-EventKind ClassifyEvent(const std::string& key) {
-  static const std::pair<const char*, EventKind> kPrefixes[] = {
-      {"runtime", EventKind::kRuntime},  {"run", EventKind::kRun},
-      {"sleep", EventKind::kSleep},      {"timer", EventKind::kTimer},
-      {"yield", EventKind::kYield},      {"barrier", EventKind::kBarrier},
-      {"suspend", EventKind::kSuspend},  {"resume", EventKind::kResume},
-      {"sem_post", EventKind::kSemPost}, {"sem_wait", EventKind::kSemWait},
-      {"fork", EventKind::kFork},        {"lock", EventKind::kLock},
-      {"unlock", EventKind::kUnlock},
-  };
-  for (const auto& [prefix, kind] : kPrefixes) {
-    if (absl::StartsWith(key, prefix)) return kind;
-  }
-  static const char* const kUnsupportedPrefixes[] = {"wait", "signal", "broad",
-                                                     "sync", "mem",    "iorun"};
-  for (const char* prefix : kUnsupportedPrefixes) {
-    if (absl::StartsWith(key, prefix)) return EventKind::kUnsupported;
-  }
-  return EventKind::kUnknown;
-}
-
-const std::set<std::string>& IgnoredGlobalKeys() {
-  static const std::set<std::string>* const kKeys = new std::set<std::string>{
-      "calibration", "logdir",          "log_basename",     "log_size",
-      "lock_pages",  "ftrace",          "gnuplot",          "pi_enabled",
-      "io_device",   "mem_buffer_size", "cumulative_slack", "frag"};
-  return *kKeys;
-}
-
-// Tracks the JSON path of the value being parsed, so that an error the
-// parser throws mid-value (a number too large for a double) names it.
-class PathTracker {
- public:
-  bool Event(nlohmann::detail::parse_event_t event, const Json& parsed) {
-    using nlohmann::detail::parse_event_t;
-    switch (event) {
-      case parse_event_t::object_start:
-      case parse_event_t::array_start:
-        StartValue();
-        stack_.push_back({event == parse_event_t::array_start, 0, ""});
-        break;
-      case parse_event_t::object_end:
-      case parse_event_t::array_end:
-        if (!stack_.empty()) stack_.pop_back();
-        break;
-      case parse_event_t::key:
-        if (!stack_.empty() && parsed.is_string()) {
-          stack_.back().key = parsed.get<std::string>();
-        }
-        break;
-      case parse_event_t::value:
-        StartValue();
-        break;
-    }
-    return true;
-  }
-  std::string Path() const {
-    std::string path;
-    for (size_t i = 0; i < stack_.size(); ++i) {
-      const Frame& f = stack_[i];
-      if (f.array) {
-        size_t index = i + 1 == stack_.size() ? f.next : f.next - 1;
-        absl::StrAppend(&path, "[", index, "]");
-      } else {
-        absl::StrAppend(&path, path.empty() ? "" : ".", f.key);
-      }
-    }
-    return path;
-  }
-
- private:
-  struct Frame {
-    bool array;
-    size_t next;
-    std::string key;
-  };
-  void StartValue() {
-    if (!stack_.empty() && stack_.back().array) ++stack_.back().next;
-  }
-  std::vector<Frame> stack_;
-};
-
 class Parser {
  public:
   Parser(absl::string_view source, const topology::Topology& topology)
@@ -138,9 +37,10 @@ class Parser {
 
   absl::StatusOr<RtAppWorkload> Parse(absl::string_view text) {
     Json root;
-    PathTracker tracker;
+    JsonPathTracker tracker;
     // json-c's leniency rt-app files rely on (rtapp_jsonc.h).
-    const std::string normalized = NormalizeJsonC(text);
+    std::vector<std::string> valueless;
+    const std::string normalized = NormalizeJsonC(text, &valueless);
     try {
       root = Json::parse(
           normalized.begin(), normalized.end(),
@@ -163,6 +63,12 @@ class Parser {
           absl::StrCat(source_, ": invalid JSON: ", e.what()));
     }
     if (!root.is_object()) return Error("", "expected a JSON object");
+    for (const std::string& key : valueless) {
+      out_.warnings.push_back(absl::StrCat(
+          source_, ": ", key,
+          ": a key without a value, read as the empty string (rt-app's "
+          "json-c refuses it)"));
+    }
     for (const auto& [key, value] : root.items()) {
       if (key != "tasks" && key != "global" && key != "resources") {
         Warn(key, "unknown top-level key ignored");
@@ -186,6 +92,7 @@ class Parser {
     // a task that may come later.
     for (const auto& [name, task] : tasks.items()) {
       program_of_task_.emplace(name, static_cast<int>(program_of_task_.size()));
+      CollectWaits(name, task);
     }
     for (const auto& [name, task] : tasks.items()) {
       if (absl::Status s = ParseTask(name, task); !s.ok()) return s;
@@ -242,7 +149,7 @@ class Parser {
         default_policy_path_ = path;
       } else if (key == "duration") {
         Warn(path, "ignored: the experiment's duration applies");
-      } else if (IgnoredGlobalKeys().count(key) == 0) {
+      } else if (IgnoredRtAppGlobalKeys().count(key) == 0) {
         Warn(path, "unknown global key ignored");
       }
     }
@@ -279,7 +186,9 @@ class Parser {
       return absl::OkStatus();
     }
     if (policy == "SCHED_DEADLINE") {
-      return Error(path, "SCHED_DEADLINE is not supported by the simulator");
+      return Error(path,
+                   "SCHED_DEADLINE not modelled (the simulator has no "
+                   "deadline scheduling class)");
     }
     return Error(path, absl::StrCat("unknown policy \"", policy,
                                     "\"; known: SCHED_OTHER, SCHED_IDLE, "
@@ -313,14 +222,19 @@ class Parser {
     int64_t since_timer_us = 0;
     for (const auto& [key, value] : body.items()) {
       const std::string epath = absl::StrCat(path, ".", key);
-      if (IsTaskProperty(key)) {
-        if (in_phase && key != "loop") {
-          return Error(epath, "per-phase task properties are not supported");
+      if (IsRtAppTaskProperty(key)) {
+        if (in_phase && key == "taskgroup") {
+          Warn(epath, "ignored: the simulator has no task groups (cgroups)");
+        } else if (in_phase && key != "loop") {
+          return Error(epath, absl::StrCat("per-phase task property \"", key,
+                                           "\" is not supported (a task's "
+                                           "properties are fixed in the "
+                                           "simulator)"));
         }
         continue;  // handled by ParseTask
       }
-      switch (ClassifyEvent(key)) {
-        case EventKind::kRun: {
+      switch (ClassifyRtAppEvent(key)) {
+        case RtAppEvent::kRun: {
           absl::StatusOr<int64_t> us =
               Int(value, epath, 0, kMaxUs, "us of work at maximum capacity");
           if (!us.ok()) return us.status();
@@ -331,7 +245,7 @@ class Parser {
           *timed_us += *us;
           break;
         }
-        case EventKind::kRuntime: {
+        case RtAppEvent::kRuntime: {
           absl::StatusOr<int64_t> us =
               Int(value, epath, 0, kMaxUs, "us of wall-clock work");
           if (!us.ok()) return us.status();
@@ -342,14 +256,14 @@ class Parser {
           *timed_us += *us;
           break;
         }
-        case EventKind::kSleep: {
+        case RtAppEvent::kSleep: {
           absl::StatusOr<int64_t> us = Int(value, epath, 0, kMaxUs, "us");
           if (!us.ok()) return us.status();
           if (*us > 0) b.Sleep(sim::Dist::Constant(*us * 1000));
           *timed_us += *us;
           break;
         }
-        case EventKind::kTimer: {
+        case RtAppEvent::kTimer: {
           if (!value.is_object() || !value.contains("period")) {
             return Error(epath,
                          "expected {\"ref\": name, \"period\": us, ...}");
@@ -370,10 +284,10 @@ class Parser {
           since_timer_us = 0;
           break;
         }
-        case EventKind::kYield:
+        case RtAppEvent::kYield:
           b.Yield();
           break;
-        case EventKind::kBarrier: {
+        case RtAppEvent::kBarrier: {
           absl::StatusOr<std::string> name =
               String(value, epath, "a barrier name");
           if (!name.ok()) return name.status();
@@ -392,20 +306,20 @@ class Parser {
           b.Barrier(it->second);
           break;
         }
-        case EventKind::kSuspend:
-        case EventKind::kResume:
-        case EventKind::kSemPost:
-        case EventKind::kSemWait:
-        case EventKind::kLock:
-        case EventKind::kUnlock: {
+        case RtAppEvent::kSuspend:
+        case RtAppEvent::kResume:
+        case RtAppEvent::kSemPost:
+        case RtAppEvent::kSemWait:
+        case RtAppEvent::kLock:
+        case RtAppEvent::kUnlock: {
           // Each names a resource (rt-app's resources are declared by
           // their use): suspend waits on the condition its string names
           // (the task's own name when empty) until a resume of that name;
           // sem_post/sem_wait are a semaphore's post and wait; lock/unlock
           // a mutex (a channel holding one message: receive = lock).
-          const EventKind kind = ClassifyEvent(key);
+          const RtAppEvent kind = ClassifyRtAppEvent(key);
           std::string name;
-          if (kind == EventKind::kSuspend && value.is_string() &&
+          if (kind == RtAppEvent::kSuspend && value.is_string() &&
               value.get<std::string>().empty()) {
             name = task_name;
           } else {
@@ -415,21 +329,21 @@ class Parser {
             name = *n;
           }
           switch (kind) {
-            case EventKind::kSuspend:
+            case RtAppEvent::kSuspend:
               b.Recv(NamedChannel(absl::StrCat("cond:", name), 0));
               *timed_us += 1;
               break;
-            case EventKind::kResume:
+            case RtAppEvent::kResume:
               b.Send(NamedChannel(absl::StrCat("cond:", name), 0));
               break;
-            case EventKind::kSemPost:
+            case RtAppEvent::kSemPost:
               b.Send(NamedChannel(absl::StrCat("sem:", name), 0));
               break;
-            case EventKind::kSemWait:
+            case RtAppEvent::kSemWait:
               b.Recv(NamedChannel(absl::StrCat("sem:", name), 0));
               *timed_us += 1;
               break;
-            case EventKind::kLock:
+            case RtAppEvent::kLock:
               b.Recv(NamedChannel(absl::StrCat("mutex:", name), 1));
               break;
             default:  // kUnlock
@@ -438,7 +352,17 @@ class Parser {
           }
           break;
         }
-        case EventKind::kFork: {
+        case RtAppEvent::kWait:
+        case RtAppEvent::kSignal:
+        case RtAppEvent::kBroad:
+        case RtAppEvent::kSync:
+          if (absl::Status st = ConditionEvent(ClassifyRtAppEvent(key), value,
+                                               epath, task_name, b, timed_us);
+              !st.ok()) {
+            return st;
+          }
+          break;
+        case RtAppEvent::kFork: {
           absl::StatusOr<std::string> name =
               String(value, epath, "a task name");
           if (!name.ok()) return name.status();
@@ -450,23 +374,106 @@ class Parser {
           b.Fork(it->second);
           break;
         }
-        case EventKind::kUnsupported:
+        case RtAppEvent::kUnsupported:
           return Error(epath, absl::StrCat("rt-app event \"", key,
                                            "\" is not supported (it needs a "
                                            "simulator feature)"));
-        case EventKind::kUnknown:
+        case RtAppEvent::kUnknown:
           return Error(epath, absl::StrCat("unknown key \"", key, "\""));
       }
     }
     return absl::OkStatus();
   }
 
-  static bool IsTaskProperty(const std::string& key) {
-    static const std::set<std::string>* const kKeys = new std::set<std::string>{
-        "instance",      "loop",       "priority",  "policy",     "cpus",
-        "util_min",      "util_max",   "delay",     "taskgroup",  "phases",
-        "nodes_membind", "dl-runtime", "dl-period", "dl-deadline"};
-    return kKeys->count(key) > 0;
+  // Condition variables (wait, signal, broad, sync): each task that waits
+  // on condition C has its own channel "condvar:C@TASK". A signal of C
+  // sends to the one other task that waits on C, a broad to every other
+  // one (a message per instance); a wait unlocks its mutex, receives from
+  // its own channel and locks the mutex again. So a task never takes its
+  // own signal (sync: signal, then wait), but, as with suspend, a signal
+  // sent before its waiter waits is remembered, where rt-app loses it.
+  void CollectWaits(const std::string& name, const Json& task) {
+    if (!task.is_object()) return;
+    instances_[name] =
+        task.contains("instance") && task["instance"].is_number_integer()
+            ? std::max<int64_t>(task["instance"].get<int64_t>(), 1)
+            : 1;
+    auto scan = [&](const Json& body) {
+      if (!body.is_object()) return;
+      for (const auto& [key, value] : body.items()) {
+        const RtAppEvent kind = ClassifyRtAppEvent(key);
+        if ((kind == RtAppEvent::kWait || kind == RtAppEvent::kSync) &&
+            value.is_object() && value.contains("ref") &&
+            value["ref"].is_string()) {
+          waiters_[value["ref"].get<std::string>()].insert(name);
+        }
+      }
+    };
+    scan(task);
+    if (task.contains("phases") && task["phases"].is_object()) {
+      for (const auto& [phase_name, phase] : task["phases"].items()) {
+        scan(phase);
+      }
+    }
+  }
+
+  absl::Status ConditionEvent(RtAppEvent kind, const Json& value,
+                              const std::string& path, const std::string& task,
+                              sim::ProgramBuilder& b, int64_t* timed_us) {
+    const bool waits = kind == RtAppEvent::kWait || kind == RtAppEvent::kSync;
+    absl::StatusOr<std::string> cond, mutex;
+    if (waits) {
+      if (!value.is_object() || !value.contains("ref") ||
+          !value.contains("mutex")) {
+        return Error(path,
+                     "expected {\"ref\": a condition, \"mutex\": a "
+                     "mutex}");
+      }
+      cond = String(value["ref"], path + ".ref", "a condition name");
+      if (!cond.ok()) return cond.status();
+      mutex = String(value["mutex"], path + ".mutex", "a mutex name");
+      if (!mutex.ok()) return mutex.status();
+    } else {
+      cond = String(value, path, "a condition name");
+      if (!cond.ok()) return cond.status();
+    }
+    if (kind != RtAppEvent::kWait) {  // signal, broad, sync: wake
+      std::vector<std::string> others;
+      for (const std::string& w : waiters_[*cond]) {
+        if (w != task) others.push_back(w);
+      }
+      if (others.empty()) {
+        Warn(path, absl::StrCat("no other task waits on \"", *cond,
+                                "\": this wakes no one"));
+      } else if (kind != RtAppEvent::kBroad && others.size() > 1) {
+        return Error(path,
+                     absl::StrCat("signal of \"", *cond,
+                                  "\", which several tasks "
+                                  "wait on (",
+                                  absl::StrJoin(others, ", "),
+                                  "), is not supported (the simulator cannot "
+                                  "pick the first waiter); use broad"));
+      }
+      for (const std::string& w : others) {
+        const int64_t n = kind == RtAppEvent::kBroad ? instances_[w] : 1;
+        const int channel =
+            NamedChannel(absl::StrCat("condvar:", *cond, "@", w), 0);
+        if (n > 1024) {
+          return Error(path,
+                       absl::StrCat("a broadcast to ", n, " instances of \"", w,
+                                    "\": at most 1024"));
+        }
+        for (int64_t i = 0; i < n; ++i) b.Send(channel);
+      }
+    }
+    if (waits) {
+      const int m = NamedChannel(absl::StrCat("mutex:", *mutex), 1);
+      b.Send(m);  // pthread_cond_wait() unlocks the mutex,
+      b.Recv(NamedChannel(absl::StrCat("condvar:", *cond, "@", task), 0));
+      b.Recv(m);  // and locks it again once woken
+      *timed_us += 1;
+    }
+    return absl::OkStatus();
   }
 
   absl::StatusOr<int64_t> Loop(const Json& parent, const std::string& path,
@@ -540,9 +547,11 @@ class Parser {
       Warn(absl::StrCat(path, ".nodes_membind"), "ignored");
     }
     for (const char* key : {"dl-runtime", "dl-period", "dl-deadline"}) {
+      // With SCHED_OTHER, rt-app passes dl-runtime as the EEVDF custom
+      // slice; the simulator's fair class has no per-task slice.
       if (task.contains(key)) {
-        return Error(absl::StrCat(path, ".", key),
-                     "SCHED_DEADLINE is not supported by the simulator");
+        Warn(absl::StrCat(path, ".", key),
+             "ignored: no per-task slice in the simulator's fair class");
       }
     }
 
@@ -562,7 +571,7 @@ class Parser {
         return Error(ppath, "expected a non-empty object of phases");
       }
       for (const auto& [key, value] : task.items()) {
-        if (!IsTaskProperty(key)) {
+        if (!IsRtAppTaskProperty(key)) {
           return Error(absl::StrCat(path, ".", key),
                        "events go inside the phases when a task has phases");
         }
@@ -617,6 +626,8 @@ class Parser {
   std::map<std::string, int> barrier_index_;
   std::map<std::string, int> program_of_task_;  // by task name
   std::map<std::string, int> channel_index_;    // cond:, sem:, mutex: NAME
+  std::map<std::string, std::set<std::string>> waiters_;  // by condition
+  std::map<std::string, int64_t> instances_;              // by task
 
   // The channel named `name` holding `initial` messages at the start,
   // created on first use: sends never block (capacity 10^6); receives wait

@@ -20,7 +20,9 @@
 //          SCHED_IDLE, SCHED_FIFO; SCHED_RR runs as SCHED_FIFO with a
 //          warning), "cpus" (array of CPU numbers), "util_min"/"util_max"
 //          (uclamp, 0..1024), "delay" (us before the first loop),
-//          "taskgroup" (ignored with a warning), "phases" (an object of
+//          "taskgroup" (ignored with a warning, also in a phase),
+//          "dl-runtime" etc. without SCHED_DEADLINE (the custom slice:
+//          ignored with a warning), "phases" (an object of
 //          phases, each with events and its own "loop", default 1) or the
 //          events directly in the task.
 //   events: "run" (us of work at maximum capacity: cycles at the machine's
@@ -28,7 +30,12 @@
 //          "runtime" (us of wall-clock work regardless of frequency: stall),
 //          "sleep" (us), "timer" ({"ref", "period" (us)}: see below),
 //          "yield", "barrier" (a name: every task that uses it, times its
-//          instances, meets there).
+//          instances, meets there), "suspend"/"resume", "sem_post"/
+//          "sem_wait", "lock"/"unlock", "fork", and the condition
+//          variables "wait" ({"ref", "mutex"}), "signal", "broad" and
+//          "sync" (signal, then wait): each waiting task has its own
+//          channel, so a task never takes its own signal
+//          (docs/workloads.md, "rtapp").
 //   global: "default_policy" is honoured; "duration" is ignored with a
 //          warning (the experiment's duration applies); "calibration",
 //          "logdir", "log_basename", "log_size", "lock_pages", "ftrace",
@@ -44,9 +51,10 @@
 //
 // Errors name the source (file name or "<inline json>") and the JSON path
 // of the offending value: "x.json: tasks.thread0.run: expected a
-// non-negative integer (us)". Unsupported rt-app events (lock, unlock,
-// wait, signal, broad, sync, suspend, resume, mem, iorun, fork) and
-// SCHED_DEADLINE are errors.
+// non-negative integer (us)". Unsupported rt-app events (mem, iorun),
+// per-phase properties other than loop and taskgroup, a signal to one of
+// several waiting tasks, and SCHED_DEADLINE ("SCHED_DEADLINE not
+// modelled") are errors naming the event and its JSON path.
 
 #ifndef SCHEDSIM_WORKLOADS_RTAPP_H_
 #define SCHEDSIM_WORKLOADS_RTAPP_H_

@@ -2,6 +2,7 @@
 
 #include "workloads/rtapp_jsonc.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <set>
 #include <string>
@@ -42,6 +43,20 @@ size_t StringEnd(absl::string_view text, size_t i) {
   return text.size();
 }
 
+// The first position from `i` on that is neither blank nor in a comment.
+size_t SkipBlanks(absl::string_view text, size_t i) {
+  while (i < text.size()) {
+    if (IsBlank(text[i])) {
+      ++i;
+    } else if (const size_t end = CommentEnd(text, i); end != i) {
+      i = end;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
 struct Frame {
   bool object = false;
   bool expect_key = false;
@@ -51,6 +66,11 @@ struct Frame {
 }  // namespace
 
 std::string NormalizeJsonC(absl::string_view text) {
+  return NormalizeJsonC(text, nullptr);
+}
+
+std::string NormalizeJsonC(absl::string_view text,
+                           std::vector<std::string>* valueless) {
   std::string out;
   out.reserve(text.size() + 64);
   std::vector<Frame> stack;
@@ -76,29 +96,28 @@ std::string NormalizeJsonC(absl::string_view text) {
       const absl::string_view key = token.substr(1, token.size() - 2);
       if (f.keys.insert(std::string(key)).second) {
         absl::StrAppend(&out, token);
-        continue;
+      } else {
+        // A repeated key: the first free numbered name, as workgen does.
+        std::string renamed;
+        for (int n = 1;; ++n) {
+          renamed = absl::StrCat(key, n);
+          if (f.keys.count(renamed) == 0) break;
+        }
+        f.keys.insert(renamed);
+        absl::StrAppend(&out, "\"", renamed, "\"");
       }
-      // A repeated key: the first free numbered name, as workgen does.
-      std::string renamed;
-      for (int n = 1;; ++n) {
-        renamed = absl::StrCat(key, n);
-        if (f.keys.count(renamed) == 0) break;
+      const size_t next = SkipBlanks(text, i);
+      if (valueless != nullptr && next < text.size() &&
+          (text[next] == ',' || text[next] == '}')) {
+        out.append(": \"\"");
+        valueless->push_back(absl::StrCat(
+            "line ", 1 + std::count(text.begin(), text.begin() + i, '\n'), ": ",
+            key));
       }
-      f.keys.insert(renamed);
-      absl::StrAppend(&out, "\"", renamed, "\"");
       continue;
     }
     if (c == ',') {
-      size_t j = i + 1;
-      while (j < text.size()) {
-        if (IsBlank(text[j])) {
-          ++j;
-        } else if (const size_t end = CommentEnd(text, j); end != j) {
-          j = end;
-        } else {
-          break;
-        }
-      }
+      const size_t j = SkipBlanks(text, i + 1);
       if (j < text.size() && (text[j] == '}' || text[j] == ']')) {
         out.push_back(' ');  // json-c's trailing comma
       } else {
@@ -122,6 +141,49 @@ std::string NormalizeJsonC(absl::string_view text) {
     ++i;
   }
   return out;
+}
+
+bool JsonPathTracker::Event(nlohmann::detail::parse_event_t event,
+                            const Json& parsed) {
+  using nlohmann::detail::parse_event_t;
+  switch (event) {
+    case parse_event_t::object_start:
+    case parse_event_t::array_start:
+      StartValue();
+      stack_.push_back({event == parse_event_t::array_start, 0, ""});
+      break;
+    case parse_event_t::object_end:
+    case parse_event_t::array_end:
+      if (!stack_.empty()) stack_.pop_back();
+      break;
+    case parse_event_t::key:
+      if (!stack_.empty() && parsed.is_string()) {
+        stack_.back().key = parsed.get<std::string>();
+      }
+      break;
+    case parse_event_t::value:
+      StartValue();
+      break;
+  }
+  return true;
+}
+
+std::string JsonPathTracker::Path() const {
+  std::string path;
+  for (size_t i = 0; i < stack_.size(); ++i) {
+    const Frame& f = stack_[i];
+    if (f.array) {
+      size_t index = i + 1 == stack_.size() ? f.next : f.next - 1;
+      absl::StrAppend(&path, "[", index, "]");
+    } else {
+      absl::StrAppend(&path, path.empty() ? "" : ".", f.key);
+    }
+  }
+  return path;
+}
+
+void JsonPathTracker::StartValue() {
+  if (!stack_.empty() && stack_.back().array) ++stack_.back().next;
 }
 
 }  // namespace schedsim::workloads

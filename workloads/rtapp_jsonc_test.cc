@@ -2,6 +2,9 @@
 
 #include "workloads/rtapp_jsonc.h"
 
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace schedsim::workloads {
@@ -33,6 +36,22 @@ TEST(NormalizeJsonCTest, StringsAndCommentsAreLeftAlone) {
   // Not JSON stays not JSON (for the parser to report).
   EXPECT_EQ(NormalizeJsonC("{\"a\": "), "{\"a\": ");
   EXPECT_EQ(NormalizeJsonC("}]\""), "}]\"");
+}
+
+TEST(NormalizeJsonCTest, KeysWithoutAValueAreReadAsEmptyStrings) {
+  std::vector<std::string> valueless;
+  EXPECT_EQ(NormalizeJsonC("{\"t\": {\"suspend\",\n \"run\": 1,\n \"x\" }}",
+                           &valueless),
+            "{\"t\": {\"suspend\": \"\",\n \"run\": 1,\n \"x\": \"\" }}");
+  EXPECT_EQ(valueless,
+            (std::vector<std::string>{"line 1: suspend", "line 3: x"}));
+  // Only when asked; strings in arrays are not keys.
+  EXPECT_EQ(NormalizeJsonC(R"({"a", "b": ["c", "d"]})"),
+            R"({"a", "b": ["c", "d"]})");
+  valueless.clear();
+  EXPECT_EQ(NormalizeJsonC(R"({"b": ["c", "d"]})", &valueless),
+            R"({"b": ["c", "d"]})");
+  EXPECT_TRUE(valueless.empty());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "sim/program.h"
@@ -155,16 +156,30 @@ TEST(RtAppParseTest, ErrorsNameTheFileAndTheJsonPath) {
               HasSubstr("bad.json: tasks.t.run: expected an integer"));
   EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": -5}}})"),
               HasSubstr("tasks.t.run: "));
-  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "signal": "m"}}})"),
-              HasSubstr("tasks.t.signal: rt-app event \"signal\" is not "
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "mem": 4096}}})"),
+              HasSubstr("tasks.t.mem: rt-app event \"mem\" is not "
                         "supported"));
+  EXPECT_THAT(
+      ErrorOf(
+          R"({"tasks": {"t": {"phases": {"p": {"run": 10, "iorun": 1}}}}})"),
+      HasSubstr("tasks.t.phases.p.iorun: rt-app event \"iorun\" is not "
+                "supported"));
+  EXPECT_THAT(
+      ErrorOf(R"({"tasks": {"t": {"run": 10, "wait": {"ref": "q"}}}})"),
+      HasSubstr("tasks.t.wait: expected {\"ref\": a condition, \"mutex\""));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "signal": 3}}})"),
+              HasSubstr("tasks.t.signal: expected a string"));
+  EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"phases": {"p": {"run": 1,
+                                                   "policy": "SCHED_FIFO"}}}}})"),
+              HasSubstr("tasks.t.phases.p.policy: per-phase task property "
+                        "\"policy\" is not supported"));
   EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "bogus": 1}}})"),
               HasSubstr("tasks.t.bogus: unknown key"));
   EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "cpus": [0, 8]}}})"),
               HasSubstr("tasks.t.cpus[1]: "));
   EXPECT_THAT(
       ErrorOf(R"({"tasks": {"t": {"run": 10, "policy": "SCHED_DEADLINE"}}})"),
-      HasSubstr("tasks.t.policy: SCHED_DEADLINE is not supported"));
+      HasSubstr("tasks.t.policy: SCHED_DEADLINE not modelled"));
   EXPECT_THAT(ErrorOf(R"({"tasks": {"t": {"run": 10, "loop": 0}}})"),
               HasSubstr("tasks.t.loop: "));
   EXPECT_THAT(
@@ -302,6 +317,101 @@ TEST(RtAppModelTest, MutexSemaphoreAndFork) {
                   .status()
                   .message(),
               HasSubstr("tasks.p.fork: no task \"nobody\" to fork"));
+}
+
+// wait/signal/broad/sync: condition variables on a mutex. A broad wakes
+// every waiting instance, a signal one; a task does not take its own
+// signal (a signal nobody else waits for wakes no one).
+TEST(RtAppModelTest, ConditionVariables) {
+  auto json = [](const std::string& wake) {
+    return absl::StrCat(R"({"tasks": {
+      "w": {"instance": 3, "lock": "m", "wait": {"ref": "q", "mutex": "m"},
+            "unlock": "m", "run": 100},
+      "b": {"run": 100, "lock": "m", ")",
+                        wake, R"(": "q", "unlock": "m",
+            "timer": {"ref": "t", "period": 10000}}}})");
+  };
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(json("broad"), "x", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->workload.channels.size(), 2u);
+  EXPECT_EQ(r->workload.channels[0].name, "mutex:m");
+  EXPECT_EQ(r->workload.channels[1].name, "condvar:q@w");
+  using C = sim::OpCode;
+  // The wait: unlock (send), wait on its own channel, lock again.
+  EXPECT_THAT(
+      Codes(r->workload.programs[0]),
+      ElementsAre(C::kLoop, C::kStamp, C::kRecv, C::kSend, C::kRecv, C::kRecv,
+                  C::kSend, C::kCompute, C::kMark, C::kEndLoop, C::kExit));
+  // The broad: a message per waiting instance.
+  EXPECT_THAT(Codes(r->workload.programs[1]),
+              ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kRecv, C::kSend,
+                          C::kSend, C::kSend, C::kSend, C::kSleep, C::kMark,
+                          C::kEndLoop, C::kExit));
+  RunOptions o;
+  o.freq = "performance";
+  o.warmup_ms = 20;
+  o.duration_ms = 200;
+  absl::StatusOr<ModelRun> broad =
+      RunModel("rtapp", {{"json", json("broad")}}, o);
+  ASSERT_TRUE(broad.ok()) << broad.status();
+  // 100 loops/s of b, and of each of w's 3 instances.
+  EXPECT_NEAR(broad->metrics.at("loops_per_s"), 400, 30);
+  absl::StatusOr<ModelRun> signal =
+      RunModel("rtapp", {{"json", json("signal")}}, o);
+  ASSERT_TRUE(signal.ok()) << signal.status();
+  EXPECT_NEAR(signal->metrics.at("loops_per_s"), 200, 30);
+
+  // sync = signal, then wait: a handshake between two tasks, which
+  // alternate (one loop each per 2 x 1 ms).
+  const std::string sync = R"({"tasks": {
+      "a": {"cpus": [0], "lock": "m", "sync": {"ref": "q", "mutex": "m"},
+            "unlock": "m", "runtime": 1000},
+      "b": {"cpus": [2], "lock": "m", "wait": {"ref": "q", "mutex": "m"},
+            "unlock": "m", "runtime": 1000, "lock": "m", "signal": "q",
+            "unlock": "m"}}})";
+  absl::StatusOr<ModelRun> handshake = RunModel("rtapp", {{"json", sync}}, o);
+  ASSERT_TRUE(handshake.ok()) << handshake.status();
+  EXPECT_GT(handshake->metrics.at("loops_per_s"), 600);
+  EXPECT_LT(handshake->metrics.at("loops_per_s"), 1050);
+
+  // Alone on its condition: the signal wakes no one (a warning), and the
+  // task then waits for good, as in rt-app.
+  r = ParseRtApp(R"({"tasks": {"solo": {"run": 10, "lock": "m",
+      "signal": "q", "wait": {"ref": "q", "mutex": "m"}, "unlock": "m"}}})",
+                 "x", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(r->warnings, ElementsAre(HasSubstr(
+                               "x: tasks.solo.signal: no other task waits on "
+                               "\"q\": this wakes no one")));
+  // A signal to one of several waiting tasks cannot pick the first.
+  EXPECT_THAT(ErrorOf(R"({"tasks": {
+      "w1": {"lock": "m", "wait": {"ref": "q", "mutex": "m"}, "unlock": "m"},
+      "w2": {"lock": "m", "wait": {"ref": "q", "mutex": "m"}, "unlock": "m"},
+      "s": {"run": 10, "signal": "q"}}})"),
+              HasSubstr("tasks.s.signal: signal of \"q\", which several "
+                        "tasks wait on (w1, w2), is not supported"));
+}
+
+// Accepted with a warning: a per-phase taskgroup (no cgroups), SCHED_OTHER's
+// custom slice (dl-runtime) and a key without a value (video-short.json's
+// "suspend",).
+TEST(RtAppParseTest, IgnoredWithAWarning) {
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(R"({"tasks": {
+      "t": {"dl-runtime": 100000, "phases": {
+              "p0": {"run": 10, "sleep": 90, "taskgroup": "/tg1"},
+              "p1": {"suspend",
+                     "run": 10}}},
+      "u": {"run": 5, "resume": "t", "sleep": 100}}})",
+                                               "x.json", Skylake());
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(
+      r->warnings,
+      ElementsAre(
+          HasSubstr("x.json: line 4: suspend: a key without a value, read as "
+                    "the empty string"),
+          HasSubstr("x.json: tasks.t.dl-runtime: ignored: no per-task slice"),
+          HasSubstr("x.json: tasks.t.phases.p0.taskgroup: ignored: the "
+                    "simulator has no task groups")));
 }
 
 TEST(RtAppModelTest, NeedsExactlyOneSource) {
