@@ -333,8 +333,9 @@ absl::Status ProgramParser::ParseMetrics(const Json& j, sim::Workload& w) {
 
 const std::vector<std::string>& OpKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "compute",    "sleep_ns",   "io_wait_ns", "io",   "send", "recv",
-      "send_batch", "recv_batch", "barrier",    "fork", "loop", "mark"};
+      "compute", "sleep_ns",   "io_wait_ns", "io",      "send",
+      "recv",    "send_batch", "recv_batch", "barrier", "fork",
+      "exec",    "loop",       "mark"};
   return *keys;
 }
 
@@ -493,6 +494,9 @@ absl::Status ProgramParser::ParseOp(const Json& op, const std::string& path,
           count, Int(op["count"], Field(path, "count"), 1, kMaxCount));
     }
     b.Fork(program, static_cast<int>(count));
+  } else if (code == "exec") {
+    SCHEDSIM_ASSIGN_OR_RETURN(int program, Lookup(programs_, v, at));
+    b.Exec(program);
   } else if (code == "mark") {
     SCHEDSIM_ASSIGN_OR_RETURN(int metric, Lookup(metrics_, v, at));
     b.Mark(metric);

@@ -208,6 +208,26 @@ TEST(ScenarioTest, DistributionForms) {
   EXPECT_EQ(ops[7].d2.kind, K::kUniform);
 }
 
+TEST(ScenarioTest, ExecNamesTheProgramTheTaskBecomes) {
+  absl::StatusOr<Scenario> s = ParseScenario(
+      Minimal(
+          R"("programs": {"shell": [{"compute": {"cycles": 1000}}, {"exec": "image"}],
+                            "image": [{"compute": {"cycles": 2000}}]},
+                "tasks": [{"program": "shell"}])"),
+      "scenario.json");
+  ASSERT_TRUE(s.ok()) << s.status();
+  const sim::Program& shell = s->workload.programs[0];
+  ASSERT_EQ(shell.ops.size(), 3u);
+  EXPECT_EQ(shell.ops[1].code, sim::OpCode::kExec);
+  EXPECT_EQ(shell.ops[1].arg, 1);
+  absl::StatusOr<Scenario> bad =
+      ParseScenario(Minimal(R"("programs": {"p": [{"exec": "nowhere"}]},
+                "tasks": [{"program": "p"}])"),
+                    "scenario.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("nowhere"));
+}
+
 TEST(ScenarioTest, EveryOperationFormAndForwardForks) {
   absl::StatusOr<Scenario> s = ParseScenario(
       Minimal(R"("channels": [{"name": "c", "kind": "socket", "capacity": 4}],

@@ -554,6 +554,36 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         first = nullptr;
         goto refetch;
       }
+      case OpCode::kExec: {
+        if (t.pending_cost_ns > 0) {  // finish the kernel work first
+          StartPhase(cpu, 0);
+          return;
+        }
+        // execve() replaces the image: the new program from its start, the
+        // same task (its PELT signal, vruntime and channels kept).
+        t.program = op.arg;
+        t.pc = 0;
+        t.loop_level = 0;
+        ++guard;
+        // sched_exec() (kernel/sched/core.c, v6.1): select_task_rq() with
+        // WF_EXEC, find_idlest_cpu over the SD_BALANCE_EXEC domains; on
+        // another CPU, stop_one_cpu(migration_cpu_stop) takes the task off
+        // this runqueue and enqueues it there (move_queued_task).
+        const int dst = FindIdlestCpu(id, cpu, topology::kSdBalanceExec);
+        if (dst == cpu) {
+          first = nullptr;
+          goto refetch;
+        }
+        BlockCurrent(cpu, /*voluntary=*/false);
+        t.state = TaskState::kWaking;
+        t.wake_start_ns = now_ns_;
+        ++cpus_[dst].ttwu_pending;
+        RefreshProbe(dst);
+        // The stopper's switch and the move cost this CPU what a wake-up
+        // costs its waker.
+        PushDelivery(now_ns_ + config_.wakeup_cost_ns, dst, id);
+        return Schedule(cpu);
+      }
       case OpCode::kExit: {
         if (t.pending_cost_ns > 0) {  // finish the last kernel work
           StartPhase(cpu, 0);

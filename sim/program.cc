@@ -93,6 +93,8 @@ const char* OpCodeName(OpCode code) {
       return "stamp";
     case OpCode::kShared:
       return "shared";
+    case OpCode::kExec:
+      return "exec";
     case OpCode::kIo:
       return "io";
   }
@@ -148,6 +150,11 @@ ProgramBuilder& ProgramBuilder::Shared(int line, int writes, Dist cycles,
                                        Dist hold_ns) {
   program_.ops.push_back(
       MakeOp(OpCode::kShared, line, writes, cycles, hold_ns));
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::Exec(int program) {
+  program_.ops.push_back(MakeOp(OpCode::kExec, program));
   return *this;
 }
 
@@ -221,7 +228,7 @@ absl::StatusOr<Program> ProgramBuilder::Build() {
     if ((op.code == OpCode::kSend || op.code == OpCode::kRecv ||
          op.code == OpCode::kBarrier || op.code == OpCode::kMark ||
          op.code == OpCode::kFork || op.code == OpCode::kShared ||
-         op.code == OpCode::kIo) &&
+         op.code == OpCode::kIo || op.code == OpCode::kExec) &&
         op.arg < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(what, ": negative id ", op.arg));

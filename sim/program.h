@@ -93,6 +93,9 @@ enum class OpCode : uint8_t {
   kIo,       // write d1 bytes to device `arg` (Workload::devices), then
              // d2 ns more on the last request (a cache flush); block in
              // IO wait until each request completes in turn
+  kExec,     // execve(): run program `arg` from its start as the same task
+             // (its PELT signal and channel base kept), after sched_exec()
+             // moved it to the CPU find_idlest_cpu picks (SD_BALANCE_EXEC)
 };
 
 const char* OpCodeName(OpCode code);
@@ -146,6 +149,8 @@ class ProgramBuilder {
   ProgramBuilder& Barrier(int barrier, Dist spin_ns = Dist::Constant(0));
   ProgramBuilder& Yield();
   ProgramBuilder& Fork(int program, int count = 1);
+  // execve() of `program` (OpCode::kExec): the ops after it never run.
+  ProgramBuilder& Exec(int program);
   ProgramBuilder& Exit();
   ProgramBuilder& Loop(int64_t count);
   ProgramBuilder& EndLoop();

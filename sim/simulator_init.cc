@@ -381,6 +381,9 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
         case OpCode::kIo:
           s = check(workload.devices.size(), "device");
           break;
+        case OpCode::kExec:
+          s = check(workload.programs.size(), "program");
+          break;
         case OpCode::kFork:
           s = check(workload.programs.size(), "program");
           if (s.ok() && (op.arg2 < 1 || op.arg2 > kMaxTasks)) {
@@ -414,7 +417,8 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
               t.channel_base, " does not exist (", workload.channels.size(),
               " defined)"));
         }
-        if (op.code == OpCode::kFork && !seen[op.arg]) {
+        if ((op.code == OpCode::kFork || op.code == OpCode::kExec) &&
+            !seen[op.arg]) {
           seen[op.arg] = true;
           todo.push_back(op.arg);
         }

@@ -988,6 +988,59 @@ TEST(SimulatorTest, EndlessLoopWithoutTimeIsAnError) {
 // Issue 14 #1: CreateTask grows tasks_ while the forking task runs; a task
 // that forks several children, and one that forks in a loop, must run
 // (ASan: no use after free) and every child must be created.
+TEST(SimulatorTest, ExecKeepsTheTaskAndSchedExecMovesItOffABusyCpu) {
+  // A task sharing CPU 0 with a CPU-bound one execs: sched_exec() finds an
+  // idle CPU (find_idlest_cpu, SD_BALANCE_EXEC) and moves it there, where
+  // the same task runs the new program; no task is created.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder hog("hog");
+  hog.Compute(Dist::Constant(350000000));
+  ProgramBuilder shell("shell");
+  shell.Compute(Dist::Constant(35000)).Exec(2).Compute(Dist::Constant(1));
+  ProgramBuilder image("image");
+  image.Loop(0).Compute(Dist::Constant(35000)).Mark(0).EndLoop();
+  w.programs = {Build(hog), Build(shell), Build(image)};
+  w.metrics = {"loop"};
+  w.tasks.push_back(Task("hog", 0, "0", 0));
+  w.tasks.push_back(Task("shell", 1, "", 0));
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(20)).ok());
+  SimStats s = sim->Stats();
+  ASSERT_EQ(s.tasks.size(), 2u);
+  EXPECT_EQ(s.placement.forks, 0u);
+  EXPECT_NE(sim->task_cpu(1), 0);
+  EXPECT_FALSE(s.tasks[1].exited);
+  // It loops on its new CPU after the hog's slice (12 ms of the 20).
+  EXPECT_GT(s.metrics[0].count, 200u);
+}
+
+TEST(SimulatorTest, AnExecChainIsOneTask) {
+  // UnixBench execl: an image that execs itself, 1000 times.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder b("execl");
+  b.Compute(Dist::Constant(35000)).Mark(0).Exec(0);
+  w.programs = {Build(b)};
+  w.metrics = {"exec"};
+  w.tasks.push_back(Task("execl", 0, "", 0));
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(10)).ok());
+  SimStats s = sim->Stats();
+  ASSERT_EQ(s.tasks.size(), 1u);
+  // 10 us per image on an otherwise idle machine: sched_exec() sees its
+  // CPU idle without it and keeps it there (no migration).
+  EXPECT_GE(s.metrics[0].count, 990u);
+  EXPECT_LE(s.metrics[0].count, 1001u);
+  EXPECT_EQ(s.tasks[0].migrations, 0u);
+}
+
 TEST(SimulatorTest, ForkingSeveralChildrenAndInALoopCreatesThemAll) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   Workload w;

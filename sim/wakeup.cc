@@ -423,6 +423,17 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
   }
   int cpu = allowed->Test(this_cpu) ? this_cpu : allowed->First();
   if (top < 0) return cpu;
+  // sched_exec() balances the task that is running: find_idlest_group()
+  // sees its CPU without it (cpu_util_without(), idle_cpu_without(),
+  // kernel/sched/fair.c, v6.1), and keeps the local group when it has as
+  // many idle CPUs as the idlest one.
+  const bool self =
+      sd_flag == topology::kSdBalanceExec && cpus_[this_cpu].curr == task;
+  const bool self_idle = self && cpus_[this_cpu].nr_running == 1 &&
+                         cpus_[this_cpu].ttwu_pending == 0;
+  auto idle_at = [&](int c) {
+    return available_idle(c) || (self_idle && c == this_cpu);
+  };
   int level = top;
   int owner = this_cpu;
   while (level >= 0) {
@@ -432,14 +443,24 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
     const topology::CpuSet* best = nullptr;
     int best_idle = -1;
     int64_t best_nr = 0, best_util = 0;
+    const topology::CpuSet* local = nullptr;
+    int local_idle = -1;
     for (const topology::CpuSet& g : sd.groups) {
       if (!g.Intersects(*allowed)) continue;
       int idle = 0;
       int64_t nr = 0, util = 0;
       for (int c = g.First(); c >= 0; c = g.Next(c)) {
-        if (available_idle(c)) ++idle;
+        if (idle_at(c)) ++idle;
         nr += cpus_[c].nr_running + cpus_[c].ttwu_pending;
         util += cpu_util(c);
+        if (self && c == this_cpu) {
+          --nr;
+          util = std::max<int64_t>(0, util - tasks_[task].pelt.util_avg);
+        }
+      }
+      if (self && g.Test(this_cpu)) {
+        local = &g;
+        local_idle = idle;
       }
       if (best == nullptr || idle > best_idle ||
           (idle == best_idle &&
@@ -451,6 +472,7 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
       }
     }
     if (best == nullptr) break;
+    if (local != nullptr && local_idle >= best_idle) best = local;
     // find_idlest_group_cpu: the idle CPU in the shallowest state (most
     // recently idle on ties), else the least loaded.
     int pick = -1;
@@ -464,16 +486,18 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
         pick = c;
         break;
       }
-      if (available_idle(c)) {
+      if (idle_at(c)) {
         const Cpu& cc = cpus_[c];
         int64_t exit = cc.mode == CpuMode::kIdle && cc.idle_state >= 0
                            ? topo_.cstates()[cc.idle_state].exit_latency_ns
                            : 0;
-        if (exit < pick_exit ||
-            (exit == pick_exit && cc.idle_stamp_ns > pick_stamp)) {
+        // The exec'ing task's own CPU is idle as of now.
+        const int64_t stamp =
+            self_idle && c == this_cpu ? now_ns_ : cc.idle_stamp_ns;
+        if (exit < pick_exit || (exit == pick_exit && stamp > pick_stamp)) {
           pick = c;
           pick_exit = exit;
-          pick_stamp = cc.idle_stamp_ns;
+          pick_stamp = stamp;
         }
       } else {
         int64_t load = CpuLoad(c) + cpus_[c].ttwu_pending * 1024;

@@ -114,10 +114,9 @@ absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
     }
     sim::ProgramBuilder b(name);
     if (params.test == UnixbenchTest::kExecl) {
-      // exec as a chain of tasks: each "image" works, then hands over to
-      // the next one, placed like a fork (sched_exec's balancing), and ends.
-      // Half the work unmaps the old image and maps the new one under the
-      // image's i_mmap_rwsem, half faults the new one in.
+      // The copy execs itself: half the work unmaps the old image and maps
+      // the new one under the image's i_mmap_rwsem, half faults the new one
+      // in; then exec (sched_exec()'s balancing, the same task).
       const int i_mmap = w.AddLine("image.i_mmap_rwsem");
       const int refs = w.AddLine("image.page_refs");
       b.Shared(i_mmap, 2 * params.image_vmas,
@@ -126,8 +125,7 @@ absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
           .Shared(refs, params.exec_fault_writes,
                   sim::Dist::Constant(cycles / 2))
           .Mark(kUnixbenchLoopMetric)
-          .Fork(/*program=*/0)
-          .Exit();
+          .Exec(/*program=*/0);
     } else if (params.test == UnixbenchTest::kSyscall) {
       // The syscall test's loop is close(dup(0)), getpid(), getuid(),
       // umask() (UnixBench's syscall.c, "mix"). dup takes a reference on
@@ -257,8 +255,8 @@ WorkloadModel UnixbenchModel() {
       "UnixBench spawn, execl, syscall and pipe, `copies` parallel copies. "
       "spawn: fork + exit + wait loops (fork balancing with "
       "find_idlest_cpu, new-task utilization, the parent's wake-up when the "
-      "child exits); execl: a chain of exec'd images, each placed like a "
-      "fork (sched_exec balancing) with a fresh utilization; "
+      "child exits); execl: a task that execs itself (sched_exec "
+      "balancing, its utilization kept); "
       "syscall and pipe: tight single-task syscall loops (frequency and "
       "turbo by active cores only); syscall's dup and close write the "
       "struct file all copies share (a contended line); spawn and execl "
@@ -272,7 +270,7 @@ WorkloadModel UnixbenchModel() {
        "model only: parent cycles per fork (fitted)"},
       {"exit_cycles", int64_t{75000},
        "model only: child cycles from start to exit (fitted)"},
-      {"exec_cycles", int64_t{430000}, "model only: cycles per execl (fitted)"},
+      {"exec_cycles", int64_t{630000}, "model only: cycles per execl (fitted)"},
       {"syscall_cycles", int64_t{1100},
        "model only: cycles per syscall-test loop (assumed)"},
       {"pipe_cycles", int64_t{1200},

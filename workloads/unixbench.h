@@ -20,11 +20,9 @@
 //
 // execl:   shared(i_mmap, 2 x image_vmas, exec_cycles / 2);
 //          shared(page_refs, exec_fault_writes, exec_cycles / 2); mark;
-//          fork(execl); exit
-// The simulator has no exec op: each exec is a new task that continues the
-// chain, placed by fork balancing (find_idlest_cpu, as sched_exec()'s
-// SD_BALANCE_EXEC balancing places an exec'ing task) while the old one
-// exits. Unlike a real exec, the new task starts with a fresh utilization.
+//          exec(execl)
+// Each copy is one task that execs itself (the exec op: sched_exec()
+// balancing with SD_BALANCE_EXEC, its utilization kept).
 //
 // syscall: loop { compute(batch * syscall_cycles); mark } - UnixBench's
 // close(dup()), getpid(), getuid(), umask() loop; `batch` (100) loops per
@@ -53,14 +51,14 @@
 //
 // Costs, fitted to seed 001's tip rates on zen3-2s-nps1 (docs/validation.md,
 // calibration): fork_cycles 100000 and exit_cycles 75000 (spawn, 1 copy
-// ~6800/s), exec_cycles 430000 (execl, 1 copy ~5400/s), i_mmap_hold_ns 440
+// ~6800/s), exec_cycles 630000 (execl, 1 copy ~5400/s), i_mmap_hold_ns 440
 // (spawn, 512 copies ~72800/s), exec_fault_writes 640 (execl, 512 copies
 // ~11300/s); syscall_cycles 1100 and pipe_cycles 1200 (assumed, from the
 // single-copy syscall ~2.97 M/s and pipe ~2.9 M/s).
 //
-// Every spawned child (and every execl image) stays in the simulator's
-// task table after it exits (the simulator does not reuse task slots):
-// spawn and execl runs grow by one task (~1 KiB) per loop.
+// Every spawned child stays in the simulator's task table after it exits
+// (the simulator does not reuse task slots): spawn runs grow by one task
+// (~1 KiB) per loop.
 //
 // gitsource (`jobs` shells, shell i on channel i):
 //   shell:    loop { compute(shell_cycles); fork(command); recv(0); mark }
@@ -97,7 +95,7 @@ struct UnixbenchParams {
   int copies = 1;
   int64_t fork_cycles = 100000;
   int64_t exit_cycles = 75000;
-  int64_t exec_cycles = 430000;
+  int64_t exec_cycles = 630000;
   int64_t syscall_cycles = 1100;
   int64_t pipe_cycles = 1200;
   // The process-lifecycle serialisation (spawn and execl; see the file

@@ -73,7 +73,7 @@ TEST(UnixbenchWorkloadTest, LoopTestsShape) {
   const sim::Op syscall_op = UnixbenchWorkload(p)->programs[0].ops[1];
   EXPECT_EQ(syscall_op.d1.a, 1100 * kUnixbenchBatch);
   EXPECT_EQ(syscall_op.arg2, 2 * kUnixbenchBatch);  // dup + close per loop
-  // execl: each image forks its successor (the same program) and exits.
+  // execl: each copy execs itself (the same program).
   p.test = UnixbenchTest::kExecl;
   absl::StatusOr<sim::Workload> execl = UnixbenchWorkload(p);
   ASSERT_TRUE(execl.ok()) << execl.status();
@@ -84,7 +84,7 @@ TEST(UnixbenchWorkloadTest, LoopTestsShape) {
   // the faults on the image's shared pages.
   EXPECT_THAT(
       Codes(execl->programs[0]),
-      ElementsAre(C::kShared, C::kShared, C::kMark, C::kFork, C::kExit));
+      ElementsAre(C::kShared, C::kShared, C::kMark, C::kExec, C::kExit));
   EXPECT_EQ(execl->programs[0].ops[0].arg2, 2 * p.image_vmas);
   EXPECT_EQ(execl->programs[0].ops[1].arg2, p.exec_fault_writes);
   EXPECT_EQ(execl->lines.size(), 2u);
@@ -163,15 +163,15 @@ TEST(UnixbenchModelTest, SyscallAndPipeRunAtTheCpuFrequency) {
 TEST(UnixbenchModelTest, ExeclChainsImages) {
   const ModelRun r = RunUb("unixbench", {{"test", std::string("execl")}});
   const double execl = r.metrics.at("loops_per_s");
-  // 430000 cycles and 24 holds of the image's i_mmap_rwsem per exec.
-  const double bound = 1e9 / (430000 / MaxGhz() + 24 * 440);
-  EXPECT_LE(execl, bound);
+  // 630000 cycles and 24 holds of the image's i_mmap_rwsem per exec.
+  const double bound = 1e9 / (630000 / MaxGhz() + 24 * 440);
+  // (The task's memory-layout factor, CV 1%, may run it a little faster.)
+  EXPECT_LE(execl, 1.05 * bound);
   EXPECT_GT(execl, 0.5 * bound);
-  // One image runs at a time; every finished one forked its successor.
-  int alive = 0;
-  for (const sim::TaskStats& t : r.stats.tasks) alive += !t.exited;
-  EXPECT_EQ(alive, 1);
-  EXPECT_GE(r.stats.placement.forks + 1, r.stats.metrics[0].count);
+  // One task that execs itself: nothing forked, nothing exits.
+  ASSERT_EQ(r.stats.tasks.size(), 1u);
+  EXPECT_FALSE(r.stats.tasks[0].exited);
+  EXPECT_EQ(r.stats.placement.forks, 0u);
 }
 
 TEST(UnixbenchModelTest, SpawnCopiesQueueOnTheImageTheyShare) {
