@@ -7,8 +7,10 @@
 //   HWLOC_FSROOT=DUMP lstopo-no-graphics --only pu | wc -l   (and core,
 //   package, numanode), and lstopo-no-graphics --input FILE --only ...
 // (format-3.0 files relabelled as 2.0 first, as the importer does). Each
-// row holds what the importer gives now; where that differs from lstopo
-// the row says why (docs/topology.md, "Import rules"). The dumps are
+// row holds what the importer gives now (Topology::source_counts: CPU-less
+// packages and memory-only nodes counted, assumed cores and packages not);
+// where that differs from lstopo the row says why (docs/topology.md,
+// "Import rules"). The dumps are
 // imported through their sys/ directory, whose topology libhwloc's Linux
 // backend reads (sysfs.h).
 
