@@ -3,6 +3,7 @@
 #include "experiments/topology_report.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -63,6 +64,23 @@ std::string TopologyText(const Topology& t,
   line("Core(s)", absl::StrCat(t.num_cores()));
   line("Socket(s)", absl::StrCat(t.num_packages()));
   line("NUMA node(s)", absl::StrCat(t.num_nodes()));
+  // What an import found beside them (none on the built-in machines).
+  if (!t.memory_only_nodes().empty()) {
+    std::vector<std::string> nodes;
+    for (const topology::MemoryOnlyNode& m : t.memory_only_nodes()) {
+      nodes.push_back(absl::StrCat(
+          m.os_index, m.subtype.empty() ? "" : absl::StrCat(" ", m.subtype),
+          m.package >= 0 ? absl::StrCat(" in package ", m.package) : ""));
+    }
+    line("Memory-only node(s)",
+         absl::StrCat(nodes.size(), " (", absl::StrJoin(nodes, ", "),
+                      "; not in the scheduling domains)"));
+  }
+  if (!t.cpuless_packages().empty()) {
+    line("CPU-less socket(s)",
+         absl::StrCat(t.cpuless_packages().size(), " (",
+                      absl::StrJoin(t.cpuless_packages(), ", "), ")"));
+  }
   line("LLC(s)", absl::StrCat(t.num_llcs(), " (", t.llc_span(0).Count(),
                               " CPUs in the first)"));
   std::vector<std::string> caches;
@@ -195,6 +213,19 @@ nlohmann::json TopologyJson(const Topology& t,
                      {"distances", t.distances()[n]}});
   }
   j["nodes"] = std::move(nodes);
+  if (!t.memory_only_nodes().empty()) {
+    json memory_only = json::array();
+    for (const topology::MemoryOnlyNode& m : t.memory_only_nodes()) {
+      memory_only.push_back({{"os_index", m.os_index},
+                             {"subtype", m.subtype},
+                             {"memory_bytes", m.memory_bytes},
+                             {"package", m.package}});
+    }
+    j["memory_only_nodes"] = std::move(memory_only);
+  }
+  if (!t.cpuless_packages().empty()) {
+    j["cpuless_packages"] = t.cpuless_packages();
+  }
   json llcs = json::array();
   for (int l = 0; l < t.num_llcs(); ++l) {
     llcs.push_back({{"id", l}, {"cpus", t.llcs()[l].ToList()}});

@@ -131,14 +131,18 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
   }
 
   const std::string source = absl::StrCat("hwloc XML file '", path, "'");
-  // Keep PUs and NUMA nodes that the XML marks as disallowed.
+  // PUs and NUMA nodes outside the XML's allowed sets are left out, as
+  // lstopo leaves them out (the machine a job bound to that cpuset sees);
+  // a PU whose allowed node is gone joins the nearest allowed one.
   SCHEDSIM_ASSIGN_OR_RETURN(
       hwloc_internal::HwlocTopologyPtr topology,
-      hwloc_internal::NewHwlocTopology(source, /*include_disallowed=*/true));
+      hwloc_internal::NewHwlocTopology(source, /*include_disallowed=*/false));
   SCHEDSIM_RETURN_IF_ERROR(hwloc_internal::LoadHwlocXmlText(
       topology.get(), content, source, kExpected));
+  hwloc_internal::ConvertOptions options;
+  options.orphan_pus_join_first_node = true;
   SCHEDSIM_RETURN_IF_ERROR(hwloc_internal::AddHwlocObjects(
-      topology.get(), source, hwloc_internal::ConvertOptions(), b, nullptr));
+      topology.get(), source, options, b, nullptr));
 
   b.AddWarning(
       "hwloc XML has no C-state (cpuidle) or frequency information; C-states "

@@ -188,6 +188,65 @@ void AddModelAndVendor(hwloc_topology_t raw, TopologyBuilder& b) {
   }
 }
 
+// Where one PU sits, as hwloc objects (the core and package are the PU
+// itself and the root when the source gives it none).
+struct PuPlace {
+  int cpu;
+  hwloc_obj_t core, llc, package, node;
+};
+
+// Adds the packages that hold no kept PU and the NUMA nodes that no kept
+// PU belongs to (memory-only: NVDIMM, HBM, CXL or GPU memory; nodes whose
+// CPUs a cgroup or the XML's allowed sets hide; memory shared by CPUs that
+// each belong to a nearer node), as lstopo counts them. `package_ids` gives the
+// builder's id of each package with PUs.
+void AddCpulessObjects(hwloc_topology_t raw, const std::vector<PuPlace>& pus,
+                       const std::vector<hwloc_obj_t>& numa_nodes,
+                       IdMap& package_ids, TopologyBuilder& b) {
+  std::set<hwloc_obj_t> used_packages, used_nodes;
+  for (const PuPlace& p : pus) {
+    used_packages.insert(p.package);
+    used_nodes.insert(p.node);
+  }
+  std::vector<int> cpuless;
+  const int num_packages = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_PACKAGE);
+  for (int i = 0; i < num_packages; ++i) {
+    hwloc_obj_t pkg = hwloc_get_obj_by_type(raw, HWLOC_OBJ_PACKAGE, i);
+    if (used_packages.count(pkg) != 0) continue;
+    const int id = pkg->os_index == HWLOC_UNKNOWN_INDEX
+                       ? -1
+                       : static_cast<int>(pkg->os_index);
+    b.AddCpulessPackage(id);
+    cpuless.push_back(id);
+  }
+  std::vector<std::string> memory_only;
+  for (hwloc_obj_t n : numa_nodes) {
+    if (used_nodes.count(n) != 0) continue;
+    MemoryOnlyNode m;
+    m.os_index = static_cast<int>(n->os_index);
+    if (n->subtype != nullptr) m.subtype = n->subtype;
+    m.memory_bytes = static_cast<int64_t>(n->attr->numanode.local_memory);
+    hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(raw, HWLOC_OBJ_PACKAGE, n);
+    const int package = pkg != nullptr && used_packages.count(pkg) != 0
+                            ? package_ids.Get(pkg)
+                            : -1;
+    memory_only.push_back(m.subtype.empty()
+                              ? absl::StrCat(m.os_index)
+                              : absl::StrCat(m.os_index, " (", m.subtype, ")"));
+    b.AddMemoryOnlyNode(std::move(m), package);
+  }
+  if (!memory_only.empty()) {
+    b.AddWarning(absl::StrCat(
+        "NUMA node(s) ", absl::StrJoin(memory_only, ", "),
+        " hold memory and no kept CPU: counted as memory-only nodes, left out "
+        "of the scheduling domains and the distance matrix"));
+  }
+  if (!cpuless.empty()) {
+    b.AddWarning(absl::StrCat("package(s) ", absl::StrJoin(cpuless, ", "),
+                              " hold no kept CPU: counted, not modelled"));
+  }
+}
+
 }  // namespace
 
 base::TrialLimits HwlocTrialLimits() {
@@ -285,10 +344,6 @@ absl::Status AddHwlocObjects(hwloc_topology_t raw, absl::string_view source,
   }
 
   // Each PU's place, as hwloc objects.
-  struct PuPlace {
-    int cpu;
-    hwloc_obj_t core, llc, package, node;
-  };
   std::vector<PuPlace> pus;
   bool missing_core = false, missing_cache = false, missing_package = false;
   std::vector<int> orphans;  // PU os_index in no NUMA node
@@ -426,7 +481,23 @@ absl::Status AddHwlocObjects(hwloc_topology_t raw, absl::string_view source,
     b.AddCpu(dense_of_os.at(p.cpu), package_ids.Get(p.package),
              node_ids.at(node_key(p)), llc_ids.Get(p.llc),
              core_ids.Get(p.core));
+    // A core or package made up for a PU in none is not counted as the
+    // source's (Topology::source_counts).
+    if (p.core->type != HWLOC_OBJ_CORE) {
+      b.MarkAssumed(Level::kCore, core_ids.Get(p.core));
+    }
+    if (p.package->type != HWLOC_OBJ_PACKAGE) {
+      b.MarkAssumed(Level::kPackage, package_ids.Get(p.package));
+    }
   }
+  {
+    // A node split per package is one node of the source.
+    std::set<unsigned> seen;
+    for (const auto& [key, id] : node_ids) {
+      if (!seen.insert(key.first).second) b.MarkAssumed(Level::kNode, id);
+    }
+  }
+  AddCpulessObjects(raw, pus, numa_nodes, package_ids, b);
 
   // SLIT distances.
   unsigned nr = 1;

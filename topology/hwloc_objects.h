@@ -59,14 +59,18 @@ struct ConvertOptions {
   // Take the model name and vendor from the packages' CPUModel/CPUVendor
   // infos (warning when there are none).
   bool model_and_vendor = true;
-  // A PU in no NUMA node's cpuset joins the first NUMA node, with a warning
-  // (as when a cgroup allows only CPU-less nodes); else it is an error.
+  // A PU in no NUMA node's cpuset joins the nearest NUMA node in the tree
+  // (else the first), with a warning (as when a cgroup or an XML's allowed
+  // nodeset leaves only other nodes); else it is an error.
   bool orphan_pus_join_first_node = false;
 };
 
 // Adds the CPUs, cores, LLCs, packages and NUMA nodes of the loaded
 // `topology` to `b`, with the NUMALatency matrix, the caches of CPU 0 and
-// (per `options`) the model and vendor. PU os_index values with gaps are
+// (per `options`) the model and vendor. NUMA nodes and packages without a
+// CPU go in as memory-only nodes and CPU-less packages; cores, packages
+// and split nodes made up for PUs the file puts in none are marked
+// assumed (Topology::source_counts). PU os_index values with gaps are
 // renumbered densely, with a warning; `pu_os_indexes`, when not null,
 // receives the PU os_index of each CPU id (ascending). Errors are
 // InvalidArgument "<source>: <what>".

@@ -122,7 +122,8 @@ absl::StatusOr<bool> Importer::ReadTopologyWithHwloc() {
   const std::vector<int> dirs = tree_.NumberedEntries(kCpuDir, "cpu");
   if (dirs.empty() ||
       (!tree_.Exists(CpuPath(dirs.front(), "topology/core_cpus")) &&
-       !tree_.Exists(CpuPath(dirs.front(), "topology/thread_siblings")))) {
+       !tree_.Exists(CpuPath(dirs.front(), "topology/thread_siblings")) &&
+       !tree_.Exists(CpuPath(dirs.front(), "topology/core_siblings")))) {
     return false;
   }
   const std::string fsroot = slash == 0 ? "/" : root.substr(0, slash);
@@ -154,7 +155,7 @@ absl::StatusOr<bool> Importer::ReadTopologyWithHwloc() {
       "backend from ",
       fsroot,
       " (as lstopo reads it: CPUs outside the dump's cgroup left out, "
-      "CPU-less NUMA nodes and packages not kept)"));
+      "CPU-less NUMA nodes and packages counted but not modelled)"));
   return true;
 }
 

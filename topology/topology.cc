@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -67,6 +68,11 @@ Topology::Topology(const Topology& other)
       packages_(other.packages_),
       threads_per_core_(other.threads_per_core_),
       distances_(other.distances_),
+      memory_only_nodes_(other.memory_only_nodes_),
+      cpuless_packages_(other.cpuless_packages_),
+      assumed_packages_(other.assumed_packages_),
+      assumed_nodes_(other.assumed_nodes_),
+      assumed_cores_(other.assumed_cores_),
       cstates_(other.cstates_),
       frequency_(other.frequency_),
       power_(other.power_),
@@ -178,6 +184,17 @@ int64_t Topology::LineTransferNs(int from, int to) const {
   if (a.llc == b.llc) return coherence_.llc_ns;
   if (a.package == b.package) return coherence_.package_ns;
   return coherence_.remote_ns;
+}
+
+ObjectCounts Topology::source_counts() const {
+  ObjectCounts c;
+  c.cpus = num_cpus();
+  c.cores = num_cores() - assumed_cores_;
+  c.packages = num_packages() - assumed_packages_ +
+               static_cast<int>(cpuless_packages_.size());
+  c.nodes = num_nodes() - assumed_nodes_ +
+            static_cast<int>(memory_only_nodes_.size());
+  return c;
 }
 
 CpuSet Topology::all_cpus() const {
@@ -407,6 +424,43 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   for (const CpuSet& core : t.cores_) {
     t.threads_per_core_ = std::max(t.threads_per_core_, core.Count());
   }
+
+  // What lies beside the groups: assumed packages and cores, CPU-less
+  // packages and memory-only nodes.
+  for (const auto& [level, raw] : assumed_) {
+    const std::map<int, int>* ids = level == Level::kPackage ? &pkg_id
+                                    : level == Level::kNode  ? &node_id
+                                    : level == Level::kCore  ? &core_id
+                                                             : nullptr;
+    if (ids == nullptr || ids->count(raw) == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine '", name_, "': assumed ", LevelName(level), " ",
+                       raw, " is not a package, node or core of any CPU"));
+    }
+  }
+  {
+    std::set<std::pair<Level, int>> assumed(assumed_.begin(), assumed_.end());
+    for (const auto& [level, raw] : assumed) {
+      ++(level == Level::kPackage ? t.assumed_packages_
+         : level == Level::kNode  ? t.assumed_nodes_
+                                  : t.assumed_cores_);
+    }
+  }
+  for (const auto& [node, raw_package] : memory_only_nodes_) {
+    MemoryOnlyNode m = node;
+    m.package = -1;
+    if (raw_package >= 0) {
+      auto it = pkg_id.find(raw_package);
+      if (it == pkg_id.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine '", name_, "': memory-only NUMA node ", m.os_index,
+            " is in package ", raw_package, ", which holds no CPU"));
+      }
+      m.package = it->second;
+    }
+    t.memory_only_nodes_.push_back(std::move(m));
+  }
+  t.cpuless_packages_ = cpuless_packages_;
 
   // Distances.
   const size_t nn = nv.size();

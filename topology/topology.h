@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -135,6 +136,29 @@ struct CpuPlace {
   int thread = 0;  // index among its core's siblings (0 = first)
 };
 
+// A NUMA node that holds memory but no CPU the machine keeps: NVDIMM, HBM,
+// CXL or GPU memory, or a node whose CPUs a cgroup hides. The scheduler
+// never sees it (the kernel builds NUMA domains over nodes with CPUs only).
+struct MemoryOnlyNode {
+  int os_index = 0;          // the node's number in the source
+  std::string subtype;       // hwloc's subtype ("NVM", "GPUMemory"), or ""
+  int64_t memory_bytes = 0;  // its local memory, 0 when not known
+  int package = -1;          // dense id of the package holding it, else -1
+};
+
+// Objects counted as hwloc (lstopo) counts them: the groups the source
+// states, including packages and NUMA nodes without CPUs and leaving out
+// the packages and cores an importer made up for CPUs the source put in
+// none (Topology::source_counts()).
+struct ObjectCounts {
+  int cpus = 0, cores = 0, packages = 0, nodes = 0;
+  bool operator==(const ObjectCounts& o) const {
+    return cpus == o.cpus && cores == o.cores && packages == o.packages &&
+           nodes == o.nodes;
+  }
+  bool operator!=(const ObjectCounts& o) const { return !(*this == o); }
+};
+
 // The Boost.Graph is hidden behind this pointer to keep Boost out of the
 // headers that most code includes; topology/graph.h exposes it.
 struct HierarchyGraph;
@@ -174,6 +198,26 @@ class Topology {
   }
   CpuSet all_cpus() const;
   int threads_per_core() const { return threads_per_core_; }
+
+  // What an import found beside the groups above (none on the presets):
+  // NUMA nodes with memory and no CPU, and packages without CPUs (their
+  // source numbers). Neither is part of nodes(), packages(), distances()
+  // or the scheduling domains.
+  const std::vector<MemoryOnlyNode>& memory_only_nodes() const {
+    return memory_only_nodes_;
+  }
+  const std::vector<int>& cpuless_packages() const { return cpuless_packages_; }
+  // How many packages, NUMA nodes and cores of the groups above the
+  // importer made up: a CPU the source put in no core gets a core of its
+  // own, CPUs in no package share an assumed package, and a node split per
+  // package (hwloc_objects.h) counts once.
+  int num_assumed_packages() const { return assumed_packages_; }
+  int num_assumed_nodes() const { return assumed_nodes_; }
+  int num_assumed_cores() const { return assumed_cores_; }
+  // The counts as the source states them (lstopo's): CPUs; cores,
+  // packages and nodes less the assumed ones; packages and NUMA nodes plus
+  // the CPU-less ones.
+  ObjectCounts source_counts() const;
 
   // SLIT distance between NUMA nodes (10 = local).
   int distance(int node_a, int node_b) const {
@@ -230,6 +274,11 @@ class Topology {
   std::vector<CpuSet> cores_, llcs_, nodes_, packages_;
   int threads_per_core_ = 1;
   std::vector<std::vector<int>> distances_;
+  std::vector<MemoryOnlyNode> memory_only_nodes_;
+  std::vector<int> cpuless_packages_;
+  int assumed_packages_ = 0;
+  int assumed_nodes_ = 0;
+  int assumed_cores_ = 0;
   std::vector<CState> cstates_;
   FrequencySpec frequency_;
   PowerSpec power_;
@@ -258,6 +307,25 @@ class TopologyBuilder {
   }
   // Adds logical CPU `cpu`. CPU ids must end up covering 0..N-1.
   TopologyBuilder& AddCpu(int cpu, int package, int node, int llc, int core);
+  // Marks the package, NUMA node or core `id` (as given to AddCpu) as made
+  // up by the importer, not stated by the source (Topology::source_counts
+  // leaves it out). Other levels are InvalidArgument in Build().
+  TopologyBuilder& MarkAssumed(Level level, int id) {
+    assumed_.push_back({level, id});
+    return *this;
+  }
+  // A NUMA node without CPUs. `package` is a package id as given to
+  // AddCpu, or -1 when no package with CPUs holds it; the node's own
+  // `package` field is ignored (Build() fills in the dense id).
+  TopologyBuilder& AddMemoryOnlyNode(MemoryOnlyNode node, int package) {
+    memory_only_nodes_.push_back({std::move(node), package});
+    return *this;
+  }
+  // A package without CPUs, by its number in the source.
+  TopologyBuilder& AddCpulessPackage(int os_index) {
+    cpuless_packages_.push_back(os_index);
+    return *this;
+  }
   // distances[i][j] between nodes in order of their ids as given to AddCpu
   // (sorted ascending). Without it: 10 local, 20 remote, with a warning.
   TopologyBuilder& set_distances(std::vector<std::vector<int>> distances) {
@@ -302,6 +370,9 @@ class TopologyBuilder {
   std::string model_name_;
   Vendor vendor_ = Vendor::kUnknown;
   std::vector<RawCpu> cpus_;
+  std::vector<std::pair<Level, int>> assumed_;
+  std::vector<std::pair<MemoryOnlyNode, int>> memory_only_nodes_;
+  std::vector<int> cpuless_packages_;
   std::vector<std::vector<int>> distances_;
   std::vector<CState> cstates_;
   FrequencySpec frequency_;

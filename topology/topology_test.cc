@@ -2,6 +2,8 @@
 
 #include "topology/topology.h"
 
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "topology/graph.h"
@@ -43,6 +45,50 @@ TEST(TopologyBuilderTest, FlattensHierarchyWithDenseIds) {
   EXPECT_THAT(t->warnings()[0], HasSubstr("no NUMA distances"));
   // machine + 2 packages + 2 nodes + 2 LLCs + 4 cores + 8 threads.
   EXPECT_EQ(boost::num_vertices(t->graph().g), 19u);
+}
+
+TEST(TopologyBuilderTest, CountsCpulessAndAssumedObjectsBesideTheGroups) {
+  TopologyBuilder b = SmallMachine();
+  MemoryOnlyNode nvm;
+  nvm.os_index = 7;
+  nvm.subtype = "NVM";
+  b.AddMemoryOnlyNode(nvm, /*package=*/7);  // the second package
+  b.AddMemoryOnlyNode(MemoryOnlyNode{}, /*package=*/-1);
+  b.AddCpulessPackage(3);
+  b.MarkAssumed(Level::kCore, 0).MarkAssumed(Level::kCore, 0);  // once
+  b.MarkAssumed(Level::kPackage, 0);
+  absl::StatusOr<Topology> t = b.Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  // The scheduler's groups are unchanged.
+  EXPECT_EQ(t->num_nodes(), 2);
+  EXPECT_EQ(t->num_packages(), 2);
+  EXPECT_EQ(t->distances().size(), 2u);
+  ASSERT_EQ(t->memory_only_nodes().size(), 2u);
+  EXPECT_EQ(t->memory_only_nodes()[0].os_index, 7);
+  EXPECT_EQ(t->memory_only_nodes()[0].subtype, "NVM");
+  EXPECT_EQ(t->memory_only_nodes()[0].package, 1);
+  EXPECT_EQ(t->memory_only_nodes()[1].package, -1);
+  EXPECT_EQ(t->cpuless_packages(), std::vector<int>{3});
+  EXPECT_EQ(t->num_assumed_cores(), 1);
+  EXPECT_EQ(t->num_assumed_packages(), 1);
+  EXPECT_TRUE(t->source_counts() ==
+              (ObjectCounts{/*cpus=*/8, /*cores=*/3, /*packages=*/2,
+                            /*nodes=*/4}));
+  // A copy keeps them.
+  const Topology copy(*t);
+  EXPECT_TRUE(copy.source_counts() == t->source_counts());
+}
+
+TEST(TopologyBuilderTest, RejectsUnknownAssumedAndMemoryOnlyIds) {
+  absl::StatusOr<Topology> t =
+      SmallMachine().MarkAssumed(Level::kPackage, 99).Build();
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(), HasSubstr("assumed package 99"));
+  t = SmallMachine().MarkAssumed(Level::kLlc, 100).Build();
+  ASSERT_FALSE(t.ok());
+  t = SmallMachine().AddMemoryOnlyNode(MemoryOnlyNode{}, 5).Build();
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(), HasSubstr("package 5, which holds no CPU"));
 }
 
 TEST(TopologyBuilderTest, NodeSpanningPartOfAnLlcIsAllowed) {
