@@ -985,9 +985,6 @@ TEST(SimulatorTest, EndlessLoopWithoutTimeIsAnError) {
               HasSubstr("without computing, sleeping or blocking"));
 }
 
-// Issue 14 #1: CreateTask grows tasks_ while the forking task runs; a task
-// that forks several children, and one that forks in a loop, must run
-// (ASan: no use after free) and every child must be created.
 TEST(SimulatorTest, ExecKeepsTheTaskAndSchedExecMovesItOffABusyCpu) {
   // A task sharing CPU 0 with a CPU-bound one execs: sched_exec() finds an
   // idle CPU (find_idlest_cpu, SD_BALANCE_EXEC) and moves it there, where
@@ -1041,6 +1038,9 @@ TEST(SimulatorTest, AnExecChainIsOneTask) {
   EXPECT_EQ(s.tasks[0].migrations, 0u);
 }
 
+// Issue 14 #1: CreateTask grows tasks_ while the forking task runs; a task
+// that forks several children, and one that forks in a loop, must run
+// (ASan: no use after free) and every child must be created.
 TEST(SimulatorTest, ForkingSeveralChildrenAndInALoopCreatesThemAll) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   Workload w;

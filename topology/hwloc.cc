@@ -134,9 +134,8 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
   // PUs and NUMA nodes outside the XML's allowed sets are left out, as
   // lstopo leaves them out (the machine a job bound to that cpuset sees);
   // a PU whose allowed node is gone joins the nearest allowed one.
-  SCHEDSIM_ASSIGN_OR_RETURN(
-      hwloc_internal::HwlocTopologyPtr topology,
-      hwloc_internal::NewHwlocTopology(source, /*include_disallowed=*/false));
+  SCHEDSIM_ASSIGN_OR_RETURN(hwloc_internal::HwlocTopologyPtr topology,
+                            hwloc_internal::NewHwlocTopology(source));
   SCHEDSIM_RETURN_IF_ERROR(hwloc_internal::LoadHwlocXmlText(
       topology.get(), content, source, kExpected));
   hwloc_internal::ConvertOptions options;

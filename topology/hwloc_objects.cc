@@ -257,8 +257,7 @@ base::TrialLimits HwlocTrialLimits() {
   return limits;
 }
 
-absl::StatusOr<HwlocTopologyPtr> NewHwlocTopology(absl::string_view source,
-                                                  bool include_disallowed) {
+absl::StatusOr<HwlocTopologyPtr> NewHwlocTopology(absl::string_view source) {
   hwloc_topology_t raw = nullptr;
   if (hwloc_topology_init(&raw) != 0) {
     return absl::ResourceExhaustedError(
@@ -267,10 +266,7 @@ absl::StatusOr<HwlocTopologyPtr> NewHwlocTopology(absl::string_view source,
   HwlocTopologyPtr topology(raw);
   // Keep every cache (instruction caches are dropped by default); drop I/O
   // objects.
-  if (hwloc_topology_set_flags(raw, include_disallowed
-                                        ? HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED
-                                        : 0) != 0 ||
-      hwloc_topology_set_cache_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_ALL) !=
+  if (hwloc_topology_set_cache_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_ALL) !=
           0 ||
       hwloc_topology_set_icache_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_ALL) !=
           0 ||

@@ -34,11 +34,10 @@ using HwlocTopologyPtr =
 // The limits of a child process that runs libhwloc on untrusted input.
 base::TrialLimits HwlocTrialLimits();
 
-// A new topology that keeps PUs and NUMA nodes marked disallowed (when
-// `include_disallowed`) and every cache (instruction caches too), and drops
-// I/O objects. `source` names the input in errors ("hwloc XML file 'x'").
-absl::StatusOr<HwlocTopologyPtr> NewHwlocTopology(absl::string_view source,
-                                                  bool include_disallowed);
+// A new topology that keeps every cache (instruction caches too), hides PUs
+// and NUMA nodes marked disallowed (as lstopo does) and drops I/O objects.
+// `source` names the input in errors ("hwloc XML file 'x'").
+absl::StatusOr<HwlocTopologyPtr> NewHwlocTopology(absl::string_view source);
 
 // Loads the XML text `content` into `topology` (configured by
 // NewHwlocTopology): first in a limited trial child, where a crash of

@@ -81,7 +81,7 @@ absl::StatusOr<std::string> LinuxBackendXml(const std::string& fsroot,
       unsetenv(v);
     }
     absl::StatusOr<HwlocTopologyPtr> t =
-        hwloc_internal::NewHwlocTopology(source, /*include_disallowed=*/false);
+        hwloc_internal::NewHwlocTopology(source);
     if (!t.ok() || hwloc_topology_load(t->get()) != 0 ||
         hwloc_get_nbobjs_by_type(t->get(), HWLOC_OBJ_PU) <= 0) {
       return false;
@@ -136,9 +136,8 @@ absl::StatusOr<bool> Importer::ReadTopologyWithHwloc() {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": libhwloc found no CPU in it; ", kExpected));
   }
-  SCHEDSIM_ASSIGN_OR_RETURN(
-      HwlocTopologyPtr topology,
-      hwloc_internal::NewHwlocTopology(source, /*include_disallowed=*/false));
+  SCHEDSIM_ASSIGN_OR_RETURN(HwlocTopologyPtr topology,
+                            hwloc_internal::NewHwlocTopology(source));
   SCHEDSIM_RETURN_IF_ERROR(
       hwloc_internal::LoadHwlocXmlText(topology.get(), xml, source, kExpected));
   hwloc_internal::ConvertOptions options;
