@@ -45,7 +45,29 @@ std::vector<std::string> CStateFlagNames(uint32_t flags) {
   if (flags & CState::kTlbFlushed) out.push_back("TLB_FLUSHED");
   if (flags & CState::kAlwaysEnable) out.push_back("ALWAYS_ENABLE");
   if (flags & CState::kCoreState) out.push_back("CORE");
+  if (flags & CState::kClusterState) out.push_back("CLUSTER");
   return out;
+}
+
+nlohmann::json FrequencyJson(const topology::FrequencySpec& f) {
+  using nlohmann::json;
+  json freq = {{"min_khz", f.min_khz},
+               {"base_khz", f.base_khz},
+               {"max_turbo_khz", f.max_turbo_khz},
+               {"turbo_ceiling_khz", f.turbo_ceiling_khz},
+               {"pstates_khz", f.pstates_khz},
+               {"transition_latency_ns", f.transition_latency_ns},
+               {"driver", f.driver},
+               {"governor", f.governor},
+               {"hwp", f.has_hwp},
+               {"epp", f.has_epp}};
+  if (f.has_hwp) {
+    freq["hwp_caps"] = {{"lowest", f.hwp.lowest},
+                        {"most_efficient", f.hwp.most_efficient},
+                        {"guaranteed", f.hwp.guaranteed},
+                        {"highest", f.hwp.highest}};
+  }
+  return freq;
 }
 
 }  // namespace
@@ -90,6 +112,13 @@ std::string TopologyText(const Topology& t,
                      c.ways ? absl::StrCat(" ", c.ways, "-way") : ""));
   }
   if (!caches.empty()) line("Caches (per CPU)", absl::StrJoin(caches, ", "));
+  if (t.asym_capacity()) {
+    std::vector<std::string> caps;
+    for (int c = 0; c < t.num_cpus(); ++c) {
+      caps.push_back(absl::StrCat(c, ":", t.capacity(c)));
+    }
+    line("CPU capacity", absl::StrJoin(caps, " "));
+  }
   const topology::FrequencySpec& f = t.frequency();
   if (f.max_turbo_khz > 0) {
     line("Frequency",
@@ -107,6 +136,25 @@ std::string TopologyText(const Topology& t,
                                  f.hwp.guaranteed, ", highest ", f.hwp.highest,
                                  f.has_epp ? "; EPP)" : ")")
                   : "no");
+
+  if (!t.frequency_domains().empty()) {
+    absl::StrAppend(&out, "\nFrequency domains:\n");
+    for (size_t d = 0; d < t.frequency_domains().size(); ++d) {
+      const topology::FrequencyDomainSpec& fd = t.frequency_domains()[d];
+      std::vector<std::string> opps;
+      for (auto it = fd.frequency.pstates_khz.rbegin();
+           it != fd.frequency.pstates_khz.rend(); ++it) {
+        opps.push_back(absl::StrCat(*it / 1000));
+      }
+      absl::StrAppend(&out, "  Domain ", d, ": CPUs ", fd.cpus.ToList(),
+                      ", min ", Mhz(fd.frequency.min_khz), ", max ",
+                      Mhz(fd.frequency.max_turbo_khz));
+      if (!opps.empty()) {
+        absl::StrAppend(&out, ", OPPs ", absl::StrJoin(opps, "/"), " MHz");
+      }
+      absl::StrAppend(&out, "\n");
+    }
+  }
 
   absl::StrAppend(&out, "\nHierarchy:\n");
   for (int p = 0; p < t.num_packages(); ++p) {
@@ -204,6 +252,8 @@ nlohmann::json TopologyJson(const Topology& t,
                     {"node", p.node},
                     {"package", p.package},
                     {"siblings", t.smt_siblings(c).ToVector()}});
+    // arch_scale_cpu_capacity, only where the CPUs differ (else 1024).
+    if (t.asym_capacity()) cpus.back()["capacity"] = t.capacity(c);
   }
   j["cpus"] = std::move(cpus);
   json nodes = json::array();
@@ -254,24 +304,21 @@ nlohmann::json TopologyJson(const Topology& t,
                        {"disabled", s.disabled}});
   }
   j["cstates"] = std::move(cstates);
-  const topology::FrequencySpec& f = t.frequency();
-  json freq = {{"min_khz", f.min_khz},
-               {"base_khz", f.base_khz},
-               {"max_turbo_khz", f.max_turbo_khz},
-               {"turbo_ceiling_khz", f.turbo_ceiling_khz},
-               {"pstates_khz", f.pstates_khz},
-               {"transition_latency_ns", f.transition_latency_ns},
-               {"driver", f.driver},
-               {"governor", f.governor},
-               {"hwp", f.has_hwp},
-               {"epp", f.has_epp}};
-  if (f.has_hwp) {
-    freq["hwp_caps"] = {{"lowest", f.hwp.lowest},
-                        {"most_efficient", f.hwp.most_efficient},
-                        {"guaranteed", f.hwp.guaranteed},
-                        {"highest", f.hwp.highest}};
+  j["frequency"] = FrequencyJson(t.frequency());
+  // Only on machines that state frequency domains (the others have one per
+  // core, each with "frequency").
+  if (!t.frequency_domains().empty()) {
+    json fdoms = json::array();
+    for (size_t d = 0; d < t.frequency_domains().size(); ++d) {
+      const topology::FrequencyDomainSpec& fd = t.frequency_domains()[d];
+      json entry = {{"id", d},
+                    {"cpus", fd.cpus.ToList()},
+                    {"frequency", FrequencyJson(fd.frequency)}};
+      if (fd.ceff_pf > 0) entry["ceff_pf"] = fd.ceff_pf;
+      fdoms.push_back(std::move(entry));
+    }
+    j["frequency_domains"] = std::move(fdoms);
   }
-  j["frequency"] = std::move(freq);
   json caches = json::array();
   for (const CacheSpec& c : t.caches()) {
     caches.push_back({{"level", c.level},

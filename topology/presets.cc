@@ -334,13 +334,20 @@ absl::StatusOr<Topology> Zen2Epyc7742() {
 }  // namespace
 
 const std::vector<std::string>& PresetNames() {
-  static const auto* names = new std::vector<std::string>{
-      "skylake-e3-1240v5",      "zen3-2s-nps1",
-      "zen3-2s-nps2",           "zen3-2s-nps4",
-      "sandybridge-2s-e5-2690", "ivybridge-2s-e5-2690v2",
-      "sandybridge-i7-2600k",   "braswell-n3050",
-      "apollolake-j3455",       "skylake-2s-8170m",
-      "zen3-2s-7543",           "zen2-2s-7742"};
+  static const auto* names =
+      new std::vector<std::string>{"skylake-e3-1240v5",
+                                   "zen3-2s-nps1",
+                                   "zen3-2s-nps2",
+                                   "zen3-2s-nps4",
+                                   "sandybridge-2s-e5-2690",
+                                   "ivybridge-2s-e5-2690v2",
+                                   "sandybridge-i7-2600k",
+                                   "braswell-n3050",
+                                   "apollolake-j3455",
+                                   "skylake-2s-8170m",
+                                   "zen3-2s-7543",
+                                   "zen2-2s-7742",
+                                   "juno-r0"};
   return *names;
 }
 
@@ -360,6 +367,7 @@ absl::StatusOr<Topology> MakePreset(absl::string_view name) {
   if (name == "skylake-2s-8170m") return presets_internal::SkylakeSp8170m();
   if (name == "zen3-2s-7543") return Zen3Epyc7543();
   if (name == "zen2-2s-7742") return Zen2Epyc7742();
+  if (name == "juno-r0") return presets_internal::JunoR0();
   return absl::NotFoundError(absl::StrCat(
       "unknown machine '", name,
       "'; built-in machines: ", absl::StrJoin(PresetNames(), ", ")));

@@ -7,7 +7,12 @@
 //   zen3-2s-nps1/2/4   2x AMD EPYC 7713-class (64C/128T each), SMT
 //                      (n, n+128), eight 8-core CCX per socket, NUMA nodes per
 //                      NPS mode, SLIT 10/12/32, acpi_idle POLL/C1/C2.
-// Where each number comes from is written next to it in presets.cc.
+//   juno-r0            Arm Juno r0 big.LITTLE: 2 Cortex-A57 (capacity 1024)
+//                      + 4 Cortex-A53 (446), one frequency domain and LLC
+//                      per cluster, WFI / cpu-sleep-0 / cluster-sleep-0.
+// (and the Intel and AMD parts of presets_intel.cc and presets.cc). Where
+// each number comes from is written next to it in presets.cc,
+// presets_intel.cc and presets_arm.cc.
 
 #ifndef SCHEDSIM_TOPOLOGY_PRESETS_H_
 #define SCHEDSIM_TOPOLOGY_PRESETS_H_

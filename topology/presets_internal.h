@@ -1,7 +1,8 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// What presets.cc and presets_intel.cc share: the idle-state maker and the
-// Intel presets that MakePreset (presets.h) builds. Internal to
+// What presets.cc, presets_intel.cc and presets_arm.cc share: the
+// idle-state maker and the Intel and Arm presets that MakePreset
+// (presets.h) builds. Internal to
 // //topology:presets.
 
 #ifndef SCHEDSIM_TOPOLOGY_PRESETS_INTERNAL_H_
@@ -28,6 +29,7 @@ absl::StatusOr<Topology> SandyBridgeI72600k();
 absl::StatusOr<Topology> BraswellN3050();
 absl::StatusOr<Topology> ApolloLakeJ3455();
 absl::StatusOr<Topology> SkylakeSp8170m();
+absl::StatusOr<Topology> JunoR0();  // presets_arm.cc
 
 }  // namespace schedsim::topology::presets_internal
 

@@ -3,6 +3,7 @@
 #include "topology/presets.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -264,6 +265,98 @@ TEST(PresetsTest, AtomsShareL2PerModule) {
   absl::StatusOr<Topology> apl = MakePreset("apollolake-j3455");
   ASSERT_TRUE(apl.ok());
   EXPECT_THAT(Spans(apl->llcs()), ElementsAre("0-1", "2-3"));
+}
+
+// juno-r0 against its published facts: LISA's platform info for Juno
+// (lisa_sched_load_plat_info.yml, ARM-software/lisa) and juno.dts.
+TEST(PresetsTest, JunoR0MatchesLisaPlatformInfo) {
+  absl::StatusOr<Topology> t = MakePreset("juno-r0");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_cpus(), 6);
+  EXPECT_EQ(t->num_cores(), 6);
+  EXPECT_EQ(t->num_packages(), 1);
+  EXPECT_EQ(t->num_nodes(), 1);
+  EXPECT_EQ(t->threads_per_core(), 1);
+  // Two clusters, each with its own L2 (the LLC).
+  EXPECT_THAT(Spans(t->llcs()), ElementsAre("0,3-5", "1-2"));
+  // cpu-capacities orig.
+  const int capacities[] = {446, 1024, 1024, 446, 446, 446};
+  for (int cpu = 0; cpu < 6; ++cpu) {
+    EXPECT_EQ(t->capacity(cpu), capacities[cpu]) << "CPU " << cpu;
+  }
+  EXPECT_TRUE(t->asym_capacity());
+  // freq-domains [0, 3, 4, 5] and [1, 2], with the freqs of their CPUs.
+  ASSERT_EQ(t->frequency_domains().size(), 2u);
+  const FrequencyDomainSpec& little = t->frequency_domains()[0];
+  const FrequencyDomainSpec& big = t->frequency_domains()[1];
+  EXPECT_EQ(little.cpus.ToList(), "0,3-5");
+  EXPECT_EQ(big.cpus.ToList(), "1-2");
+  EXPECT_THAT(little.frequency.pstates_khz,
+              ElementsAre(850000, 775000, 700000, 575000, 450000));
+  EXPECT_THAT(big.frequency.pstates_khz,
+              ElementsAre(1100000, 950000, 800000, 625000, 450000));
+  EXPECT_EQ(little.frequency.min_khz, 450000);
+  EXPECT_EQ(little.frequency.max_turbo_khz, 850000);
+  EXPECT_EQ(big.frequency.min_khz, 450000);
+  EXPECT_EQ(big.frequency.max_turbo_khz, 1100000);
+  for (int cpu : {0, 3, 4, 5}) EXPECT_EQ(t->frequency_domain_of(cpu), 0);
+  for (int cpu : {1, 2}) EXPECT_EQ(t->frequency_domain_of(cpu), 1);
+  EXPECT_EQ(t->frequency_of(0).max_turbo_khz, 850000);
+  EXPECT_EQ(t->frequency_of(1).max_turbo_khz, 1100000);
+  // The machine-wide spec is the biggest CPU's domain's.
+  EXPECT_EQ(t->frequency().max_turbo_khz, 1100000);
+  EXPECT_FALSE(t->frequency().has_hwp);
+  // The energy model's power at every OPP (nrg-model active_states, mW),
+  // as the dynamic-power-coefficients and V/f curves give it (within the
+  // EM's truncation).
+  auto power_mw = [](const FrequencyDomainSpec& d, int64_t khz) {
+    int64_t mv = 0;
+    for (const OperatingPoint& p : d.frequency.vf_curve) {
+      if (p.khz == khz) mv = p.mv;
+    }
+    return d.ceff_pf * static_cast<double>(mv * mv) * static_cast<double>(khz) *
+           1e-12;
+  };
+  const std::pair<int64_t, int> little_em[] = {
+      {450000, 42}, {575000, 58}, {700000, 79}, {775000, 97}, {850000, 119}};
+  const std::pair<int64_t, int> big_em[] = {{450000, 160},
+                                            {625000, 239},
+                                            {800000, 343},
+                                            {950000, 454},
+                                            {1100000, 583}};
+  for (const auto& [khz, mw] : little_em) {
+    EXPECT_NEAR(power_mw(little, khz), mw, 1.0) << khz << " kHz";
+  }
+  for (const auto& [khz, mw] : big_em) {
+    EXPECT_NEAR(power_mw(big, khz), mw, 1.0) << khz << " kHz";
+  }
+  // Idle states: WFI, then juno.dts's cpu-sleep-0 (300 + 1200 us, 2000 us)
+  // and cluster-sleep-0 (400 + 1200 us, 2500 us), the last a cluster state.
+  EXPECT_THAT(StateNames(*t),
+              ElementsAre("WFI", "cpu-sleep-0", "cluster-sleep-0"));
+  EXPECT_EQ(t->cstates()[0].exit_latency_ns, 1000);
+  EXPECT_EQ(t->cstates()[1].exit_latency_ns, 1500000);
+  EXPECT_EQ(t->cstates()[1].target_residency_ns, 2000000);
+  EXPECT_EQ(t->cstates()[2].exit_latency_ns, 1600000);
+  EXPECT_EQ(t->cstates()[2].target_residency_ns, 2500000);
+  EXPECT_EQ(t->cstates()[1].flags & CState::kClusterState, 0u);
+  EXPECT_NE(t->cstates()[2].flags & CState::kClusterState, 0u);
+  EXPECT_TRUE(t->warnings().empty());
+}
+
+TEST(PresetsTest, SymmetricPresetsHaveFullCapacityAndPerCoreDomains) {
+  for (const std::string& name : PresetNames()) {
+    if (name == "juno-r0") continue;
+    SCOPED_TRACE(name);
+    absl::StatusOr<Topology> t = MakePreset(name);
+    ASSERT_TRUE(t.ok()) << t.status();
+    EXPECT_FALSE(t->asym_capacity());
+    EXPECT_TRUE(t->frequency_domains().empty());
+    for (int cpu = 0; cpu < t->num_cpus(); ++cpu) {
+      ASSERT_EQ(t->capacity(cpu), 1024);
+      ASSERT_EQ(t->frequency_domain_of(cpu), -1);
+    }
+  }
 }
 
 TEST(PresetsTest, EveryNameBuilds) {

@@ -93,6 +93,26 @@ SchedDomain InitDomain(const TopologyLevel& level, int level_index,
   return sd;
 }
 
+// asym_cpu_capacity_classify (kernel/sched/topology.c, v6.1): 0 when
+// `span` holds CPUs of fewer than two capacities; SD_ASYM_CPUCAPACITY when
+// it holds several but not every capacity of the machine; with
+// SD_ASYM_CPUCAPACITY_FULL too when it holds them all.
+uint32_t AsymCapacityFlags(const Topology& t, const CpuSet& span) {
+  if (!t.asym_capacity()) return 0;
+  std::vector<int> all, seen;
+  for (int cpu = 0; cpu < t.num_cpus(); ++cpu) {
+    all.push_back(t.capacity(cpu));
+    if (span.Test(cpu)) seen.push_back(t.capacity(cpu));
+  }
+  for (std::vector<int>* v : {&all, &seen}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  if (seen.size() < 2) return 0;
+  if (seen.size() < all.size()) return kSdAsymCpuCapacity;
+  return kSdAsymCpuCapacity | kSdAsymCpuCapacityFull;
+}
+
 // sd_degenerate: the domain contributes nothing by itself.
 bool Degenerate(const SchedDomain& sd) {
   if (sd.span.Count() == 1) return true;
@@ -384,6 +404,15 @@ absl::StatusOr<SchedDomains> BuildSchedDomains(
     for (size_t l = 0; l < built[cpu].size(); ++l) {
       SchedDomain sd = InitDomain(levels[l], static_cast<int>(l), built[cpu][l],
                                   out.node_reclaim_distance_);
+      sd.flags |= AsymCapacityFlags(topology, sd.span);
+      // sd_init of the parent: "don't attempt to spread across CPUs of
+      // different capacities" (the child of an asymmetric domain loses
+      // SD_PREFER_SIBLING).
+      if (l + 1 < built[cpu].size() &&
+          (AsymCapacityFlags(topology, built[cpu][l + 1]) &
+           kSdAsymCpuCapacity)) {
+        sd.flags &= ~kSdPreferSibling;
+      }
       sd.groups = BuildGroups(built, cpu, l, levels[l].overlap);
       std::vector<int>& candidates =
           by_level_span[{static_cast<int>(l), sd.span}];

@@ -23,15 +23,19 @@
 //   3. sd_init gives each domain its flags and tunables: balance on newidle,
 //      exec and fork, wake-affine and prefer-sibling; imbalance_pct 117
 //      (110 on SMT); SD_NUMA levels drop prefer-sibling and, beyond
-//      node_reclaim_distance, wake-affine and exec/fork balancing.
+//      node_reclaim_distance, wake-affine and exec/fork balancing. On a
+//      machine whose CPUs differ in capacity (an Arm big.LITTLE part; the
+//      arm64 table has the same SMT, CLS, MC and DIE levels), a domain
+//      spanning CPUs of several capacities gets SD_ASYM_CPUCAPACITY, and
+//      SD_ASYM_CPUCAPACITY_FULL when it sees them all
+//      (asym_cpu_capacity_classify), and its child loses prefer-sibling.
 //   4. Groups are formed (see SchedDomain::groups), then degenerate domains
 //      are removed: a parent whose span equals its child's and that adds no
 //      flags (flags that need groups do not count when it has one group), and
 //      a lowest domain of one CPU.
 //
-// Simplifications: no SD_ASYM_PACKING (ITMT), no SD_ASYM_CPUCAPACITY, no
-// imb_numa_nr, no root-domain or isolcpus partitioning; sched group capacity
-// is not modelled.
+// Simplifications: no SD_ASYM_PACKING (ITMT), no imb_numa_nr, no root-domain or
+// isolcpus partitioning; sched group capacity is not modelled.
 
 #ifndef SCHEDSIM_TOPOLOGY_SCHED_DOMAINS_H_
 #define SCHEDSIM_TOPOLOGY_SCHED_DOMAINS_H_

@@ -212,6 +212,23 @@ TEST(SchedDomainsTest, SkylakeE3) {
   EXPECT_EQ(sd.LowestFlagDomain(1, kSdNuma), nullptr);
 }
 
+// Juno r0 (arm64, Linux 6.1): MC per cluster, DIE over both with
+// SD_ASYM_CPUCAPACITY(_FULL) (asym_cpu_capacity_classify); MC loses
+// SD_PREFER_SIBLING under the asymmetric DIE.
+TEST(SchedDomainsTest, JunoAsymmetricDie) {
+  SchedDomains sd = BuildPreset("juno-r0");
+  EXPECT_THAT(Names(sd, 0), ElementsAre("MC", "DIE"));
+  EXPECT_THAT(Spans(sd, 0), ElementsAre("0,3-5", "0-5"));
+  EXPECT_THAT(Spans(sd, 1), ElementsAre("1-2", "0-5"));
+  EXPECT_EQ(sd.domain(0, 0).flags, kMcFlags & ~kSdPreferSibling);
+  EXPECT_EQ(sd.domain(0, 1).flags,
+            kPlainFlags | kSdAsymCpuCapacity | kSdAsymCpuCapacityFull);
+  EXPECT_THAT(Groups(sd.domain(0, 1)), ElementsAre("0,3-5", "1-2"));
+  EXPECT_EQ(sd.llc_size(0), 4);
+  EXPECT_EQ(sd.llc_size(1), 2);
+  EXPECT_FALSE(sd.SharesCache(0, 1));
+}
+
 TEST(SchedDomainsTest, Version612NamesDieAsPkg) {
   SchedDomainOptions options;
   options.use_6_12_names = true;

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "topology/graph.h"
 
 namespace schedsim::topology {
@@ -73,8 +74,12 @@ Topology::Topology(const Topology& other)
       assumed_packages_(other.assumed_packages_),
       assumed_nodes_(other.assumed_nodes_),
       assumed_cores_(other.assumed_cores_),
+      capacities_(other.capacities_),
+      asym_capacity_(other.asym_capacity_),
       cstates_(other.cstates_),
       frequency_(other.frequency_),
+      frequency_domains_(other.frequency_domains_),
+      cpu_domain_(other.cpu_domain_),
       power_(other.power_),
       caches_(other.caches_),
       coherence_(other.coherence_),
@@ -87,9 +92,13 @@ Topology& Topology::operator=(const Topology& other) {
 
 Topology Topology::WithoutHwp() const {
   Topology t(*this);
-  t.frequency_.has_hwp = false;
-  t.frequency_.has_epp = false;
-  t.frequency_.hwp = HwpCaps{};
+  auto no_hwp = [](FrequencySpec& f) {
+    f.has_hwp = false;
+    f.has_epp = false;
+    f.hwp = HwpCaps{};
+  };
+  no_hwp(t.frequency_);
+  for (FrequencyDomainSpec& d : t.frequency_domains_) no_hwp(d.frequency);
   return t;
 }
 
@@ -461,6 +470,7 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
     t.memory_only_nodes_.push_back(std::move(m));
   }
   t.cpuless_packages_ = cpuless_packages_;
+  if (absl::Status s = BuildCapacityAndDomains(t); !s.ok()) return s;
 
   // Distances.
   const size_t nn = nv.size();
@@ -506,6 +516,106 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
     }
   }
   return t;
+}
+
+absl::Status TopologyBuilder::BuildCapacityAndDomains(Topology& t) const {
+  const int n = t.num_cpus();
+  t.capacities_.assign(n, 1024);
+  int largest = 0;
+  for (const auto& [cpu, capacity] : capacities_) {
+    if (cpu < 0 || cpu >= n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine '", name_, "': capacity given for CPU ", cpu,
+                       ", which is not one of its CPUs 0..", n - 1));
+    }
+    if (capacity < 1 || capacity > 1024) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine '", name_, "': CPU ", cpu, " has capacity ",
+                       capacity, "; capacities are 1..1024"));
+    }
+    t.capacities_[cpu] = capacity;
+    largest = std::max(largest, capacity);
+  }
+  if (!capacities_.empty() && largest != 1024) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "machine '", name_, "': the largest CPU capacity is ", largest,
+        "; the biggest CPU must have 1024 (SCHED_CAPACITY_SCALE)"));
+  }
+  t.asym_capacity_ =
+      std::any_of(t.capacities_.begin(), t.capacities_.end(),
+                  [&](int c) { return c != t.capacities_.front(); });
+
+  if (domains_.empty()) return absl::OkStatus();
+  t.cpu_domain_.assign(n, -1);
+  for (size_t d = 0; d < domains_.size(); ++d) {
+    const RawDomain& raw = domains_[d];
+    if (raw.cpus.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "machine '", name_, "': frequency domain ", d, " has no CPUs"));
+    }
+    if (raw.frequency.max_turbo_khz <= 0 || raw.frequency.min_khz <= 0 ||
+        raw.frequency.min_khz > raw.frequency.max_turbo_khz) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "machine '", name_, "': frequency domain ", d, " (CPUs ",
+          absl::StrJoin(raw.cpus, ","), ") needs 0 < min_khz <= max_turbo_khz",
+          ", got ", raw.frequency.min_khz, " and ",
+          raw.frequency.max_turbo_khz));
+    }
+    for (int cpu : raw.cpus) {
+      if (cpu < 0 || cpu >= n) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine '", name_, "': frequency domain ", d, " names CPU ", cpu,
+            ", which is not one of its CPUs 0..", n - 1));
+      }
+      if (t.cpu_domain_[cpu] >= 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine '", name_, "': CPU ", cpu, " is in frequency domains ",
+            t.cpu_domain_[cpu], " and ", d, "; a CPU is in one domain"));
+      }
+      if (t.place(cpu).package != t.place(raw.cpus.front()).package) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine '", name_, "': frequency domain ", d, " spans CPUs ",
+            raw.cpus.front(), " and ", cpu,
+            " of different packages; a domain lies in one package"));
+      }
+      t.cpu_domain_[cpu] = static_cast<int>(d);
+    }
+  }
+  for (int cpu = 0; cpu < n; ++cpu) {
+    if (t.cpu_domain_[cpu] < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("machine '", name_, "': CPU ", cpu,
+                       " is in no frequency domain; when domains are given, "
+                       "every CPU is in one"));
+    }
+  }
+  // Dense order: by lowest CPU.
+  std::vector<int> order(domains_.size());
+  for (size_t d = 0; d < order.size(); ++d) order[d] = static_cast<int>(d);
+  auto lowest = [&](int d) {
+    return *std::min_element(domains_[d].cpus.begin(), domains_[d].cpus.end());
+  };
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return lowest(a) < lowest(b); });
+  std::vector<int> dense(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const RawDomain& raw = domains_[order[i]];
+    dense[order[i]] = static_cast<int>(i);
+    FrequencyDomainSpec spec;
+    spec.cpus = CpuSet(n);
+    for (int cpu : raw.cpus) spec.cpus.Set(cpu);
+    spec.frequency = raw.frequency;
+    spec.ceff_pf = raw.ceff_pf;
+    t.frequency_domains_.push_back(std::move(spec));
+  }
+  for (int& d : t.cpu_domain_) d = dense[d];
+  if (frequency_.max_turbo_khz <= 0) {
+    const int biggest = static_cast<int>(
+        std::max_element(t.capacities_.begin(), t.capacities_.end()) -
+        t.capacities_.begin());
+    t.frequency_ = t.frequency_domains_[t.cpu_domain_[biggest]].frequency;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace schedsim::topology

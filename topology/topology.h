@@ -40,6 +40,10 @@ struct CState {
     kAlwaysEnable = 1u << 2,  // CPUIDLE_FLAG_ALWAYS_ENABLE.
     kCoreState = 1u << 3,     // A core C-state: reached only when every SMT
                               // sibling of the core is in it or deeper.
+    kClusterState = 1u << 4,  // A cluster state: reached only when every
+                              // CPU of the cluster (the CPUs sharing the
+                              // LLC) is in it or deeper; until then the
+                              // CPU sits in the deepest state below it.
   };
   std::string name;                 // "C1E"
   std::string desc;                 // "MWAIT 0x01"
@@ -67,7 +71,8 @@ struct OperatingPoint {
   int64_t mv = 0;
 };
 
-// Frequency facts of a CPU (all CPUs of a machine share one).
+// Frequency facts of a CPU: of every CPU of the machine, or, on a machine
+// with frequency domains of its own (FrequencyDomainSpec), of one domain.
 struct FrequencySpec {
   int64_t min_khz = 0;
   int64_t base_khz = 0;       // guaranteed / nominal
@@ -91,6 +96,19 @@ struct FrequencySpec {
 
   // Highest frequency with `active_cores` cores active (>= 1).
   int64_t TurboCeilingKhz(int active_cores) const;
+};
+
+// One frequency domain (a cpufreq policy: policy->related_cpus): CPUs that
+// share a clock, with the frequency facts of their own. A machine that
+// states none has one domain per core, each with the machine's
+// FrequencySpec (the x86 presets: per-core P-states). On an Arm big.LITTLE
+// part each cluster is one domain with its own OPP table.
+struct FrequencyDomainSpec {
+  CpuSet cpus;
+  FrequencySpec frequency;
+  // Dynamic capacitance of one busy CPU of the domain, in the units of
+  // PowerSpec::ceff_pf; 0 = the machine's PowerSpec::ceff_pf.
+  double ceff_pf = 0.0;
 };
 
 // Power model parameters of the part.
@@ -225,8 +243,39 @@ class Topology {
   }
   const std::vector<std::vector<int>>& distances() const { return distances_; }
 
+  // arch_scale_cpu_capacity(cpu): what `cpu` computes at its highest
+  // frequency, relative to the biggest CPU of the machine at its highest
+  // (SCHED_CAPACITY_SCALE = 1024). The kernel derives it from the DT's
+  // capacity-dmips-mhz scaled by each CPU's maximum frequency
+  // (drivers/base/arch_topology.c topology_normalize_cpu_scale); sysfs
+  // shows it as cpuN/cpu_capacity. 1024 on every CPU of a symmetric
+  // machine (all the x86 presets).
+  int capacity(int cpu) const { return capacities_[cpu]; }
+  // Whether the CPUs differ in capacity (the kernel's
+  // sched_asym_cpucapacity).
+  bool asym_capacity() const { return asym_capacity_; }
+
   const std::vector<CState>& cstates() const { return cstates_; }
+  // The machine's frequency facts; on a machine with frequency domains of
+  // its own, those of the domain of its biggest CPUs (the first CPU of
+  // highest capacity). What differs per domain: frequency_of().
   const FrequencySpec& frequency() const { return frequency_; }
+  // The frequency domains the machine states, in order of their lowest
+  // CPU; empty = one domain per core, each with frequency().
+  const std::vector<FrequencyDomainSpec>& frequency_domains() const {
+    return frequency_domains_;
+  }
+  // The index in frequency_domains() of `cpu`'s domain, -1 when the
+  // machine states none.
+  int frequency_domain_of(int cpu) const {
+    return frequency_domains_.empty() ? -1 : cpu_domain_[cpu];
+  }
+  // The frequency facts of `cpu`'s domain.
+  const FrequencySpec& frequency_of(int cpu) const {
+    return frequency_domains_.empty()
+               ? frequency_
+               : frequency_domains_[cpu_domain_[cpu]].frequency;
+  }
   // This machine booted without HWP (the kernel's intel_pstate=no_hwp):
   // no HWP or EPP, driven by P-state requests. A copy of this machine
   // when it has no HWP.
@@ -279,8 +328,12 @@ class Topology {
   int assumed_packages_ = 0;
   int assumed_nodes_ = 0;
   int assumed_cores_ = 0;
+  std::vector<int> capacities_;  // by CPU
+  bool asym_capacity_ = false;
   std::vector<CState> cstates_;
   FrequencySpec frequency_;
+  std::vector<FrequencyDomainSpec> frequency_domains_;
+  std::vector<int> cpu_domain_;  // by CPU: index in frequency_domains_
   PowerSpec power_;
   std::vector<CacheSpec> caches_;
   CoherenceSpec coherence_;
@@ -340,6 +393,21 @@ class TopologyBuilder {
     frequency_ = std::move(f);
     return *this;
   }
+  // `cpu`'s original capacity (Topology::capacity), 1..1024; CPUs not
+  // given one have 1024. The largest given must be 1024.
+  TopologyBuilder& set_capacity(int cpu, int capacity) {
+    capacities_.push_back({cpu, capacity});
+    return *this;
+  }
+  // A frequency domain of CPUs `cpus` (ids as given to AddCpu). Either
+  // none is added, or the domains cover every CPU once, each within one
+  // package. Without set_frequency, Topology::frequency() is the spec of
+  // the domain of the first CPU of highest capacity.
+  TopologyBuilder& AddFrequencyDomain(std::vector<int> cpus, FrequencySpec f,
+                                      double ceff_pf = 0.0) {
+    domains_.push_back({std::move(cpus), std::move(f), ceff_pf});
+    return *this;
+  }
   TopologyBuilder& set_power(PowerSpec p) {
     power_ = p;
     return *this;
@@ -358,8 +426,10 @@ class TopologyBuilder {
   }
 
   // Fails (InvalidArgument, naming the CPU) on gaps in CPU numbering,
-  // duplicate CPUs, groups that do not nest, or a distance matrix of the
-  // wrong shape or with non-positive entries.
+  // duplicate CPUs, groups that do not nest, a distance matrix of the
+  // wrong shape or with non-positive entries, a capacity outside 1..1024
+  // (or a largest one other than 1024), or frequency domains that do not
+  // cover every CPU exactly once, span packages or have no frequencies.
   absl::StatusOr<Topology> Build() const;
 
  private:
@@ -374,12 +444,21 @@ class TopologyBuilder {
   std::vector<std::pair<MemoryOnlyNode, int>> memory_only_nodes_;
   std::vector<int> cpuless_packages_;
   std::vector<std::vector<int>> distances_;
+  struct RawDomain {
+    std::vector<int> cpus;
+    FrequencySpec frequency;
+    double ceff_pf;
+  };
   std::vector<CState> cstates_;
   FrequencySpec frequency_;
+  std::vector<std::pair<int, int>> capacities_;  // (cpu, capacity)
+  std::vector<RawDomain> domains_;
   PowerSpec power_;
   std::vector<CacheSpec> caches_;
   CoherenceSpec coherence_;
   std::vector<std::string> warnings_;
+  // Capacities and frequency domains into `t` (Build's last step).
+  absl::Status BuildCapacityAndDomains(Topology& t) const;
 };
 
 }  // namespace schedsim::topology

@@ -2,6 +2,7 @@
 
 #include "topology/topology.h"
 
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -156,6 +157,88 @@ TEST(TopologyBuilderTest, RejectsBadDistanceMatrix) {
   TopologyBuilder c = SmallMachine();
   c.set_distances({{10, 0}, {20, 10}});
   EXPECT_THAT(c.Build().status().message(), HasSubstr("must be positive"));
+}
+
+FrequencySpec Range(int64_t min_khz, int64_t max_khz) {
+  FrequencySpec f;
+  f.min_khz = min_khz;
+  f.base_khz = max_khz;
+  f.max_turbo_khz = max_khz;
+  return f;
+}
+
+TEST(TopologyBuilderTest, CapacitiesAndFrequencyDomains) {
+  // Two clusters of one package: CPUs 0-1 big, 2-3 LITTLE.
+  TopologyBuilder b("bl");
+  for (int cpu = 0; cpu < 4; ++cpu) b.AddCpu(cpu, 0, 0, cpu / 2, cpu);
+  b.set_capacity(2, 512).set_capacity(3, 512).set_capacity(0, 1024);
+  b.AddFrequencyDomain({3, 2}, Range(500000, 1000000), 100.0);
+  b.AddFrequencyDomain({0, 1}, Range(500000, 2000000));
+  absl::StatusOr<Topology> t = b.Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->asym_capacity());
+  EXPECT_EQ(t->capacity(1), 1024);  // not given: 1024
+  EXPECT_EQ(t->capacity(2), 512);
+  // Domains in order of their lowest CPU.
+  ASSERT_EQ(t->frequency_domains().size(), 2u);
+  EXPECT_EQ(t->frequency_domains()[0].cpus.ToList(), "0-1");
+  EXPECT_EQ(t->frequency_domains()[1].cpus.ToList(), "2-3");
+  EXPECT_EQ(t->frequency_domains()[1].ceff_pf, 100.0);
+  EXPECT_EQ(t->frequency_domain_of(3), 1);
+  EXPECT_EQ(t->frequency_of(3).max_turbo_khz, 1000000);
+  // No set_frequency: the biggest CPU's domain's.
+  EXPECT_EQ(t->frequency().max_turbo_khz, 2000000);
+  // Copies keep them.
+  Topology copy(*t);
+  EXPECT_EQ(copy.capacity(2), 512);
+  EXPECT_EQ(copy.frequency_domain_of(3), 1);
+  EXPECT_EQ(copy.WithoutHwp().frequency_domains().size(), 2u);
+}
+
+TEST(TopologyBuilderTest, SymmetricMachineHasNoDomains) {
+  absl::StatusOr<Topology> t = SmallMachine().Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->asym_capacity());
+  EXPECT_TRUE(t->frequency_domains().empty());
+  EXPECT_EQ(t->capacity(5), 1024);
+  EXPECT_EQ(t->frequency_domain_of(5), -1);
+}
+
+TEST(TopologyBuilderTest, RejectsBadCapacitiesAndDomains) {
+  auto machine = [] {
+    TopologyBuilder b("bl");
+    for (int cpu = 0; cpu < 4; ++cpu) b.AddCpu(cpu, cpu / 2, cpu / 2, cpu, cpu);
+    return b;
+  };
+  auto error = [](const TopologyBuilder& b) {
+    absl::StatusOr<Topology> t = b.Build();
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+    return std::string(t.status().message());
+  };
+  EXPECT_THAT(error(machine().set_capacity(1, 2000)),
+              HasSubstr("capacities are 1..1024"));
+  EXPECT_THAT(error(machine().set_capacity(1, 0)),
+              HasSubstr("capacities are 1..1024"));
+  EXPECT_THAT(error(machine().set_capacity(9, 512)),
+              HasSubstr("not one of its CPUs"));
+  EXPECT_THAT(error(machine().set_capacity(1, 512)),
+              HasSubstr("the biggest CPU must have 1024"));
+  EXPECT_THAT(error(machine().AddFrequencyDomain({0, 1}, Range(1, 2))),
+              HasSubstr("CPU 2 is in no frequency domain"));
+  EXPECT_THAT(error(machine()
+                        .AddFrequencyDomain({0, 1}, Range(1, 2))
+                        .AddFrequencyDomain({1, 2, 3}, Range(1, 2))),
+              HasSubstr("CPU 1 is in frequency domains 0 and 1"));
+  EXPECT_THAT(error(machine()
+                        .AddFrequencyDomain({0, 1, 2}, Range(1, 2))
+                        .AddFrequencyDomain({3}, Range(1, 2))),
+              HasSubstr("different packages"));
+  EXPECT_THAT(error(machine()
+                        .AddFrequencyDomain({0, 1}, Range(0, 2))
+                        .AddFrequencyDomain({2, 3}, Range(1, 2))),
+              HasSubstr("needs 0 < min_khz <= max_turbo_khz"));
+  EXPECT_THAT(error(machine().AddFrequencyDomain({}, Range(1, 2))),
+              HasSubstr("has no CPUs"));
 }
 
 TEST(FrequencySpecTest, TurboCeilingFallsWithActiveCores) {
