@@ -1,10 +1,13 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Frequency and power: per-core frequency domains driven by the frequency
-// governor (P-state requests with a transition latency, or HWP requests
-// that the HWP hardware model turns into a level), the package power
-// management unit (turbo ceiling by active cores, PL1, HWP selection) and
-// energy accounting.
+// Frequency and power: frequency domains driven by the frequency governor
+// (P-state requests with a transition latency, or HWP requests that the
+// HWP hardware model turns into a level), the package power management
+// unit (turbo ceiling by active cores, PL1, HWP selection) and energy
+// accounting. The domains are the machine's own when it states them
+// (Topology::frequency_domains: an Arm cluster, one cpufreq policy over
+// several CPUs, each domain with its own OPPs and capacitance), else one
+// per core with the machine's FrequencySpec (x86 per-core P-states).
 
 #include <algorithm>
 #include <limits>
@@ -24,9 +27,7 @@ class SimFreqDomain final : public platform::FreqDomain {
 
   int id() const override { return id_; }
   const topology::CpuSet& cpus() const override { return d().cpus; }
-  const topology::FrequencySpec& spec() const override {
-    return sim_->topo().frequency();
-  }
+  const topology::FrequencySpec& spec() const override { return *d().spec; }
   int64_t policy_min_khz() const override { return d().policy_min_khz; }
   int64_t policy_max_khz() const override { return d().policy_max_khz; }
   int64_t current_khz() const override { return d().cur_khz; }
@@ -75,28 +76,51 @@ void SimulatorImpl::InitFrequency() {
     lp.max_khz = max_khz_;
     ps.limiter = PowerLimiter(lp);
   }
-  fdoms_.resize(topo_.num_cores());
-  for (int d = 0; d < topo_.num_cores(); ++d) {
+  const std::vector<topology::FrequencyDomainSpec>& stated =
+      topo_.frequency_domains();
+  const int ndoms =
+      stated.empty() ? topo_.num_cores() : static_cast<int>(stated.size());
+  fdoms_.resize(ndoms);
+  for (int d = 0; d < ndoms; ++d) {
     FreqDomainState& fd = fdoms_[d];
-    fd.cpus = topo_.cores()[d];
+    fd.cpus = stated.empty() ? topo_.cores()[d] : stated[d].cpus;
     fd.first_cpu = fd.cpus.First();
     fd.package = topo_.place(fd.first_cpu).package;
-    fd.policy_min_khz = low;
-    fd.policy_max_khz = max_khz_;
-    SetCurKhz(fd, base);
-    fd.requested_khz = base;
-    fd.ceiling_khz = max_khz_;
-    fd.active_power_mw = ActivePowerMw(topo_.power(), f, base);
+    fd.spec = &topo_.frequency_of(fd.first_cpu);
+    fd.power = topo_.power();
+    if (!stated.empty() && stated[d].ceff_pf > 0) {
+      fd.power.ceff_pf = stated[d].ceff_pf;
+    }
+    const topology::FrequencySpec& df = *fd.spec;
+    // The domain's own range, with the machine's fallbacks.
+    const int64_t dbase = df.base_khz > 0 ? df.base_khz : base;
+    const int64_t dtop = df.max_turbo_khz > 0 ? df.max_turbo_khz : dbase;
+    const int64_t dlow = df.min_khz > 0 ? df.min_khz : dbase;
+    fd.max_khz = config_.turbo ? dtop : dbase;
+    // arch_scale_cpu_capacity over the domain's share of the machine's
+    // top frequency: what one of its cycles is worth in the biggest CPU's.
+    fd.work_per_cycle = static_cast<double>(topo_.capacity(fd.first_cpu)) /
+                        1024.0 * static_cast<double>(top) /
+                        static_cast<double>(dtop);
+    if (!topo_.asym_capacity() && stated.empty()) fd.work_per_cycle = 1.0;
+    fd.policy_min_khz = dlow;
+    fd.policy_max_khz = fd.max_khz;
+    SetCurKhz(fd, dbase);
+    fd.requested_khz = dbase;
+    fd.ceiling_khz = fd.max_khz;
+    fd.active_power_mw = ActivePowerMw(fd.power, df, dbase);
     platform::HwpRequest req;
-    req.min_perf = f.hwp.lowest;
-    req.max_perf = f.hwp.highest;
+    req.min_perf = df.hwp.lowest;
+    req.max_perf = df.hwp.highest;
     fd.hwp_req.assign(fd.cpus.Count(), req);
-    fd.hwp.Reset(f.has_hwp ? KhzToPerf(f, base) : 0);
+    fd.hwp.Reset(df.has_hwp ? KhzToPerf(df, dbase) : 0);
     for (int cpu = fd.cpus.First(); cpu >= 0; cpu = fd.cpus.Next(cpu)) {
       fd.cpu_list.push_back(cpu);
       cpus_[cpu].domain = d;
-      cpus_[cpu].khz = base;
-      cpus_[cpu].freq_scale = ComputeFreqScale(base);
+      cpus_[cpu].khz = dbase;
+    }
+    for (int cpu : fd.cpu_list) {
+      cpus_[cpu].pelt_scale = ComputePeltScale(cpu, dbase);
     }
     fd.view = MakeSimFreqDomain(this, d);
   }
@@ -141,8 +165,8 @@ void SimulatorImpl::AccountEnergy(int cpu) {
   }
   if (c0) {
     c.aperf += static_cast<double>(d.cur_khz) * static_cast<double>(dt) * 1e-6;
-    c.mperf += static_cast<double>(topo_.frequency().base_khz) *
-               static_cast<double>(dt) * 1e-6;
+    c.mperf +=
+        static_cast<double>(d.spec->base_khz) * static_cast<double>(dt) * 1e-6;
     c.c0_total_ns += dt;
   }
 }
@@ -174,7 +198,7 @@ void SimulatorImpl::AccountBusyEnd(int cpu) {
 
 int64_t SimulatorImpl::EffectiveKhz(const FreqDomainState& d,
                                     int64_t requested) const {
-  const topology::FrequencySpec& f = topo_.frequency();
+  const topology::FrequencySpec& f = *d.spec;
   int64_t khz = std::clamp(requested, d.policy_min_khz, d.policy_max_khz);
   // acpi-cpufreq: requesting P0 lets the hardware boost up to the ceiling.
   if (!f.has_hwp && config_.turbo && !f.pstates_khz.empty() &&
@@ -198,10 +222,9 @@ void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
     UpdatePelt(cpu);
   }
   SetCurKhz(d, khz);
-  d.active_power_mw = ActivePowerMw(topo_.power(), topo_.frequency(), khz);
-  const uint32_t scale = ComputeFreqScale(khz);
+  d.active_power_mw = ActivePowerMw(d.power, *d.spec, khz);
   for (int cpu : d.cpu_list) {
-    cpus_[cpu].freq_scale = scale;
+    cpus_[cpu].pelt_scale = ComputePeltScale(cpu, khz);
     UpdateRate(cpu);
   }
   for (int cpu : d.cpu_list) {
@@ -216,7 +239,7 @@ void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
 
 void SimulatorImpl::SetTargetKhz(int domain, int64_t khz) {
   FreqDomainState& d = fdoms_[domain];
-  const topology::FrequencySpec& f = topo_.frequency();
+  const topology::FrequencySpec& f = *d.spec;
   khz = std::clamp(khz, d.policy_min_khz, d.policy_max_khz);
   // acpi-cpufreq's table, CPUFREQ_RELATION_L over every entry; above P0,
   // the boost range.
@@ -248,8 +271,8 @@ void SimulatorImpl::OnFreqDone(int domain) {
 
 void SimulatorImpl::SetHwpRequest(int domain, int cpu,
                                   const platform::HwpRequest& req) {
-  const topology::FrequencySpec& f = topo_.frequency();
   FreqDomainState& d = fdoms_[domain];
+  const topology::FrequencySpec& f = *d.spec;
   switch (platform::core::CheckHwpWrite(f, d.cpus, cpu)) {
     case platform::core::HwpWrite::kOk:
       break;
@@ -299,7 +322,6 @@ void SimulatorImpl::PackageBusyChanged(int cpu, bool busy) {
 
 void SimulatorImpl::OnPmu(int package) {
   PackageState& p = packages_[package];
-  const topology::FrequencySpec& f = topo_.frequency();
   int64_t dt = now_ns_ - p.last_pmu_ns;
   p.last_pmu_ns = now_ns_;
   p.pmu = EventHandle();
@@ -323,14 +345,17 @@ void SimulatorImpl::OnPmu(int package) {
     p.cap_khz = p.limiter.Update(power_mw, dt);
     if (p.cap_khz < max_khz_) p.stats.pl1_capped_ns += dt;
   }
-  int64_t ceiling = config_.turbo
-                        ? f.TurboCeilingKhz(std::max(p.active_cores, 1))
-                        : (f.base_khz > 0 ? f.base_khz : max_khz_);
-  if (ceiling <= 0) ceiling = max_khz_;
-  ceiling = std::min(ceiling, p.cap_khz);
   for (int d = 0; d < static_cast<int>(fdoms_.size()); ++d) {
     FreqDomainState& fd = fdoms_[d];
     if (fd.package != package) continue;
+    // The turbo ceiling of the domain's own spec (the machine's on a
+    // machine without stated domains).
+    const topology::FrequencySpec& f = *fd.spec;
+    int64_t ceiling = config_.turbo
+                          ? f.TurboCeilingKhz(std::max(p.active_cores, 1))
+                          : (f.base_khz > 0 ? f.base_khz : fd.max_khz);
+    if (ceiling <= 0) ceiling = fd.max_khz;
+    ceiling = std::min(ceiling, p.cap_khz);
     fd.ceiling_khz = ceiling;
     if (f.has_hwp) {
       int64_t busiest = 0;
@@ -364,10 +389,13 @@ void SimulatorImpl::OnPmu(int package) {
 platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {
   const Cpu& c = cpus_[cpu];
   platform::CpuUtil u;
-  u.util_cfs = std::min<int64_t>(c.rq_pelt.util_avg, 1024);
+  // arch_scale_cpu_capacity: what schedutil divides by (sugov_get_util,
+  // get_next_freq); cpu_util_cfs() caps the CFS utilization at it.
+  u.capacity = topo_.capacity(cpu);
+  u.util_cfs = std::min<int64_t>(c.rq_pelt.util_avg, u.capacity);
   u.rt_runnable = !c.rt_rq.empty() ||
                   (c.curr >= 0 && tasks_[c.curr].policy == SchedPolicy::kFifo);
-  u.util_rt = u.rt_runnable ? 1024 : 0;
+  u.util_rt = u.rt_runnable ? u.capacity : 0;
   int64_t umin = 0, umax = 0;
   bool any = false;
   auto add = [&](int task) {
@@ -398,9 +426,11 @@ platform::CpuCounters SimulatorImpl::CountersOf(int cpu) const {
   platform::CpuCounters k;
   k.aperf = static_cast<uint64_t>(c.aperf);
   k.mperf = static_cast<uint64_t>(c.mperf);
-  k.tsc =
-      static_cast<uint64_t>(static_cast<double>(topo_.frequency().base_khz) *
-                            static_cast<double>(now_ns_) * 1e-6);
+  // The reference counter runs at the domain's base frequency, as MPERF
+  // does (AccountEnergy).
+  k.tsc = static_cast<uint64_t>(
+      static_cast<double>(fdoms_[c.domain].spec->base_khz) *
+      static_cast<double>(now_ns_) * 1e-6);
   return k;
 }
 

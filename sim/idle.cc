@@ -144,22 +144,28 @@ int64_t SimulatorImpl::PhysicalExitNs(int cpu) const {
   if (c.mode != CpuMode::kIdle || c.idle_state < 0) return 0;
   const std::vector<topology::CState>& states = topo_.cstates();
   int s = c.idle_state;
-  if (states[s].flags & topology::CState::kCoreState) {
-    // A core C-state is reached only when every sibling is in a core state
-    // too; otherwise the thread sits in the deepest thread-level state.
-    const topology::CpuSet& core = topo_.smt_siblings(cpu);
+  // A core C-state is reached only when every SMT sibling is in a core
+  // state too, a cluster state (an Arm cluster power-down, PSCI
+  // platform-coordinated) only when every CPU of the cluster (the LLC) is
+  // in a cluster state; otherwise the CPU sits in the deepest state below.
+  for (const uint32_t flag :
+       {topology::CState::kClusterState, topology::CState::kCoreState}) {
+    if (!(states[s].flags & flag)) continue;
+    const topology::CpuSet& group = flag == topology::CState::kCoreState
+                                        ? topo_.smt_siblings(cpu)
+                                        : topo_.llc_span(cpu);
     bool all = true;
-    for (int sib = core.First(); sib >= 0; sib = core.Next(sib)) {
+    for (int sib = group.First(); sib >= 0; sib = group.Next(sib)) {
       if (sib == cpu) continue;
       const Cpu& sc = cpus_[sib];
       if (sc.mode != CpuMode::kIdle || sc.idle_state < 0 ||
-          !(states[sc.idle_state].flags & topology::CState::kCoreState)) {
+          !(states[sc.idle_state].flags & flag)) {
         all = false;
         break;
       }
     }
     if (!all) {
-      while (s > 0 && (states[s].flags & topology::CState::kCoreState)) --s;
+      while (s > 0 && (states[s].flags & flag)) --s;
     }
   }
   int64_t exit = states[s].physical_exit_ns;

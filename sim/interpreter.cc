@@ -37,12 +37,14 @@ inline int64_t RoundNonNegative(double x) {  // halves away from zero
 
 }  // namespace
 
-// What `cpu` executes per ns now: its domain's frequency, times the SMT
-// factor while another thread of its core is busy. Cached, inverted, in
-// Cpu::ns_per_cycle.
+// What `cpu` executes per ns now: its domain's frequency times the work
+// one of its cycles does (FreqDomainState::work_per_cycle: 1 except on a
+// CPU smaller than the biggest), times the SMT factor while another thread
+// of its core is busy. Cached, inverted, in Cpu::ns_per_cycle.
 double SimulatorImpl::RateOf(int cpu) const {
   const Cpu& c = cpus_[cpu];
-  double rate = static_cast<double>(fdoms_[c.domain].cur_khz) * 1e-6;
+  const FreqDomainState& d = fdoms_[c.domain];
+  double rate = static_cast<double>(d.cur_khz) * 1e-6 * d.work_per_cycle;
   int busy = packages_[c.package].busy_threads_per_core[c.core];
   if (c.mode == CpuMode::kBusy) --busy;
   if (busy > 0) rate = rate * config_.smt_factor_pct / 100.0;
@@ -60,7 +62,7 @@ void SimulatorImpl::UpdateRate(int cpu) {
 // The same arithmetic as RateOf, done once per frequency change.
 void SimulatorImpl::SetCurKhz(FreqDomainState& d, int64_t khz) {
   d.cur_khz = khz;
-  const double rate = static_cast<double>(khz) * 1e-6;
+  const double rate = static_cast<double>(khz) * 1e-6 * d.work_per_cycle;
   d.ns_per_cycle[0] = NsPerCycle(rate);
   d.ns_per_cycle[1] = NsPerCycle(rate * config_.smt_factor_pct / 100.0);
 }

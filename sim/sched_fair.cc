@@ -68,15 +68,25 @@ void SimulatorImpl::HeapRemove(Cpu& c, int task) {
 
 // --- Accounting ------------------------------------------------------------
 
-uint32_t SimulatorImpl::ComputeFreqScale(int64_t khz) const {
+// PELT is invariant in frequency and in CPU capacity
+// (kernel/sched/pelt.c ___update_load_sum / accumulate_sum scale running
+// time by arch_scale_freq_capacity() and then arch_scale_cpu_capacity();
+// kernel/sched/pelt.h update_rq_clock_pelt does the same to the PELT clock
+// since v5.1, see sim/pelt.h): a task always running on a CPU of capacity
+// 446 at its highest frequency tends to util 446.
+uint32_t SimulatorImpl::ComputePeltScale(int cpu, int64_t khz) const {
+  const int64_t max_khz = fdoms_[cpus_[cpu].domain].max_khz;
   // Without frequency invariance PELT counts running time at full weight
   // whatever the frequency (arch_scale_freq_capacity() = 1024).
-  if (max_khz_ <= 0 || !config_.frequency_invariance) return 1024;
-  return static_cast<uint32_t>(std::min<int64_t>(1024, khz * 1024 / max_khz_));
+  const uint32_t freq_scale = max_khz <= 0 || !config_.frequency_invariance
+                                  ? 1024
+                                  : static_cast<uint32_t>(std::min<int64_t>(
+                                        1024, khz * 1024 / max_khz));
+  return PeltScale(freq_scale, static_cast<uint32_t>(topo_.capacity(cpu)));
 }
 
 void SimulatorImpl::UpdateTaskPelt(Task& t, bool running) {
-  PeltUpdate(t.pelt, now_ns_, running, running ? FreqScale(t.cpu) : 0);
+  PeltUpdate(t.pelt, now_ns_, running, running ? PeltScaleOf(t.cpu) : 0);
 }
 
 // Brings the runqueue's signal and the running task's up to now.
@@ -84,7 +94,7 @@ void SimulatorImpl::UpdatePelt(int cpu) {
   Cpu& c = cpus_[cpu];
   bool fair_running = c.mode == CpuMode::kBusy && c.curr >= 0 &&
                       tasks_[c.curr].policy != SchedPolicy::kFifo;
-  uint32_t scale = FreqScale(cpu);
+  uint32_t scale = PeltScaleOf(cpu);
   // A decay across a period boundary is a utilization change the governor
   // hears of at the next call site (update_load_avg -> cfs_rq_util_change).
   if (PeltUpdate(c.rq_pelt, now_ns_, fair_running, scale)) {
@@ -138,11 +148,12 @@ void SimulatorImpl::PostInitUtil(int cpu, int task) {
   if (t.policy == SchedPolicy::kFifo) return;
   Cpu& c = cpus_[cpu];
   UpdatePelt(cpu);
-  // Half the capacity the runqueue has left; on a runqueue with load, the
+  // Half the capacity the runqueue has left (of arch_scale_cpu_capacity);
+  // on a runqueue with load, the
   // task's weight's share of its utilization, capped there. The runqueue's
   // load_avg is CpuLoad()'s estimate (the model keeps no load signal).
   const int64_t rq_util = c.rq_pelt.util_avg;
-  const int64_t cap = (int64_t{kSchedCapacityScale} - rq_util) / 2;
+  const int64_t cap = (int64_t{topo_.capacity(cpu)} - rq_util) / 2;
   int64_t util = 0;
   if (cap > 0) {
     util = rq_util == 0

@@ -176,8 +176,10 @@ struct alignas(64) Cpu {
   // path instead of a division.
   double seg_ns_per_cycle = 0;  // of the current phase's segment
   double ns_per_cycle = 0;      // now: NsPerCycle(RateOf) (UpdateRate)
-  uint32_t freq_scale = 1024;   // FreqScale of the domain's frequency
-  int32_t nr_uclamped = 0;      // runnable tasks with non-default clamps
+  // PELT's invariance factor (PeltScale): the domain's frequency scale
+  // times the CPU's capacity, 1024 at the biggest CPU's highest frequency.
+  uint32_t pelt_scale = 1024;
+  int32_t nr_uclamped = 0;  // runnable tasks with non-default clamps
   int32_t domain = 0;
   int32_t llc = 0;
   // --- Runqueue.
@@ -243,6 +245,16 @@ struct FreqDomainState {
   std::vector<int32_t> cpu_list;  // `cpus`, in increasing order
   int32_t first_cpu = 0;
   int32_t package = 0;
+  // The domain's frequency facts (Topology::frequency_of its CPUs) and
+  // power parameters (the machine's, with the domain's own ceff_pf).
+  const topology::FrequencySpec* spec = nullptr;
+  topology::PowerSpec power;
+  int64_t max_khz = 0;  // its highest frequency, for frequency invariance
+  // Work per cycle relative to the biggest CPU: a cycle of a CPU of
+  // capacity C whose domain peaks at max_khz does C / 1024 x
+  // (machine max / max_khz) of a biggest CPU's cycle (1 on a symmetric
+  // machine). Workload cycles are the biggest CPU's.
+  double work_per_cycle = 1.0;
   int64_t cur_khz = 0;  // what the CPUs run at
   // Cpu::ns_per_cycle at cur_khz: [0] alone on its core, [1] beside a busy
   // SMT sibling (SetCurKhz).
@@ -450,9 +462,11 @@ class SimulatorImpl {
   int64_t SchedSliceNs(const Cpu& c, const Task& t) const;
   void UpdatePelt(int cpu);
   void UpdateTaskPelt(Task& t, bool running);
-  // The frequency-invariance scale (0..1024) of `cpu`'s domain frequency.
-  uint32_t FreqScale(int cpu) const { return cpus_[cpu].freq_scale; }
-  uint32_t ComputeFreqScale(int64_t khz) const;
+  // PELT's invariance factor (0..1024) of `cpu` now: its domain's
+  // frequency scale times its capacity (Cpu::pelt_scale).
+  uint32_t PeltScaleOf(int cpu) const { return cpus_[cpu].pelt_scale; }
+  // The same at frequency `khz` of `cpu`'s domain.
+  uint32_t ComputePeltScale(int cpu, int64_t khz) const;
   void NoteNrRunning(int cpu, int delta);
   void GovernorUpdate(int cpu, uint32_t flags);
   // Tells the governor of a utilization change if there was one

@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <map>
 #include <set>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -456,6 +459,118 @@ TEST(SimulatorTest, WithoutFrequencyInvarianceBusyTimeCountsInFull) {
   EXPECT_GT(plain, 1000);
   EXPECT_GT(invariant, 740);
   EXPECT_LT(invariant, 790);
+}
+
+// Records, per CPU, the last utilization and capacity the governor saw,
+// and leaves every domain at its policy maximum.
+class MaxAndRecordPerCpu final : public platform::FreqGovernor {
+ public:
+  absl::string_view name() const override { return "max-and-record"; }
+  void Start(platform::FreqDomain& d) override {
+    d.SetTargetKhz(d.policy_max_khz());
+    max_khz[d.id()] = d.spec().max_turbo_khz;
+    domain_cpus[d.id()] = d.cpus().ToList();
+  }
+  void UpdateUtil(platform::FreqDomain& d, int cpu, uint32_t) override {
+    util[cpu] = d.util(cpu).util_cfs;
+    capacity[cpu] = d.util(cpu).capacity;
+  }
+  std::map<int, int64_t> util, capacity, max_khz;
+  std::map<int, std::string> domain_cpus;
+};
+
+// PELT is invariant in frequency and CPU capacity (kernel/sched/pelt.c
+// accumulate_sum): on Juno r0 a task always running on a LITTLE CPU (446)
+// at its top frequency tends to util 446, on a big CPU to 1024.
+TEST(SimulatorTest, JunoPeltScalesByCpuCapacity) {
+  topology::Topology topo = Preset("juno-r0");
+  Workload w;
+  ProgramBuilder b("spin");
+  b.Compute(Dist::Constant(int64_t{1000000000000})).Exit();
+  w.programs.push_back(Build(b));
+  w.tasks.push_back(Task("little", 0, "0", 0));
+  w.tasks.push_back(Task("big", 0, "1", 1));
+  MaxAndRecordPerCpu freq;
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+  ASSERT_NE(sim, nullptr);
+  ASSERT_TRUE(sim->RunFor(Milliseconds(500)).ok());
+  // One governor view per cluster, each with its own OPPs.
+  EXPECT_EQ(freq.domain_cpus[0], "0,3-5");
+  EXPECT_EQ(freq.domain_cpus[1], "1-2");
+  EXPECT_EQ(freq.max_khz[0], 850000);
+  EXPECT_EQ(freq.max_khz[1], 1100000);
+  EXPECT_EQ(freq.capacity[0], 446);
+  EXPECT_EQ(freq.capacity[1], 1024);
+  EXPECT_GE(freq.util[0], 436);
+  EXPECT_LE(freq.util[0], 446);
+  EXPECT_GE(freq.util[1], 1000);
+  EXPECT_LE(freq.util[1], 1024);
+}
+
+// A LITTLE CPU at its top frequency does 446/1024 of what a big one does
+// at its top: the same cycles take 1024/446 times as long.
+TEST(SimulatorTest, JunoLittleCpuRunsWorkAtItsCapacity) {
+  topology::Topology topo = Preset("juno-r0");
+  auto run_ns = [&](const char* cpu) {
+    Workload w;
+    ProgramBuilder b("work");
+    b.Compute(Dist::Constant(int64_t{110000000}));  // 100 ms on a big CPU
+    w.programs.push_back(Build(b));
+    w.tasks.push_back(Task("work", 0, cpu, std::atoi(cpu)));
+    MaxAndRecordPerCpu freq;
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(1000)).ok());
+    return sim->Stats().tasks[0].run_ns;
+  };
+  const double big = static_cast<double>(run_ns("1"));
+  const double little = static_cast<double>(run_ns("3"));
+  EXPECT_NEAR(big, 100e6, 0.01e6);
+  EXPECT_NEAR(little / big, 1024.0 / 446.0, 0.01);
+}
+
+// cluster-sleep-0 powers a Juno cluster down only when all its CPUs are in
+// it: pong on big CPU 2 is woken while ping runs on big CPU 1 (the same
+// cluster) and pays cpu-sleep-0's physical exit; pong on LITTLE CPU 0,
+// whose cluster is otherwise idle, pays cluster-sleep-0's.
+TEST(SimulatorTest, JunoClusterSleepNeedsTheWholeCluster) {
+  topology::Topology topo = Preset("juno-r0");
+  FixedFreqGovernor freq(850000);
+  PrevTargetPlacement place;
+  FixedIdleGovernor cluster_sleep(2);
+  auto run = [&](const char* pong_cpu) {
+    Workload w;
+    w.channels = {{"a", ChannelSpec::Kind::kPipe, 16},
+                  {"b", ChannelSpec::Kind::kPipe, 16}};
+    ProgramBuilder ping("ping");
+    // Ping computes ~1 ms after each send: CPU 1 is busy when pong wakes.
+    ping.Loop(200).Send(0).Compute(Dist::Constant(1000000)).Recv(1).EndLoop();
+    ProgramBuilder pong("pong");
+    pong.Loop(200).Recv(0).Send(1).EndLoop();
+    w.programs = {Build(ping), Build(pong)};
+    w.tasks = {Task("ping", 0, "1", 1),
+               Task("pong", 1, pong_cpu, std::atoi(pong_cpu))};
+    auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &cluster_sleep, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(20)).ok());  // past start-up
+    sim->ResetStats();
+    EXPECT_TRUE(sim->RunFor(Milliseconds(50)).ok());
+    return sim->Stats();
+  };
+  SimStats same = run("2"), across = run("0");
+  ASSERT_GT(same.tasks[1].wakeup_latency_ns.count(), 20u);
+  ASSERT_GT(across.tasks[1].wakeup_latency_ns.count(), 20u);
+  EXPECT_EQ(same.tasks[1].wakeup_latency_ns.min(),
+            same.tasks[1].wakeup_latency_ns.max());
+  EXPECT_EQ(across.tasks[1].wakeup_latency_ns.min(),
+            across.tasks[1].wakeup_latency_ns.max());
+  EXPECT_EQ(
+      across.tasks[1].wakeup_latency_ns.max() -
+          same.tasks[1].wakeup_latency_ns.max(),
+      topo.cstates()[2].physical_exit_ns - topo.cstates()[1].physical_exit_ns);
+  EXPECT_GT(same.cpus[2].states[2].usage, 20u);
 }
 
 TEST(SimulatorTest, HwpOffBootsThePartWithoutHwp) {

@@ -181,9 +181,15 @@ int SimulatorImpl::WakeAffine(const topology::SchedDomain& sd, int task,
     if (!decided) {
       int64_t task_load = TaskLoad(task);
       this_eff += task_load;
-      this_eff *= 100;  // * capacity_of(prev): equal capacities here
+      // Each side weighed by the other CPU's capacity (capacity_of(); the
+      // original capacity here: no RT or IRQ pressure is subtracted), so
+      // that a LITTLE CPU's load counts for more (kernel/sched/fair.c
+      // wake_affine_weight, v6.1). On a symmetric machine both factors are
+      // 1024 and the outcome is that of the loads alone.
+      this_eff *= 100 * int64_t{topo_.capacity(prev)};
       int64_t prev_eff = std::max<int64_t>(CpuLoad(prev) - task_load, 0) *
-                         (100 + (sd.imbalance_pct - 100) / 2);
+                         (100 + (sd.imbalance_pct - 100) / 2) *
+                         int64_t{topo_.capacity(this_cpu)};
       if (sync) prev_eff += 1;
       if (this_eff < prev_eff) target = this_cpu;
     }

@@ -43,6 +43,41 @@ TEST(SchedutilGovernorTest, TheBusiestCpuOfTheDomainDecides) {
   EXPECT_EQ(d.requested_khz(), 2296875);
 }
 
+// Juno r0's LITTLE cluster: one policy over CPUs 0, 3, 4, 5 of capacity
+// 446, OPPs 450..850 MHz. get_next_freq maps util onto max_freq with
+// max = arch_scale_cpu_capacity (map_util_freq: 1.25 x 850 MHz x util /
+// 446), and sugov_next_freq_shared takes the busiest CPU of the policy.
+TEST(SchedutilGovernorTest, SharedClusterPolicyScalesByCpuCapacity) {
+  FakeFreqDomain d = FakeFreqDomain::ForPreset("juno-r0", 3);
+  EXPECT_EQ(d.cpus().ToList(), "0,3-5");
+  EXPECT_EQ(d.spec().max_turbo_khz, 850000);
+  EXPECT_EQ(d.util(4).capacity, 446);
+  SchedutilGovernor g(NoRateLimit());
+  g.Start(d);
+  d.set_util(0, 50);
+  d.set_util(4, 200);
+  d.set_util(5, 100);
+  g.UpdateUtil(d, 0, 0);
+  // 850000 x (200 + 50) / 446 = 476457 kHz (integer arithmetic).
+  EXPECT_EQ(SugovNextFreqKhz(200, 446, 850000), 476457);
+  EXPECT_EQ(d.requested_khz(), 476457);
+  // A LITTLE CPU at its full capacity asks for the cluster's top (and
+  // beyond, clamped), though its util is well below 1024.
+  d.set_util(3, 446);
+  g.UpdateUtil(d, 3, 0);
+  EXPECT_EQ(d.requested_khz(), 850000);
+  // The same util on a big CPU (capacity 1024, 1100 MHz) is a smaller
+  // share: 1100000 x (400 + 100) / 1024 for util 400.
+  FakeFreqDomain big = FakeFreqDomain::ForPreset("juno-r0", 1);
+  EXPECT_EQ(big.cpus().ToList(), "1-2");
+  EXPECT_EQ(big.id(), 1);
+  g.Start(big);
+  big.set_util(2, 400);
+  g.UpdateUtil(big, 1, 0);
+  EXPECT_EQ(big.requested_khz(), 537109);
+  EXPECT_EQ(SugovNextFreqKhz(400, 1024, 1100000), 537109);
+}
+
 TEST(SchedutilGovernorTest, RateLimitSuppressesASecondChange) {
   FakeFreqDomain d = FakeFreqDomain::ForPreset("zen3-2s-nps1");
   SchedutilGovernor g({});

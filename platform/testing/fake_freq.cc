@@ -37,7 +37,17 @@ FakeFreqDomain FakeFreqDomain::ForPreset(const std::string& machine, int core) {
                  machine.c_str());
     std::abort();
   }
-  return FakeFreqDomain(t->frequency(), t->cores()[core], core);
+  const int cpu = t->cores()[core].First();
+  const int domain = t->frequency_domain_of(cpu);
+  if (domain < 0) return FakeFreqDomain(t->frequency(), t->cores()[core], core);
+  // A machine with frequency domains of its own (an Arm cluster): the
+  // domain holding the core, its spec, and each CPU's capacity.
+  FakeFreqDomain d(t->frequency_of(cpu), t->frequency_domains()[domain].cpus,
+                   domain);
+  for (int c = d.cpus_.First(); c >= 0; c = d.cpus_.Next(c)) {
+    d.util_[c].capacity = t->capacity(c);
+  }
+  return d;
 }
 
 void FakeFreqDomain::Advance(int64_t ns) {

@@ -36,7 +36,10 @@ class FakeFreqDomain final : public FreqDomain {
   FakeFreqDomain(topology::FrequencySpec spec, topology::CpuSet cpus,
                  int id = 0, int64_t tick_period_ns = 4000000);
   // The frequency spec of a built-in machine and the CPUs of its core
-  // `core` (its frequency domain). Aborts on an unknown name (test code).
+  // `core` (its frequency domain); on a machine with frequency domains of
+  // its own, the domain holding the core (id: the domain's index), with
+  // its spec and each CPU's capacity in util(). Aborts on an unknown name
+  // (test code).
   static FakeFreqDomain ForPreset(const std::string& machine, int core = 0);
 
   int first_cpu() const { return cpus_.First(); }
@@ -46,6 +49,10 @@ class FakeFreqDomain final : public FreqDomain {
   // Moves time and the counters forward.
   void Advance(int64_t ns);
   void set_util(int cpu, int64_t util_cfs) { util_[cpu].util_cfs = util_cfs; }
+  // arch_scale_cpu_capacity of `cpu` (1024 unless set or a preset's).
+  void set_capacity(int cpu, int64_t capacity) {
+    util_[cpu].capacity = capacity;
+  }
   void set_cpu_util(int cpu, const CpuUtil& util) { util_[cpu] = util; }
   void set_busy_fraction(int cpu, double busy) { busy_[cpu] = busy; }
   void set_policy_limits(int64_t min_khz, int64_t max_khz) {
