@@ -298,6 +298,10 @@ class Topology {
   // scaled by their ratio; a warning records what was taken.
   // InvalidArgument, naming both machines, when they differ in CPUs per
   // core (a core C-state and the per-thread power need the same SMT width).
+  // The model's CPU capacities and frequency domains belong to its CPUs
+  // and are not taken: the result has the machine's own (an import's:
+  // 1024 everywhere, one domain per core) and the model's machine-wide
+  // FrequencySpec (on juno-r0, the big cluster's).
   absl::StatusOr<Topology> WithPowerModel(const Topology& model) const;
   // Caches seen by one CPU, L1 first.
   const std::vector<CacheSpec>& caches() const { return caches_; }
