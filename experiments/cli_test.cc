@@ -77,6 +77,47 @@ TEST(CliTopologyTest, AddedPresetsAsJson) {
   }
 }
 
+// The Arm big.LITTLE preset: capacities, a frequency domain per cluster
+// with its OPPs, the cluster idle state and the asymmetric DIE domain.
+TEST(CliTopologyTest, JunoShowsCapacitiesAndClusterDomains) {
+  Result r = RunSchedsim({"topology", "--machine=juno-r0", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["cpus"].size(), 6u);
+  const int capacities[] = {446, 1024, 1024, 446, 446, 446};
+  for (int c = 0; c < 6; ++c)
+    EXPECT_EQ(j["cpus"][c]["capacity"], capacities[c]);
+  ASSERT_EQ(j["frequency_domains"].size(), 2u);
+  EXPECT_EQ(j["frequency_domains"][0]["cpus"], "0,3-5");
+  EXPECT_EQ(j["frequency_domains"][0]["frequency"]["pstates_khz"],
+            nlohmann::json({850000, 775000, 700000, 575000, 450000}));
+  EXPECT_EQ(j["frequency_domains"][0]["ceff_pf"], 140.0);
+  EXPECT_EQ(j["frequency_domains"][1]["cpus"], "1-2");
+  EXPECT_EQ(j["frequency_domains"][1]["frequency"]["max_turbo_khz"], 1100000);
+  EXPECT_EQ(j["frequency"]["max_turbo_khz"], 1100000);
+  ASSERT_EQ(j["cstates"].size(), 3u);
+  EXPECT_EQ(j["cstates"][2]["name"], "cluster-sleep-0");
+  EXPECT_EQ(j["cstates"][2]["flags"], nlohmann::json({"CLUSTER"}));
+  ASSERT_EQ(j["domains"].size(), 2u);
+  EXPECT_EQ(j["domains"][0]["name"], "MC");
+  EXPECT_THAT(j["domains"][1]["flags"].dump(),
+              HasSubstr("SD_ASYM_CPUCAPACITY_FULL"));
+  // Symmetric machines do not grow the new keys.
+  Result zen =
+      RunSchedsim({"topology", "--machine=zen3-2s-nps1", "--format=json"});
+  ASSERT_EQ(zen.code, 0) << zen.err;
+  nlohmann::json z = nlohmann::json::parse(zen.out);
+  EXPECT_FALSE(z.contains("frequency_domains"));
+  EXPECT_FALSE(z["cpus"][0].contains("capacity"));
+
+  Result text = RunSchedsim({"topology", "--machine=juno-r0"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("CPU capacity:        0:446 1:1024 2:1024"));
+  EXPECT_THAT(text.out, HasSubstr("Domain 1: CPUs 1-2, min 450 MHz, max 1100 "
+                                  "MHz, OPPs 450/625/800/950/1100 MHz"));
+  EXPECT_THAT(text.out, HasSubstr("  cluster-sleep-0 PSCI 0x1010000"));
+}
+
 TEST(CliTopologyTest, JsonHasTheDocumentedKeys) {
   Result r =
       RunSchedsim({"topology", "--machine=zen3-2s-nps2", "--format=json"});

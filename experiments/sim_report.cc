@@ -278,11 +278,18 @@ std::string SimReportText(const sim::SimStats& stats,
   }
 
   absl::StrAppend(&out, "\nIdle states (summed over CPUs):\n");
-  absl::StrAppendFormat(&out, "  %-8s  %9s  %10s  %10s  %10s\n", "state",
-                        "residency", "usage", "above", "below");
+  // State names are 8 wide, or as wide as the longest (Arm's
+  // "cluster-sleep-0").
+  int name_width = 8;
   for (const IdleStateSummary& st : s.states) {
-    absl::StrAppendFormat(&out, "  %-8s  %8.2f%%  %10d  %10d  %10d\n", st.name,
-                          st.residency_pct, st.usage, st.above, st.below);
+    name_width = std::max(name_width, static_cast<int>(st.name.size()));
+  }
+  absl::StrAppendFormat(&out, "  %-*s  %9s  %10s  %10s  %10s\n", name_width,
+                        "state", "residency", "usage", "above", "below");
+  for (const IdleStateSummary& st : s.states) {
+    absl::StrAppendFormat(&out, "  %-*s  %8.2f%%  %10d  %10d  %10d\n",
+                          name_width, st.name, st.residency_pct, st.usage,
+                          st.above, st.below);
   }
 
   absl::StrAppend(&out, "\nFrequency:   average while busy ",

@@ -198,16 +198,23 @@ std::string TopologyText(const Topology& t,
   absl::StrAppend(&out,
                   "\nIdle states (latency and residency as advertised; "
                   "physical exit as modelled):\n");
-  absl::StrAppendFormat(&out, "  %-8s %-24s %10s %12s %16s %9s  %s\n", "state",
-                        "desc", "latency_us", "residency_us",
-                        "physical_exit_us", "power_mw", "flags");
+  // State names are 8 wide, or as wide as the longest (Arm's
+  // "cluster-sleep-0").
+  int name_width = 8;
+  for (const CState& s : t.cstates()) {
+    name_width = std::max(name_width, static_cast<int>(s.name.size()));
+  }
+  absl::StrAppendFormat(&out, "  %-*s %-24s %10s %12s %16s %9s  %s\n",
+                        name_width, "state", "desc", "latency_us",
+                        "residency_us", "physical_exit_us", "power_mw",
+                        "flags");
   for (size_t i = 0; i < t.cstates().size(); ++i) {
     const CState& s = t.cstates()[i];
-    absl::StrAppendFormat(&out, "  %-8s %-24s %10g %12g %16g %9d  %s\n", s.name,
-                          s.desc, s.exit_latency_ns / 1000.0,
-                          s.target_residency_ns / 1000.0,
-                          s.physical_exit_ns / 1000.0, s.power_mw,
-                          absl::StrJoin(CStateFlagNames(s.flags), "|"));
+    absl::StrAppendFormat(
+        &out, "  %-*s %-24s %10g %12g %16g %9d  %s\n", name_width, s.name,
+        s.desc, s.exit_latency_ns / 1000.0, s.target_residency_ns / 1000.0,
+        s.physical_exit_ns / 1000.0, s.power_mw,
+        absl::StrJoin(CStateFlagNames(s.flags), "|"));
   }
   if (t.cstates().empty()) absl::StrAppend(&out, "  (none)\n");
 
