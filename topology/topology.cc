@@ -572,6 +572,13 @@ absl::Status TopologyBuilder::BuildCapacityAndDomains(Topology& t) const {
             "machine '", name_, "': CPU ", cpu, " is in frequency domains ",
             t.cpu_domain_[cpu], " and ", d, "; a CPU is in one domain"));
       }
+      if (t.capacities_[cpu] != t.capacities_[raw.cpus.front()]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "machine '", name_, "': frequency domain ", d, " holds CPU ",
+            raw.cpus.front(), " of capacity ", t.capacities_[raw.cpus.front()],
+            " and CPU ", cpu, " of capacity ", t.capacities_[cpu],
+            "; the CPUs of a domain share one capacity"));
+      }
       if (t.place(cpu).package != t.place(raw.cpus.front()).package) {
         return absl::InvalidArgumentError(absl::StrCat(
             "machine '", name_, "': frequency domain ", d, " spans CPUs ",

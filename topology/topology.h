@@ -405,8 +405,9 @@ class TopologyBuilder {
   }
   // A frequency domain of CPUs `cpus` (ids as given to AddCpu). Either
   // none is added, or the domains cover every CPU once, each within one
-  // package. Without set_frequency, Topology::frequency() is the spec of
-  // the domain of the first CPU of highest capacity.
+  // package and of CPUs of one capacity. Without set_frequency,
+  // Topology::frequency() is the spec of the domain of the first CPU of highest
+  // capacity.
   TopologyBuilder& AddFrequencyDomain(std::vector<int> cpus, FrequencySpec f,
                                       double ceff_pf = 0.0) {
     domains_.push_back({std::move(cpus), std::move(f), ceff_pf});
@@ -433,7 +434,8 @@ class TopologyBuilder {
   // duplicate CPUs, groups that do not nest, a distance matrix of the
   // wrong shape or with non-positive entries, a capacity outside 1..1024
   // (or a largest one other than 1024), or frequency domains that do not
-  // cover every CPU exactly once, span packages or have no frequencies.
+  // cover every CPU exactly once, span packages or capacities, or have no
+  // frequencies.
   absl::StatusOr<Topology> Build() const;
 
  private:

@@ -239,6 +239,12 @@ TEST(TopologyBuilderTest, RejectsBadCapacitiesAndDomains) {
               HasSubstr("needs 0 < min_khz <= max_turbo_khz"));
   EXPECT_THAT(error(machine().AddFrequencyDomain({}, Range(1, 2))),
               HasSubstr("has no CPUs"));
+  EXPECT_THAT(error(machine()
+                        .set_capacity(0, 512)
+                        .set_capacity(1, 1024)
+                        .AddFrequencyDomain({0, 1}, Range(1, 2))
+                        .AddFrequencyDomain({2, 3}, Range(1, 2))),
+              HasSubstr("the CPUs of a domain share one capacity"));
 }
 
 TEST(FrequencySpecTest, TurboCeilingFallsWithActiveCores) {
