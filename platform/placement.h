@@ -68,7 +68,7 @@ class SchedView {
     return available_idle(cpu) || sched_idle(cpu);
   }
   virtual int nr_running(int cpu) = 0;
-  // cpu_util_cfs(), 0..1024.
+  // cpu_util_cfs(), 0..the CPU's capacity (1024 for the biggest).
   virtual int64_t cpu_util(int cpu) = 0;
   // rq->ttwu_pending: a wake-up is queued on the CPU's wake list.
   virtual bool ttwu_pending(int cpu) = 0;

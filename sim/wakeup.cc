@@ -114,8 +114,10 @@ std::unique_ptr<platform::SchedView> MakeSimSchedView(SimulatorImpl* sim) {
   return std::make_unique<SimSchedView>(sim);
 }
 
+// cpu_util_cfs(): the runqueue's utilization, capped at the CPU's original
+// capacity (capacity_orig_of; 1024 on a symmetric machine).
 int64_t SimulatorImpl::cpu_util(int cpu) const {
-  return std::min<int64_t>(cpus_[cpu].rq_pelt.util_avg, 1024);
+  return std::min<int64_t>(cpus_[cpu].rq_pelt.util_avg, topo_.capacity(cpu));
 }
 
 int64_t SimulatorImpl::CpuLoad(int cpu) const {
