@@ -186,14 +186,13 @@ int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
   int64_t end = 0;
   if (other >= 0 && other_end > start_ns - span_ns) {
     // Contended: every write moves the line and queues behind the others.
-    const int64_t per_write = topo_.LineTransferNs(other, cpu) + hold_ns;
+    const int64_t per_write = LineNs(other, cpu) + hold_ns;
     const int64_t begin = std::max(start_ns, busy_until);
     end = begin + per_write * writes;
     stall = end - start_ns;
     st.transfers += static_cast<uint64_t>(writes);
   } else {
-    const int64_t move =
-        owned || l.owner < 0 ? 0 : topo_.LineTransferNs(l.owner, cpu);
+    const int64_t move = owned || l.owner < 0 ? 0 : LineNs(l.owner, cpu);
     if (move > 0) ++st.transfers;
     stall = move + hold_ns * writes;
     end = start_ns + stall;
@@ -222,7 +221,7 @@ void SimulatorImpl::ReadLlcLine(int llc, LlcLine which) {
   LineState& l = llc_lines_[i];
   topology::CpuSet& readers = llc_line_readers_[i];
   if (l.owner < 0 || l.owner == cpu || readers.Test(cpu)) return;
-  line_cost_ns_ += topo_.LineTransferNs(l.owner, cpu);
+  line_cost_ns_ += LineNs(l.owner, cpu);
   readers.Set(cpu);
 }
 
@@ -237,7 +236,7 @@ void SimulatorImpl::WriteLlcLine(int llc, LlcLine which) {
   if (l.owner == cpu) {
     for (int r = readers.First(); r >= 0; r = readers.Next(r)) {
       if (r != cpu) {
-        cost = topo_.LineTransferNs(cpu, r);  // invalidate the copies
+        cost = LineNs(cpu, r);  // invalidate the copies
         break;
       }
     }
@@ -253,8 +252,7 @@ void SimulatorImpl::WriteLlcLine(int llc, LlcLine which) {
 // The lines of a channel operation on `cpu` that the previous operation
 // left in another CPU's cache (kPipeOpLines).
 int64_t SimulatorImpl::ChannelLinesNs(ChannelState& ch, int cpu) {
-  const int64_t ns =
-      ch.last_cpu >= 0 ? ch.lines * topo_.LineTransferNs(ch.last_cpu, cpu) : 0;
+  const int64_t ns = ch.last_cpu >= 0 ? ch.lines * LineNs(ch.last_cpu, cpu) : 0;
   ch.last_cpu = cpu;
   return ns;
 }
@@ -339,7 +337,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = op.d2.Sample(rng_);
-        if (jitter_) JitterWork(t);
+        if (jitter_) JitterWork(t, id);
         if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
             t.pending_cost_ns == 0) {
           break;  // nothing to do: no phase (and no zero-length event)
@@ -632,7 +630,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = 0;
-        if (jitter_) JitterWork(t);
+        if (jitter_) JitterWork(t, id);
         const int64_t hold_ns = op.d2.Sample(rng_);
         t.rem_stall_ns +=
             SharedLineStall(cpu, op.arg, op.arg2, hold_ns,

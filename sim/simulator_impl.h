@@ -15,6 +15,7 @@
 #define SCHEDSIM_SIM_SIMULATOR_IMPL_H_
 
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -352,6 +353,28 @@ class SimulatorImpl {
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;
   int64_t scan_probes_ = 0;  // probes in the search under way
+  // Topology::LineTransferNs(from, to), inline from a dense copy of each
+  // CPU's core, LLC and package (a channel operation asks at every send
+  // and receive).
+  int64_t LineNs(int from, int to) const {
+    if (from == to) return 0;
+    const LinePlace& a = line_places_[static_cast<size_t>(from)];
+    const LinePlace& b = line_places_[static_cast<size_t>(to)];
+    const int level = a.core == b.core         ? 0
+                      : a.llc == b.llc         ? 1
+                      : a.package == b.package ? 2
+                                               : 3;
+    assert(line_ns_[level] == topo_.LineTransferNs(from, to));
+    return line_ns_[level];
+  }
+  struct LinePlace {
+    int32_t core;
+    int32_t llc;
+    int32_t package;
+  };
+  std::vector<LinePlace> line_places_;  // by CPU
+  // CoherenceSpec's smt_ns, llc_ns, package_ns, remote_ns.
+  std::array<int64_t, 4> line_ns_{};
   int64_t max_khz() const { return max_khz_; }
   int64_t poll_limit_ns() const { return poll_limit_ns_; }
 
@@ -511,8 +534,26 @@ class SimulatorImpl {
   // or an idle CPU exits its state, runs it and goes idle again.
   void RunKernelWork(int cpu, int64_t cost_ns);
   // The compute op's jitter factor (lognormal, mean 1) applied to cycles
-  // and stall, times the task's layout factor. REQUIRES: jitter_.
-  void JitterWork(Task& t);
+  // and stall, times the task's layout factor (task `id` is `t`).
+  // REQUIRES: jitter_. Inline: it runs at nearly every phase start when
+  // the layout source is on (the default), so the common case is a load
+  // and two multiplications, rounded without a libm call.
+  void JitterWork(Task& t, int id) {
+    double f = work_sigma_ > 0 ? DrawWorkFactor() : 1.0;
+    if (layout_sigma_ > 0) f *= task_layout_[static_cast<size_t>(id)];
+    auto scale = [f](int64_t v) -> int64_t {
+      const double x = static_cast<double>(v) * f;
+      if (!(x > 0)) return 0;
+      if (x > 9.0e18) return int64_t{9000000000000000000};
+      // std::llround(x) for 0 < x <= 9e18 (halves away from zero), exact:
+      // the truncation is exact, and so is x - trunc(x).
+      const int64_t i = static_cast<int64_t>(x);
+      return i + (x - static_cast<double>(i) >= 0.5);
+    };
+    t.rem_cycles = scale(t.rem_cycles);
+    t.rem_stall_ns = scale(t.rem_stall_ns);
+  }
+  double DrawWorkFactor();  // work_rng_'s lognormal draw (noise.cc)
   // The layout factor of a new task (1 when the source is off).
   float DrawLayoutFactor();
   // The start skew of a new initial task: uniform 0..start_skew_ns_.

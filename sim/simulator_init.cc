@@ -168,6 +168,14 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   probe_.resize(n);
   nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
+  line_places_.resize(n);
+  for (int cpu = 0; cpu < n; ++cpu) {
+    const topology::CpuPlace& p = topo_.place(cpu);
+    line_places_[cpu] = {p.core, p.llc, p.package};
+  }
+  const topology::CoherenceSpec& coherence = topo_.coherence();
+  line_ns_ = {coherence.smt_ns, coherence.llc_ns, coherence.package_ns,
+              coherence.remote_ns};
   phase_ends_.Reset(n);
   ticks_.Reset(n);
   llcs_.resize(topo_.num_llcs());
