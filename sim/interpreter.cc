@@ -355,8 +355,8 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         int64_t d = op.d1.Sample(rng_);
         t.iowait = op.code == OpCode::kIoWait;
         BlockCurrent(cpu, true);
-        queue_.Push(SimTime::FromNanoseconds(now_ns_ + d), kBandTimer,
-                    kEvTaskTimer, cpu, id);
+        QueuePush(SimTime::FromNanoseconds(now_ns_ + d), kBandTimer,
+                  kEvTaskTimer, cpu, id);
         if (!t.iowait) {
           // A sleep is a timer the idle governor can see (its next timer
           // event); an IO completion is a device interrupt it cannot.
@@ -377,8 +377,8 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         if (wake_ns <= now_ns_) break;  // every request has completed
         t.iowait = true;
         BlockCurrent(cpu, true);
-        queue_.Push(SimTime::FromNanoseconds(wake_ns), kBandTimer, kEvTaskTimer,
-                    cpu, id);
+        QueuePush(SimTime::FromNanoseconds(wake_ns), kBandTimer, kEvTaskTimer,
+                  cpu, id);
         return Schedule(cpu);
       }
       case OpCode::kSend: {

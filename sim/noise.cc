@@ -130,7 +130,7 @@ absl::Status SimulatorImpl::InitNoise(const Workload& workload) {
 }
 
 void SimulatorImpl::PushNoise(int64_t time_ns, int cpu, int s) {
-  queue_.Push(SimTime::FromNanoseconds(time_ns), kBandIrq, kEvNoise, cpu, s);
+  QueuePush(SimTime::FromNanoseconds(time_ns), kBandIrq, kEvNoise, cpu, s);
   if (Visible(s)) {
     std::vector<int64_t>& timers = cpus_[cpu].timers;
     timers.push_back(time_ns);

@@ -57,32 +57,44 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
   while (true) {
     // The earliest of five heads: the phase ends (most events), the ticks,
     // the wake-up deliveries, the C-state exits, the queue (timers, POLL
-    // limits, frequency transitions, the PMU). Empty trees report the
-    // largest key.
+    // limits, frequency transitions, the PMU). The earliest of the last
+    // four is cached (others_*) and recomputed only after one of them
+    // changed (others_changed_, set by every push, clear and cancel and by
+    // the pops below): most events are phase ends that touch none of them.
+    // Empty trees and rings report the largest key; so does an empty queue
+    // here.
+    if (others_changed_) {
+      others_changed_ = false;
+      int64_t t = ticks_.top_time_ns();
+      uint64_t k = ticks_.top_band_seq();
+      int src = 1;
+      if (KeyBefore(deliveries_.TopTime(), deliveries_.TopBandSeq(), t, k)) {
+        t = deliveries_.TopTime();
+        k = deliveries_.TopBandSeq();
+        src = 3;
+      }
+      if (KeyBefore(exits_.TopTime(), exits_.TopBandSeq(), t, k)) {
+        t = exits_.TopTime();
+        k = exits_.TopBandSeq();
+        src = 4;
+      }
+      if (!queue_.empty() &&
+          KeyBefore(queue_.TopTime().ns(), queue_.TopBandSeq(), t, k)) {
+        t = queue_.TopTime().ns();
+        k = queue_.TopBandSeq();
+        src = 2;
+      }
+      others_time_ns_ = t;
+      others_key_ = k;
+      others_source_ = src;
+    }
     int64_t time_ns = phase_ends_.top_time_ns();
     uint64_t key = phase_ends_.top_band_seq();
     int source = 0;
-    if (KeyBefore(ticks_.top_time_ns(), ticks_.top_band_seq(), time_ns, key)) {
-      time_ns = ticks_.top_time_ns();
-      key = ticks_.top_band_seq();
-      source = 1;
-    }
-    // The rings report the largest key when empty.
-    if (KeyBefore(deliveries_.TopTime(), deliveries_.TopBandSeq(), time_ns,
-                  key)) {
-      time_ns = deliveries_.TopTime();
-      key = deliveries_.TopBandSeq();
-      source = 3;
-    }
-    if (KeyBefore(exits_.TopTime(), exits_.TopBandSeq(), time_ns, key)) {
-      time_ns = exits_.TopTime();
-      key = exits_.TopBandSeq();
-      source = 4;
-    }
-    if (!queue_.empty() &&
-        KeyBefore(queue_.TopTime().ns(), queue_.TopBandSeq(), time_ns, key)) {
-      time_ns = queue_.TopTime().ns();
-      source = 2;
+    if (KeyBefore(others_time_ns_, others_key_, time_ns, key)) {
+      time_ns = others_time_ns_;
+      key = others_key_;
+      source = others_source_;
     } else if (key == EventWinnerTree::kEmpty) {
       break;  // nothing pending
     }
@@ -118,21 +130,24 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
       __builtin_prefetch(phase_channel_[runner]);
       OnPhaseEnd(cpu);
       if (phase_ends_.band_seq(cpu) == key) phase_ends_.Clear(cpu);
-    } else if (source == 1) {
-      const int cpu = ticks_.top_slot();
-      ticks_.Clear(cpu);
-      if (cpus_[cpu].mode == CpuMode::kBusy) {
-        OnTick(cpu);
-      } else {
-        OnIdleTick(cpu);
-      }
-    } else if (source == 3) {
-      const Event e = deliveries_.Pop();
-      OnWakeDeliver(e.cpu, e.task);
-    } else if (source == 4) {
-      OnIdleExitDone(exits_.Pop().cpu);
     } else {
-      Dispatch(queue_.Pop());
+      others_changed_ = true;  // the pop below changes the cached head
+      if (source == 1) {
+        const int cpu = ticks_.top_slot();
+        ticks_.Clear(cpu);
+        if (cpus_[cpu].mode == CpuMode::kBusy) {
+          OnTick(cpu);
+        } else {
+          OnIdleTick(cpu);
+        }
+      } else if (source == 3) {
+        const Event e = deliveries_.Pop();
+        OnWakeDeliver(e.cpu, e.task);
+      } else if (source == 4) {
+        OnIdleExitDone(exits_.Pop().cpu);
+      } else {
+        Dispatch(queue_.Pop());
+      }
     }
     if (ABSL_PREDICT_FALSE(!error_.empty())) {
       return absl::FailedPreconditionError(error_);

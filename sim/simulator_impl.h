@@ -469,6 +469,11 @@ class SimulatorImpl {
   // Arms `cpu`'s next tick at time_ns (band kBandTimer).
   void SetTick(int cpu, int64_t time_ns) {
     ticks_.Set(cpu, time_ns, PackBandSeq(kBandTimer, queue_.NextSeq()));
+    others_changed_ = true;
+  }
+  void ClearTick(int cpu) {
+    ticks_.Clear(cpu);
+    others_changed_ = true;
   }
   int64_t SchedSliceNs(const Cpu& c, const Task& t) const;
   void UpdatePelt(int cpu);
@@ -668,6 +673,23 @@ class SimulatorImpl {
   int64_t stats_start_ns_ = 0;
 
   EventQueue queue_;
+  // Every change to queue_, ticks_, deliveries_ or exits_ goes through
+  // these helpers (or RunUntil's pops), which set others_changed_: RunUntil
+  // then recomputes the earliest of those four heads (others_*), and
+  // otherwise compares the phase ends' top with the cached one alone.
+  EventHandle QueuePush(SimTime time, uint8_t band, uint16_t kind,
+                        int32_t cpu = -1, int32_t task = -1) {
+    others_changed_ = true;
+    return queue_.Push(time, band, kind, cpu, task);
+  }
+  bool QueueCancel(EventHandle handle) {
+    others_changed_ = true;
+    return queue_.Cancel(handle);
+  }
+  bool others_changed_ = true;
+  int64_t others_time_ns_ = 0;
+  uint64_t others_key_ = 0;
+  int others_source_ = 0;
   // Wake-up deliveries (kEvWakeDeliver), never cancelled and due a few
   // microseconds after they are pushed: a sorted ring instead of the heap.
   // Their keys take seqs from queue_, so the merge keeps the exact order.
@@ -675,6 +697,7 @@ class SimulatorImpl {
   void PushDelivery(int64_t time_ns, int cpu, int task) {
     deliveries_.Push(time_ns, PackBandSeq(kBandDeliver, queue_.NextSeq()),
                      kEvWakeDeliver, cpu, task);
+    others_changed_ = true;
   }
   // C-state exits in progress (kEvIdleExitDone), likewise: due the physical
   // exit latency after they are pushed, a few distinct values.
@@ -682,6 +705,7 @@ class SimulatorImpl {
   void PushIdleExit(int64_t time_ns, int cpu) {
     exits_.Push(time_ns, PackBandSeq(kBandIrq, queue_.NextSeq()),
                 kEvIdleExitDone, cpu, -1);
+    others_changed_ = true;
   }
   // Each busy CPU's pending phase end (slot = CPU), keyed like queue_'s
   // events with seqs from queue_.NextSeq(): RunUntil pops the earlier head.
