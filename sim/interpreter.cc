@@ -92,17 +92,25 @@ void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
   assert(c.ns_per_cycle == NsPerCycle(RateOf(cpu)) &&
          "Cpu::ns_per_cycle is stale");
   c.seg_ns_per_cycle = c.ns_per_cycle;
-  const int64_t end =
-      now_ns_ + t.rem_stall_ns +
-      CeilNonNegative(static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle);
+  // The cycles' time, memoised per CPU: the same task usually goes on with
+  // a phase of the same cycles at the same rate, and the load and compare
+  // then replace a chain of conversions and a multiplication on the path
+  // from this event to the next (the end time feeds the tree replay).
+  PhaseNsMemo& m = phase_ns_memo_[static_cast<size_t>(cpu)];
+  if (ABSL_PREDICT_FALSE(t.rem_cycles != m.cycles ||
+                         c.seg_ns_per_cycle != m.ns_per_cycle)) {
+    m.cycles = t.rem_cycles;
+    m.ns_per_cycle = c.seg_ns_per_cycle;
+    m.ns =
+        CeilNonNegative(static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle);
+  }
+  const int64_t end = now_ns_ + t.rem_stall_ns + m.ns;
   phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
   phase_task_[cpu] = c.curr;
   phase_op_[cpu] = program_ops_[t.program] + t.pc;
-  const int32_t chan_op = next_channel_op_[t.program][t.pc];
+  const int32_t chan = next_channel_arg_[t.program][t.pc];
   phase_channel_[cpu] =
-      chan_op >= 0
-          ? &channels_[program_ops_[t.program][chan_op].arg + t.channel_base]
-          : &no_channel_;
+      chan >= 0 ? &channels_[chan + t.channel_base] : &no_channel_;
 }
 
 void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {

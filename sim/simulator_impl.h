@@ -541,22 +541,39 @@ class SimulatorImpl {
   // The compute op's jitter factor (lognormal, mean 1) applied to cycles
   // and stall, times the task's layout factor (task `id` is `t`).
   // REQUIRES: jitter_. Inline: it runs at nearly every phase start when
-  // the layout source is on (the default), so the common case is a load
-  // and two multiplications, rounded without a libm call.
+  // the layout source is on (the default).
   void JitterWork(Task& t, int id) {
-    double f = work_sigma_ > 0 ? DrawWorkFactor() : 1.0;
-    if (layout_sigma_ > 0) f *= task_layout_[static_cast<size_t>(id)];
-    auto scale = [f](int64_t v) -> int64_t {
-      const double x = static_cast<double>(v) * f;
-      if (!(x > 0)) return 0;
-      if (x > 9.0e18) return int64_t{9000000000000000000};
-      // std::llround(x) for 0 < x <= 9e18 (halves away from zero), exact:
-      // the truncation is exact, and so is x - trunc(x).
-      const int64_t i = static_cast<int64_t>(x);
-      return i + (x - static_cast<double>(i) >= 0.5);
-    };
-    t.rem_cycles = scale(t.rem_cycles);
-    t.rem_stall_ns = scale(t.rem_stall_ns);
+    if (work_sigma_ == 0) {
+      // The layout source alone: the factor is the task's own, so given
+      // cycles always scale to the same value. Memoised per task (a task's
+      // compute ops mostly have the same cycles), which takes the
+      // multiplication and the rounding off the phase path.
+      TaskLayout& l = task_layout_[static_cast<size_t>(id)];
+      if (ABSL_PREDICT_FALSE(t.rem_cycles != l.cycles_in)) {
+        l.cycles_in = t.rem_cycles;
+        l.cycles_out = ScaleWork(t.rem_cycles, l.factor);
+      }
+      t.rem_cycles = l.cycles_out;
+      if (t.rem_stall_ns != 0) {
+        t.rem_stall_ns = ScaleWork(t.rem_stall_ns, l.factor);
+      }
+      return;
+    }
+    double f = DrawWorkFactor();
+    if (layout_sigma_ > 0) f *= task_layout_[static_cast<size_t>(id)].factor;
+    t.rem_cycles = ScaleWork(t.rem_cycles, f);
+    t.rem_stall_ns = ScaleWork(t.rem_stall_ns, f);
+  }
+  // v * f rounded to the nearest integer, 0 when not positive, at most
+  // 9e18.
+  static int64_t ScaleWork(int64_t v, double f) {
+    const double x = static_cast<double>(v) * f;
+    if (!(x > 0)) return 0;
+    if (x > 9.0e18) return int64_t{9000000000000000000};
+    // std::llround(x) for 0 < x <= 9e18 (halves away from zero), exact:
+    // the truncation is exact, and so is x - trunc(x).
+    const int64_t i = static_cast<int64_t>(x);
+    return i + (x - static_cast<double>(i) >= 0.5);
   }
   double DrawWorkFactor();  // work_rng_'s lognormal draw (noise.cc)
   // The layout factor of a new task (1 when the source is off).
@@ -626,8 +643,15 @@ class SimulatorImpl {
   double layout_mu_ = 0;
   bool jitter_ = false;  // work_sigma_ > 0 || layout_sigma_ > 0
   Rng layout_rng_;
-  // Per task (by id), only while the layout source is on.
-  std::vector<float> task_layout_;
+  // Per task (by id), only while the layout source is on: its layout
+  // factor, and JitterWork's memo (the last cycles scaled, and the result;
+  // used only while the work source is off).
+  struct TaskLayout {
+    float factor = 1;
+    int64_t cycles_in = -1;
+    int64_t cycles_out = 0;
+  };
+  std::vector<TaskLayout> task_layout_;
   // Per source: its period (periodic sources) or mean interval (Poisson),
   // scaled by noise_scale; 0 = off.
   std::array<int64_t, kNoiseSources> noise_period_ns_{};
@@ -648,10 +672,10 @@ class SimulatorImpl {
   std::vector<int32_t> affine_begin_;
   // By program: its first op (programs_ is never modified after Init).
   std::vector<const Op*> program_ops_;
-  // By program and pc: the op index of the channel op the task reaches
-  // next from that pc without computing or blocking (following loop
-  // jumps), or -1. Only a prefetch hint.
-  std::vector<std::vector<int32_t>> next_channel_op_;
+  // By program and pc: the channel (op.arg, before the task's channel_base)
+  // of the channel op the task reaches next from that pc without computing
+  // or blocking (following loop jumps), or -1. Only a prefetch hint.
+  std::vector<std::vector<int32_t>> next_channel_arg_;
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
   std::vector<LineState> lines_;
@@ -716,6 +740,14 @@ class SimulatorImpl {
   std::vector<const ChannelState*> phase_channel_;
   // By CPU: the op its task resumes at when the phase ends (&ops[pc]).
   std::vector<const Op*> phase_op_;
+  // By CPU: ReschedulePhaseEnd's last cycles and rate, and the ns they
+  // take (CeilNonNegative(cycles * ns_per_cycle)).
+  struct PhaseNsMemo {
+    int64_t cycles = -1;
+    double ns_per_cycle = -1;
+    int64_t ns = 0;
+  };
+  std::vector<PhaseNsMemo> phase_ns_memo_;
   ChannelState no_channel_;
   // Each CPU's next tick (slot = CPU), keyed the same way: kept out of
   // queue_, which then holds only the timers, POLL limits, frequency

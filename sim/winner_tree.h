@@ -205,11 +205,21 @@ inline int EventWinnerTree::runner_up_slot() const {
   uint64_t best = winner[1];
   uint64_t best_hi = ~uint64_t{0};
   const uint64_t leaf = leaves_ + winner[1] / sizeof(Key);
-  const int depth = levels_ < 4 ? levels_ : 4;
-  for (int d = 1; d <= depth; ++d) {
-    const uint64_t other = winner[(leaf >> (levels_ - d)) ^ 1];
+  auto take = [&](uint64_t node) {
+    const uint64_t other = winner[node ^ 1];
     winner_tree_internal::TakeIfLess64(
         reinterpret_cast<const Key*>(keys + other)->hi, other, best_hi, best);
+  };
+  if (ABSL_PREDICT_TRUE(levels_ >= 4)) {
+    // Unrolled: the top's ancestor at depth 4 (a node 16..31), then the
+    // siblings of it and of its ancestors at depths 3, 2 and 1.
+    const uint64_t n4 = leaf >> (levels_ - 4);
+    take(n4 >> 3);
+    take(n4 >> 2);
+    take(n4 >> 1);
+    take(n4);
+  } else {
+    for (int d = 1; d <= levels_; ++d) take(leaf >> (levels_ - d));
   }
   return static_cast<int>(best / sizeof(Key));
 }
