@@ -258,8 +258,10 @@ void SimulatorImpl::WriteLlcLine(int llc, LlcLine which) {
 }
 
 // The lines of a channel operation on `cpu` that the previous operation
-// left in another CPU's cache (kPipeOpLines).
-int64_t SimulatorImpl::ChannelLinesNs(ChannelState& ch, int cpu) {
+// left in another CPU's cache (kPipeOpLines). Inlined into RunTask: every
+// send and receive asks.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SimulatorImpl::ChannelLinesNs(
+    ChannelState& ch, int cpu) {
   const int64_t ns = ch.last_cpu >= 0 ? ch.lines * LineNs(ch.last_cpu, cpu) : 0;
   ch.last_cpu = cpu;
   return ns;
