@@ -54,6 +54,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::OnPhaseEnd(int cpu) {
 absl::Status SimulatorImpl::RunUntil(SimTime until) {
   if (!error_.empty()) return absl::FailedPreconditionError(error_);
   const int64_t until_ns = until.ns();
+  // The phase-end slot the last event guessed would be the top now (the
+  // runner-up, see below), or -1.
+  int predicted = -1;
   while (true) {
     // The earliest of five heads: the phase ends (most events), the ticks,
     // the wake-up deliveries, the C-state exits, the queue (timers, POLL
@@ -88,8 +91,23 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
       others_key_ = k;
       others_source_ = src;
     }
-    int64_t time_ns = phase_ends_.top_time_ns();
-    uint64_t key = phase_ends_.top_band_seq();
+    // The phase ends' top. The tree knows it only once the last event's
+    // re-arm has replayed its path, at the end of a chain of dependent
+    // steps (the handler, the end time, the replay). The guess made at the
+    // start of the last event is usually right: when it is, the branch
+    // below hands the guess on (a value known long ago), so that this
+    // event's loads start under the branch's prediction instead of waiting
+    // for the replay. Either way `top` is the tree's top (the asm only
+    // keeps the compiler from merging the two values into one).
+    int top = phase_ends_.top_slot();
+    if (ABSL_PREDICT_TRUE(top == predicted)) {
+      top = predicted;
+#if defined(__GNUC__)
+      __asm__ volatile("" : "+r"(top));
+#endif
+    }
+    int64_t time_ns = phase_ends_.time_ns(top);
+    uint64_t key = phase_ends_.band_seq(top);
     int source = 0;
     if (KeyBefore(others_time_ns_, others_key_, time_ns, key)) {
       time_ns = others_time_ns_;
@@ -119,18 +137,20 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
     if (source == 0) {
       // A phase end usually re-arms its slot for the next phase: leave it
       // set, and clear it after the handler only if the handler did not.
-      const int cpu = phase_ends_.top_slot();
+      const int cpu = top;
       // The slot with the next time is most likely the next event (this
       // one re-arms later): start loading its lines now, so that they
-      // arrive while this event runs. ReschedulePhaseEnd prefetches the
-      // actual next top too, when it is known.
-      const int runner = phase_ends_.runner_up_slot();
+      // arrive while this event runs, and guess it is the next top.
+      const int runner = phase_ends_.runner_up_slot(top);
+      predicted = runner;
       __builtin_prefetch(cpus_.data() + runner);
       __builtin_prefetch(tasks_.data() + phase_task_[runner]);
       __builtin_prefetch(phase_channel_[runner]);
       OnPhaseEnd(cpu);
       if (phase_ends_.band_seq(cpu) == key) phase_ends_.Clear(cpu);
     } else {
+      // The phase ends' top stays the top unless the handler re-arms it.
+      predicted = top;
       others_changed_ = true;  // the pop below changes the cached head
       if (source == 1) {
         const int cpu = ticks_.top_slot();
