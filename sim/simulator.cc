@@ -57,6 +57,8 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
   // The phase-end slot the last event guessed would be the top now (the
   // runner-up, see below), or -1.
   int predicted = -1;
+  // The key of the delivery whose lines were last prefetched.
+  uint64_t prefetched_delivery = EventWinnerTree::kEmpty;
   while (true) {
     // The earliest of five heads: the phase ends (most events), the ticks,
     // the wake-up deliveries, the C-state exits, the queue (timers, POLL
@@ -120,8 +122,11 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
     now_ns_ = time_ns;
     ++events_;
     // The next wake-up delivery is a few events away: start bringing its
-    // CPU's and task's lines in.
-    if (source != 3 && !deliveries_.empty()) {
+    // CPU's and task's lines in, once per delivery (it stays the ring's
+    // front for several events). An empty ring's key is never a real one.
+    if (source != 3 && deliveries_.TopBandSeq() != prefetched_delivery &&
+        !deliveries_.empty()) {
+      prefetched_delivery = deliveries_.TopBandSeq();
       const char* task =
           reinterpret_cast<const char*>(tasks_.data() + deliveries_.TopTask());
       const char* cpu =
