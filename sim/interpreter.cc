@@ -86,7 +86,11 @@ void SimulatorImpl::SettlePhase(int cpu) {
   t.rem_stall_ns = RoundNonNegative(static_cast<double>(t.rem_stall_ns) * keep);
 }
 
-void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
+void SimulatorImpl::ReschedulePhaseEnd(int cpu) { ArmPhaseEnd(cpu); }
+
+// ReschedulePhaseEnd's body, inlined into RunTask's phase start (most
+// events end there).
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::ArmPhaseEnd(int cpu) {
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[c.curr];
   assert(c.ns_per_cycle == NsPerCycle(RateOf(cpu)) &&
@@ -111,16 +115,6 @@ void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
   const int32_t chan = next_channel_arg_[t.program][t.pc];
   phase_channel_[cpu] =
       chan >= 0 ? &channels_[chan + t.channel_base] : &no_channel_;
-}
-
-void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
-  Cpu& c = cpus_[cpu];
-  Task& t = tasks_[c.curr];
-  t.in_phase = true;
-  t.rem_stall_ns += extra_stall_ns + t.pending_cost_ns;
-  t.pending_cost_ns = 0;
-  c.seg_start_ns = now_ns_;
-  ReschedulePhaseEnd(cpu);
 }
 
 // The SMT sibling of `cpu` started or stopped running: the throughput of a
@@ -352,14 +346,12 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
             t.pending_cost_ns == 0) {
           break;  // nothing to do: no phase (and no zero-length event)
         }
-        StartPhase(cpu, 0);
-        return;
+        goto start_phase;
       }
       case OpCode::kSleep:
       case OpCode::kIoWait: {
         if (t.pending_cost_ns > 0) {  // finish kernel work first
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         ++t.pc;
         int64_t d = op.d1.Sample(rng_);
@@ -378,8 +370,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       }
       case OpCode::kIo: {
         if (t.pending_cost_ns > 0) {  // finish kernel work first
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         bool last = false;
         const int64_t wake_ns = NextIoCompletion(id, op, &last);
@@ -396,8 +387,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         // already queued (context switch, a previous receive) is done, so
         // that it sees the reader's real state.
         if (t.pending_cost_ns > 0) {
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         ChannelState& ch = channels_[op.arg + t.channel_base];
         if (ch.messages >= ch.capacity) {
@@ -430,8 +420,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ChannelState& ch = channels_[op.arg + t.channel_base];
         if (ch.messages == 0) {
           if (t.pending_cost_ns > 0) {
-            StartPhase(cpu, 0);
-            return;
+            goto start_phase;
           }
           t.next_waiter = -1;
           if (ch.readers_tail >= 0) {
@@ -462,8 +451,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       }
       case OpCode::kBarrier: {
         if (t.pending_cost_ns > 0) {
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         BarrierState& b = barriers_[op.arg];
         if (++b.arrived >= b.parties) {
@@ -502,8 +490,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           b.spinners.push_back(id);
           t.rem_cycles = 0;
           t.rem_stall_ns = spin;
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         ++t.pc;
         t.next_waiter = b.waiters_head;
@@ -564,8 +551,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       }
       case OpCode::kExec: {
         if (t.pending_cost_ns > 0) {  // finish the kernel work first
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         // execve() replaces the image: the new program from its start, the
         // same task (its PELT signal, vruntime and channels kept).
@@ -594,8 +580,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       }
       case OpCode::kExit: {
         if (t.pending_cost_ns > 0) {  // finish the last kernel work
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         t.state = TaskState::kDead;
         if (sink_) sink_->OnTaskExit(now_ns_, id);
@@ -649,8 +634,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
             t.pending_cost_ns == 0) {
           break;
         }
-        StartPhase(cpu, 0);
-        return;
+        goto start_phase;
       }
     }
   }
@@ -658,6 +642,16 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
                  "') ran ", kMaxInlineOps,
                  " operations without computing, sleeping or "
                  "blocking: an endless loop that takes no time");
+start_phase:
+  // A compute phase starts, or the kernel work queued so far runs before
+  // the op that follows it: one copy of the phase start, with the phase
+  // end's arming inlined, for every op that gets here.
+  assert(c.curr == id);
+  t.in_phase = true;
+  t.rem_stall_ns += t.pending_cost_ns;
+  t.pending_cost_ns = 0;
+  c.seg_start_ns = now_ns_;
+  ArmPhaseEnd(cpu);
 }
 
 }  // namespace schedsim::sim

@@ -398,9 +398,9 @@ class SimulatorImpl {
       const Args&... args) {
     Fail(absl::StrCat(args...));
   }
-  void StartPhase(int cpu, int64_t extra_stall_ns);
   void SettlePhase(int cpu);
   void ReschedulePhaseEnd(int cpu);
+  void ArmPhaseEnd(int cpu);  // its body (inlined into RunTask)
   double RateOf(int cpu) const;
   static double NsPerCycle(double rate) { return rate > 0 ? 1.0 / rate : 0; }
   void UpdateRate(int cpu);  // Cpu::ns_per_cycle = NsPerCycle(RateOf(cpu))
