@@ -17,6 +17,11 @@
 //       of 1000 simulated ms after a 20 ms warm-up (the start gate, forks
 //       and the first wake-ups); ENGINE_BENCH_HACKBENCH_MS overrides the
 //       1000 (e.g. a short run under callgrind).
+//   BM_Engine_Hackbench_Zen3_128g
+//       hackbench -p (pipes), 128 groups of 20 senders + 20 receivers (5120
+//       tasks), endless, on zen3-2s-nps1 with the same policies. One
+//       iteration of 1000 simulated ms after a 20 ms warm-up;
+//       ENGINE_BENCH_ZEN3_MS overrides the 1000.
 //
 // Each run is deterministic (seed 1; one iteration, so the counts do not
 // depend on how many iterations the library would pick). Set-up, warm-up
@@ -52,6 +57,19 @@
 //                                duration); a sanity check (<= CPU count).
 //   anomalies                    CPUs with negative busy or idle time, or
 //                                busy + idle above the duration (want 0).
+//   cpu_seconds_per_simulated_second
+//                                CPU time of this thread in the RunFor calls
+//                                (CLOCK_THREAD_CPUTIME_ID) per simulated
+//                                second: less sensitive than the wall time to
+//                                other jobs on the machine.
+//   bare_loop_events_per_second  the reference: a bare C++ radix-heap event
+//                                loop (BareRadixHeapLoop below) run in the
+//                                same process, half just before and half just
+//                                after the timed region, per wall second.
+//   bare_loop_cpu_ns_per_event   its thread CPU time per event.
+//   events_ratio_to_bare_loop    events_per_second / bare_loop_events_per_
+//                                second (wall times, as measured in the run).
+//   cpu_ratio_to_bare_loop       the same ratio from thread CPU times.
 //   messages_per_sim_second, round_trip_us: what the workload achieved.
 //   warmup_events                events of the warm-up (not timed); with
 //                                `events`, the denominator of instructions
@@ -66,6 +84,7 @@
 //       > /tmp/engine.json   (one command line)
 
 #include <malloc.h>
+#include <time.h>
 
 #include <atomic>
 #include <chrono>
@@ -75,12 +94,15 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "benchmark/benchmark.h"
 #include "platform/registry.h"
 #include "sim/config.h"
+#include "sim/rng.h"
 #include "sim/simulator.h"
 #include "sim/stats.h"
 #include "sim/time.h"
@@ -290,6 +312,121 @@ double StatsFingerprint(const sim::SimStats& s) {
   return f.value();
 }
 
+// Thread CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
+double ThreadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) +
+         1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// --- The reference: a bare radix-heap event loop ----------------------------
+//
+// What a discrete-event simulator costs with nothing modelled: a textbook
+// monotone radix heap (65 buckets of std::vector by the highest bit in
+// which a key differs from the last popped key; no handles, no cancel, no
+// tie order), holding `pending` events; each pop dispatches on the event's
+// kind through a switch, and the handler pushes one successor at now plus
+// an exponential delay (drawn before timing into a table). The events carry
+// what the simulator's do (time, kind, cpu, task). This is the "bare C++
+// radix-heap event loop" of issue 18; engine benchmarks report their rate
+// against it, measured in the same process. It must not be tuned to change
+// that ratio.
+class BareRadixHeap {
+ public:
+  struct Item {
+    uint64_t time;
+    uint16_t kind;
+    int32_t cpu;
+    int32_t task;
+  };
+  bool empty() const { return size_ == 0; }
+  void Push(const Item& e) {
+    buckets_[BucketOf(e.time)].push_back(e);
+    ++size_;
+  }
+  Item Pop() {
+    if (buckets_[0].empty()) {
+      int i = 1;
+      while (buckets_[i].empty()) ++i;
+      // The new floor: the smallest time of bucket i; its items all move to
+      // lower buckets.
+      uint64_t m = buckets_[i][0].time;
+      for (const Item& e : buckets_[i]) m = e.time < m ? e.time : m;
+      last_ = m;
+      for (const Item& e : buckets_[i]) buckets_[BucketOf(e.time)].push_back(e);
+      buckets_[i].clear();
+    }
+    Item e = buckets_[0].back();
+    buckets_[0].pop_back();
+    --size_;
+    return e;
+  }
+
+ private:
+  int BucketOf(uint64_t t) const {
+    return t == last_ ? 0 : 64 - __builtin_clzll(t ^ last_);
+  }
+  std::vector<Item> buckets_[65];
+  uint64_t last_ = 0;
+  size_t size_ = 0;
+};
+
+struct BareLoop {
+  // `pending` events, mean delay `mean_ns`.
+  BareLoop(int pending, double mean_ns) : delays(kTable) {
+    sim::Rng rng(kSeed);
+    for (int64_t& d : delays) {
+      d = 1 + static_cast<int64_t>(rng.Exponential(mean_ns));
+    }
+    for (int i = 0; i < pending; ++i) {
+      q.Push({static_cast<uint64_t>(delays[i % kTable]),
+              static_cast<uint16_t>(i % 4), i, i});
+    }
+    Run(8 * static_cast<uint64_t>(pending));  // to the steady state
+  }
+  // Runs `n` events; returns a checksum of what the handlers did.
+  uint64_t Run(uint64_t n) {
+    for (uint64_t k = 0; k < n; ++k) {
+      const BareRadixHeap::Item e = q.Pop();
+      const uint64_t now = e.time;
+      const int64_t d = delays[next++ & (kTable - 1)];
+      switch (e.kind) {
+        case 0:  // a phase end: the same CPU's next phase
+          q.Push({now + d, 0, e.cpu, e.task});
+          break;
+        case 1:  // a tick
+          sum += static_cast<uint64_t>(e.cpu);
+          q.Push({now + d, 1, e.cpu, e.task});
+          break;
+        case 2:  // a wake-up: the task moves on
+          q.Push({now + d, 2, e.cpu, e.task + 1});
+          break;
+        default:
+          sum ^= now;
+          q.Push({now + d, 3, e.cpu, e.task});
+          break;
+      }
+    }
+    return sum;
+  }
+  static constexpr size_t kTable = size_t{1} << 16;
+  std::vector<int64_t> delays;
+  BareRadixHeap q;
+  uint64_t next = 0;
+  uint64_t sum = 0;
+};
+
+// Wall and thread CPU seconds of `n` events of `loop`.
+void TimeBareLoop(BareLoop& loop, uint64_t n, double* wall_s, double* cpu_s) {
+  const double c0 = ThreadCpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  benchmark::DoNotOptimize(loop.Run(n));
+  const auto t1 = std::chrono::steady_clock::now();
+  *cpu_s += ThreadCpuSeconds() - c0;
+  *wall_s += std::chrono::duration<double>(t1 - t0).count();
+}
+
 struct EngineRun {
   const char* machine;
   sim::SimConfig config;
@@ -338,13 +475,29 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
   const uint64_t warmup_events = simulator.Stats().events;
   simulator.ResetStats();
 
+  // The reference loop: two events pending per CPU (a busy CPU's phase end
+  // and tick), 100 us mean delay (event_queue_bench's hold load). Half of
+  // its events run here, half after the timed region. Its heap is not the
+  // simulator's: its growth (all of it happens in the warm-up and this
+  // first half) is taken out of bytes_per_task.
+  const int64_t before_bare = LiveBytes();
+  BareLoop bare(2 * topo->num_cpus(), 100000.0);
+  constexpr uint64_t kBareEvents = uint64_t{1} << 24;
+  double bare_wall_s = 0;
+  double bare_cpu_s = 0;
+  TimeBareLoop(bare, kBareEvents / 2, &bare_wall_s, &bare_cpu_s);
+  const int64_t bare_bytes = LiveBytes() - before_bare;
+
   double wall_s = 0;
+  double cpu_s = 0;
   uint64_t allocations = 0;
   for (auto _ : state) {
     const uint64_t a0 = Allocations();
+    const double c0 = ThreadCpuSeconds();
     const auto t0 = std::chrono::steady_clock::now();
     const absl::Status s = simulator.RunFor(run.slice);
     const auto t1 = std::chrono::steady_clock::now();
+    cpu_s += ThreadCpuSeconds() - c0;
     allocations += Allocations() - a0;
     const double dt = std::chrono::duration<double>(t1 - t0).count();
     wall_s += dt;
@@ -354,7 +507,8 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
       return {};
     }
   }
-  const int64_t grown = LiveBytes() - before;
+  const int64_t grown = LiveBytes() - before - bare_bytes;
+  TimeBareLoop(bare, kBareEvents / 2, &bare_wall_s, &bare_cpu_s);
 
   sim::SimStats stats = simulator.Stats();
   const int tasks = simulator.task_count();
@@ -377,6 +531,17 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
   k["events_per_second"] = static_cast<double>(stats.events) / wall_s;
   k["sim_seconds_per_wall_second"] = sim_s * cpus / wall_s;
   k["sim_time_ratio"] = sim_s / wall_s;
+  k["cpu_seconds_per_simulated_second"] = sim_s > 0 ? cpu_s / sim_s : 0;
+  const double bare_rate = static_cast<double>(kBareEvents) / bare_wall_s;
+  k["bare_loop_events_per_second"] = bare_rate;
+  k["bare_loop_cpu_ns_per_event"] =
+      bare_cpu_s * 1e9 / static_cast<double>(kBareEvents);
+  k["events_ratio_to_bare_loop"] =
+      static_cast<double>(stats.events) / wall_s / bare_rate;
+  k["cpu_ratio_to_bare_loop"] =
+      cpu_s > 0 ? static_cast<double>(stats.events) / cpu_s /
+                      (static_cast<double>(kBareEvents) / bare_cpu_s)
+                : 0;
   k["tasks"] = tasks;
   k["cpus"] = cpus;
   k["bytes_per_task"] = static_cast<double>(grown) / tasks;
@@ -440,6 +605,34 @@ void BM_Engine_Hackbench256(benchmark::State& state) {
           : 0;
 }
 BENCHMARK(BM_Engine_Hackbench256)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+sim::Workload HackbenchPipes128() {
+  workloads::HackbenchParams p;
+  p.groups = 128;  // 5120 tasks
+  p.fds = 20;
+  p.loops = 0;  // forever
+  p.pipe = true;
+  return workloads::HackbenchWorkload(p);
+}
+
+// The issue-18 scale: 5120 tasks on the 256-CPU machine, pipes (-p).
+void BM_Engine_Hackbench_Zen3_128g(benchmark::State& state) {
+  const EngineRun run{
+      "zen3-2s-nps1", sim::SimConfig(), sim::Milliseconds(20),
+      sim::Milliseconds(MsFromEnv("ENGINE_BENCH_ZEN3_MS", 1000))};
+  const sim::SimStats s = RunEngine(state, run, &HackbenchPipes128);
+  if (s.metrics.empty()) return;
+  state.counters["messages_per_sim_second"] =
+      s.duration_s() > 0
+          ? static_cast<double>(
+                s.metrics[workloads::kHackbenchMessagesMetric].count) /
+                s.duration_s()
+          : 0;
+}
+BENCHMARK(BM_Engine_Hackbench_Zen3_128g)
     ->Iterations(1)
     ->UseManualTime()
     ->Unit(benchmark::kSecond);

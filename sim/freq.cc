@@ -251,14 +251,14 @@ void SimulatorImpl::SetTargetKhz(int domain, int64_t khz) {
   int64_t eff = EffectiveKhz(d, khz);
   d.pending_khz = eff;
   if (eff == d.cur_khz) {
-    queue_.Cancel(d.transition);
+    QueueCancel(d.transition);
     d.transition = EventHandle();
     return;
   }
   if (!queue_.Contains(d.transition)) {
     d.transition =
-        queue_.Push(SimTime::FromNanoseconds(now_ns_ + f.transition_latency_ns),
-                    kBandTimer, kEvFreqDone, domain, -1);
+        QueuePush(SimTime::FromNanoseconds(now_ns_ + f.transition_latency_ns),
+                  kBandTimer, kEvFreqDone, domain, -1);
   }
 }
 
@@ -308,8 +308,8 @@ void SimulatorImpl::PackageBusyChanged(int cpu, bool busy) {
     if (p.busy_cpus++ == 0 && !queue_.Contains(p.pmu)) {
       int64_t period = config_.pmu_period_ns;
       int64_t next = (now_ns_ / period + 1) * period;
-      p.pmu = queue_.Push(SimTime::FromNanoseconds(next), kBandPmu, kEvPmu,
-                          cpus_[cpu].package, -1);
+      p.pmu = QueuePush(SimTime::FromNanoseconds(next), kBandPmu, kEvPmu,
+                        cpus_[cpu].package, -1);
     }
   } else {
     if (--threads == 0) --p.active_cores;
@@ -379,9 +379,8 @@ void SimulatorImpl::OnPmu(int package) {
     }
   }
   if (p.busy_cpus > 0) {
-    p.pmu =
-        queue_.Push(SimTime::FromNanoseconds(now_ns_ + config_.pmu_period_ns),
-                    kBandPmu, kEvPmu, package, -1);
+    p.pmu = QueuePush(SimTime::FromNanoseconds(now_ns_ + config_.pmu_period_ns),
+                      kBandPmu, kEvPmu, package, -1);
   }
   return;
 }

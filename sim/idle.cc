@@ -123,13 +123,12 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
   c.polling = s >= 0 && topo_.cstates()[s].polling();
   if (s >= 0) ++c.stats.states[s].usage;
   if (c.polling) {
-    c.idle_timer =
-        queue_.Push(SimTime::FromNanoseconds(now_ns_ + poll_limit_ns_),
-                    kBandTimer, kEvPollTimeout, cpu, -1);
+    c.idle_timer = QueuePush(SimTime::FromNanoseconds(now_ns_ + poll_limit_ns_),
+                             kBandTimer, kEvPollTimeout, cpu, -1);
   }
   if (stop_tick) {
     if (c.tick_running) {
-      ticks_.Clear(cpu);
+      ClearTick(cpu);
       c.tick_running = false;
     }
   } else {
@@ -205,7 +204,7 @@ void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   --llcs_[c.llc].nr_idle;
   c.idle_state = -1;
   c.polling = false;
-  queue_.Cancel(c.idle_timer);
+  QueueCancel(c.idle_timer);
   c.idle_timer = EventHandle();
   // SIS_PROP's avg_idle (ttwu_do_wakeup): EWMA 1/8 of idle durations,
   // clamped at 2 * max_idle_balance_cost.

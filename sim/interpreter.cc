@@ -88,33 +88,35 @@ void SimulatorImpl::SettlePhase(int cpu) {
   t.rem_stall_ns = RoundNonNegative(static_cast<double>(t.rem_stall_ns) * keep);
 }
 
-void SimulatorImpl::ReschedulePhaseEnd(int cpu) {
+void SimulatorImpl::ReschedulePhaseEnd(int cpu) { ArmPhaseEnd(cpu); }
+
+// ReschedulePhaseEnd's body, inlined into RunTask's phase start (most
+// events end there).
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::ArmPhaseEnd(int cpu) {
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[c.curr];
   assert(c.ns_per_cycle == NsPerCycle(RateOf(cpu)) &&
          "Cpu::ns_per_cycle is stale");
   c.seg_ns_per_cycle = c.ns_per_cycle;
-  const int64_t end =
-      now_ns_ + t.rem_stall_ns +
-      CeilNonNegative(static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle);
+  // The cycles' time, memoised per CPU: the same task usually goes on with
+  // a phase of the same cycles at the same rate, and the load and compare
+  // then replace a chain of conversions and a multiplication on the path
+  // from this event to the next (the end time feeds the tree replay).
+  PhaseNsMemo& m = phase_ns_memo_[static_cast<size_t>(cpu)];
+  if (ABSL_PREDICT_FALSE(t.rem_cycles != m.cycles ||
+                         c.seg_ns_per_cycle != m.ns_per_cycle)) {
+    m.cycles = t.rem_cycles;
+    m.ns_per_cycle = c.seg_ns_per_cycle;
+    m.ns =
+        CeilNonNegative(static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle);
+  }
+  const int64_t end = now_ns_ + t.rem_stall_ns + m.ns;
   phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
   phase_task_[cpu] = c.curr;
   phase_op_[cpu] = program_ops_[t.program] + t.pc;
-  const int32_t chan_op = next_channel_op_[t.program][t.pc];
+  const int32_t chan = next_channel_arg_[t.program][t.pc];
   phase_channel_[cpu] =
-      chan_op >= 0
-          ? &channels_[program_ops_[t.program][chan_op].arg + t.channel_base]
-          : &no_channel_;
-}
-
-void SimulatorImpl::StartPhase(int cpu, int64_t extra_stall_ns) {
-  Cpu& c = cpus_[cpu];
-  Task& t = tasks_[c.curr];
-  t.in_phase = true;
-  t.rem_stall_ns += extra_stall_ns + t.pending_cost_ns;
-  t.pending_cost_ns = 0;
-  c.seg_start_ns = now_ns_;
-  ReschedulePhaseEnd(cpu);
+      chan >= 0 ? &channels_[chan + t.channel_base] : &no_channel_;
 }
 
 // The SMT sibling of `cpu` started or stopped running: the throughput of a
@@ -188,14 +190,13 @@ int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
   int64_t end = 0;
   if (other >= 0 && other_end > start_ns - span_ns) {
     // Contended: every write moves the line and queues behind the others.
-    const int64_t per_write = topo_.LineTransferNs(other, cpu) + hold_ns;
+    const int64_t per_write = LineNs(other, cpu) + hold_ns;
     const int64_t begin = std::max(start_ns, busy_until);
     end = begin + per_write * writes;
     stall = end - start_ns;
     st.transfers += static_cast<uint64_t>(writes);
   } else {
-    const int64_t move =
-        owned || l.owner < 0 ? 0 : topo_.LineTransferNs(l.owner, cpu);
+    const int64_t move = owned || l.owner < 0 ? 0 : LineNs(l.owner, cpu);
     if (move > 0) ++st.transfers;
     stall = move + hold_ns * writes;
     end = start_ns + stall;
@@ -224,7 +225,7 @@ void SimulatorImpl::ReadLlcLine(int llc, LlcLine which) {
   LineState& l = llc_lines_[i];
   topology::CpuSet& readers = llc_line_readers_[i];
   if (l.owner < 0 || l.owner == cpu || readers.Test(cpu)) return;
-  line_cost_ns_ += topo_.LineTransferNs(l.owner, cpu);
+  line_cost_ns_ += LineNs(l.owner, cpu);
   readers.Set(cpu);
 }
 
@@ -239,7 +240,7 @@ void SimulatorImpl::WriteLlcLine(int llc, LlcLine which) {
   if (l.owner == cpu) {
     for (int r = readers.First(); r >= 0; r = readers.Next(r)) {
       if (r != cpu) {
-        cost = topo_.LineTransferNs(cpu, r);  // invalidate the copies
+        cost = LineNs(cpu, r);  // invalidate the copies
         break;
       }
     }
@@ -253,10 +254,11 @@ void SimulatorImpl::WriteLlcLine(int llc, LlcLine which) {
 }
 
 // The lines of a channel operation on `cpu` that the previous operation
-// left in another CPU's cache (kPipeOpLines).
-int64_t SimulatorImpl::ChannelLinesNs(ChannelState& ch, int cpu) {
-  const int64_t ns =
-      ch.last_cpu >= 0 ? ch.lines * topo_.LineTransferNs(ch.last_cpu, cpu) : 0;
+// left in another CPU's cache (kPipeOpLines). Inlined into RunTask: every
+// send and receive asks.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SimulatorImpl::ChannelLinesNs(
+    ChannelState& ch, int cpu) {
+  const int64_t ns = ch.last_cpu >= 0 ? ch.lines * LineNs(ch.last_cpu, cpu) : 0;
   ch.last_cpu = cpu;
   return ns;
 }
@@ -341,26 +343,24 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = op.d2.Sample(rng_);
-        if (jitter_) JitterWork(t);
+        if (jitter_) JitterWork(t, id);
         if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
             t.pending_cost_ns == 0) {
           break;  // nothing to do: no phase (and no zero-length event)
         }
-        StartPhase(cpu, 0);
-        return;
+        goto start_phase;
       }
       case OpCode::kSleep:
       case OpCode::kIoWait: {
         if (t.pending_cost_ns > 0) {  // finish kernel work first
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         ++t.pc;
         int64_t d = op.d1.Sample(rng_);
         t.iowait = op.code == OpCode::kIoWait;
         BlockCurrent(cpu, true);
-        queue_.Push(SimTime::FromNanoseconds(now_ns_ + d), kBandTimer,
-                    kEvTaskTimer, cpu, id);
+        QueuePush(SimTime::FromNanoseconds(now_ns_ + d), kBandTimer,
+                  kEvTaskTimer, cpu, id);
         if (!t.iowait) {
           // A sleep is a timer the idle governor can see (its next timer
           // event); an IO completion is a device interrupt it cannot.
@@ -372,8 +372,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       }
       case OpCode::kIo: {
         if (t.pending_cost_ns > 0) {  // finish kernel work first
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         bool last = false;
         const int64_t wake_ns = NextIoCompletion(id, op, &last);
@@ -381,8 +380,8 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         if (wake_ns <= now_ns_) break;  // every request has completed
         t.iowait = true;
         BlockCurrent(cpu, true);
-        queue_.Push(SimTime::FromNanoseconds(wake_ns), kBandTimer, kEvTaskTimer,
-                    cpu, id);
+        QueuePush(SimTime::FromNanoseconds(wake_ns), kBandTimer, kEvTaskTimer,
+                  cpu, id);
         return Schedule(cpu);
       }
       case OpCode::kSend: {
@@ -390,8 +389,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         // already queued (context switch, a previous receive) is done, so
         // that it sees the reader's real state.
         if (t.pending_cost_ns > 0) {
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         ChannelState& ch = channels_[op.arg + t.channel_base];
         if (ch.messages >= ch.capacity) {
@@ -424,8 +422,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ChannelState& ch = channels_[op.arg + t.channel_base];
         if (ch.messages == 0) {
           if (t.pending_cost_ns > 0) {
-            StartPhase(cpu, 0);
-            return;
+            goto start_phase;
           }
           t.next_waiter = -1;
           if (ch.readers_tail >= 0) {
@@ -456,8 +453,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       }
       case OpCode::kBarrier: {
         if (t.pending_cost_ns > 0) {
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         BarrierState& b = barriers_[op.arg];
         if (++b.arrived >= b.parties) {
@@ -496,8 +492,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           b.spinners.push_back(id);
           t.rem_cycles = 0;
           t.rem_stall_ns = spin;
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         ++t.pc;
         t.next_waiter = b.waiters_head;
@@ -558,8 +553,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       }
       case OpCode::kExec: {
         if (t.pending_cost_ns > 0) {  // finish the kernel work first
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         // execve() replaces the image: the new program from its start, the
         // same task (its PELT signal, vruntime and channels kept).
@@ -588,8 +582,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       }
       case OpCode::kExit: {
         if (t.pending_cost_ns > 0) {  // finish the last kernel work
-          StartPhase(cpu, 0);
-          return;
+          goto start_phase;
         }
         t.state = TaskState::kDead;
         if (sink_) sink_->OnTaskExit(now_ns_, id);
@@ -634,7 +627,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = 0;
-        if (jitter_) JitterWork(t);
+        if (jitter_) JitterWork(t, id);
         const int64_t hold_ns = op.d2.Sample(rng_);
         t.rem_stall_ns +=
             SharedLineStall(cpu, op.arg, op.arg2, hold_ns,
@@ -643,8 +636,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
             t.pending_cost_ns == 0) {
           break;
         }
-        StartPhase(cpu, 0);
-        return;
+        goto start_phase;
       }
     }
   }
@@ -652,6 +644,16 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
                  "') ran ", kMaxInlineOps,
                  " operations without computing, sleeping or "
                  "blocking: an endless loop that takes no time");
+start_phase:
+  // A compute phase starts, or the kernel work queued so far runs before
+  // the op that follows it: one copy of the phase start, with the phase
+  // end's arming inlined, for every op that gets here.
+  assert(c.curr == id);
+  t.in_phase = true;
+  t.rem_stall_ns += t.pending_cost_ns;
+  t.pending_cost_ns = 0;
+  c.seg_start_ns = now_ns_;
+  ArmPhaseEnd(cpu);
 }
 
 }  // namespace schedsim::sim

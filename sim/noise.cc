@@ -130,7 +130,7 @@ absl::Status SimulatorImpl::InitNoise(const Workload& workload) {
 }
 
 void SimulatorImpl::PushNoise(int64_t time_ns, int cpu, int s) {
-  queue_.Push(SimTime::FromNanoseconds(time_ns), kBandIrq, kEvNoise, cpu, s);
+  QueuePush(SimTime::FromNanoseconds(time_ns), kBandIrq, kEvNoise, cpu, s);
   if (Visible(s)) {
     std::vector<int64_t>& timers = cpus_[cpu].timers;
     timers.push_back(time_ns);
@@ -208,19 +208,11 @@ float SimulatorImpl::DrawLayoutFactor() {
   return static_cast<float>(layout_rng_.LogNormal(layout_mu_, layout_sigma_));
 }
 
-void SimulatorImpl::JitterWork(Task& t) {
-  double f = work_sigma_ > 0 ? work_rng_.LogNormal(work_mu_, work_sigma_) : 1.0;
-  if (layout_sigma_ > 0) {
-    f *= task_layout_[static_cast<size_t>(&t - tasks_.data())];
-  }
-  auto scale = [f](int64_t v) -> int64_t {
-    const double x = static_cast<double>(v) * f;
-    if (!(x > 0)) return 0;
-    if (x > 9.0e18) return int64_t{9000000000000000000};
-    return static_cast<int64_t>(std::llround(x));
-  };
-  t.rem_cycles = scale(t.rem_cycles);
-  t.rem_stall_ns = scale(t.rem_stall_ns);
+// The draw of the work source's factor, out of line: the phase path
+// (JitterWork, inline in simulator_impl.h) calls it only when the source is
+// on.
+double SimulatorImpl::DrawWorkFactor() {
+  return work_rng_.LogNormal(work_mu_, work_sigma_);
 }
 
 int64_t SimulatorImpl::StartSkewNs() {

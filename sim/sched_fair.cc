@@ -197,7 +197,7 @@ int64_t SimulatorImpl::MigrationRefillNs(int task, int from, int to) const {
     return a.core != b.core ? config_.smt_migration_penalty_ns : 0;
   }
   const int64_t ws = specs_[tasks_[task].spec].working_set_bytes;
-  const int64_t line_ns = topo_.LineTransferNs(from, to);
+  const int64_t line_ns = LineNs(from, to);
   if (ws < 0 || line_ns <= 0) {
     int64_t penalty = config_.llc_migration_penalty_ns;
     if (a.node != b.node)

@@ -54,35 +54,67 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::OnPhaseEnd(int cpu) {
 absl::Status SimulatorImpl::RunUntil(SimTime until) {
   if (!error_.empty()) return absl::FailedPreconditionError(error_);
   const int64_t until_ns = until.ns();
+  // The phase-end slot the last event guessed would be the top now (the
+  // runner-up, see below), or -1.
+  int predicted = -1;
+  // The key of the delivery whose lines were last prefetched.
+  uint64_t prefetched_delivery = EventWinnerTree::kEmpty;
   while (true) {
     // The earliest of five heads: the phase ends (most events), the ticks,
     // the wake-up deliveries, the C-state exits, the queue (timers, POLL
-    // limits, frequency transitions, the PMU). Empty trees report the
-    // largest key.
-    int64_t time_ns = phase_ends_.top_time_ns();
-    uint64_t key = phase_ends_.top_band_seq();
+    // limits, frequency transitions, the PMU). The earliest of the last
+    // four is cached (others_*) and recomputed only after one of them
+    // changed (others_changed_, set by every push, clear and cancel and by
+    // the pops below): most events are phase ends that touch none of them.
+    // Empty trees and rings report the largest key; so does an empty queue
+    // here.
+    if (others_changed_) {
+      others_changed_ = false;
+      int64_t t = ticks_.top_time_ns();
+      uint64_t k = ticks_.top_band_seq();
+      int src = 1;
+      if (KeyBefore(deliveries_.TopTime(), deliveries_.TopBandSeq(), t, k)) {
+        t = deliveries_.TopTime();
+        k = deliveries_.TopBandSeq();
+        src = 3;
+      }
+      if (KeyBefore(exits_.TopTime(), exits_.TopBandSeq(), t, k)) {
+        t = exits_.TopTime();
+        k = exits_.TopBandSeq();
+        src = 4;
+      }
+      if (!queue_.empty() &&
+          KeyBefore(queue_.TopTime().ns(), queue_.TopBandSeq(), t, k)) {
+        t = queue_.TopTime().ns();
+        k = queue_.TopBandSeq();
+        src = 2;
+      }
+      others_time_ns_ = t;
+      others_key_ = k;
+      others_source_ = src;
+    }
+    // The phase ends' top. The tree knows it only once the last event's
+    // re-arm has replayed its path, at the end of a chain of dependent
+    // steps (the handler, the end time, the replay). The guess made at the
+    // start of the last event is usually right: when it is, the branch
+    // below hands the guess on (a value known long ago), so that this
+    // event's loads start under the branch's prediction instead of waiting
+    // for the replay. Either way `top` is the tree's top (the asm only
+    // keeps the compiler from merging the two values into one).
+    int top = phase_ends_.top_slot();
+    if (ABSL_PREDICT_TRUE(top == predicted)) {
+      top = predicted;
+#if defined(__GNUC__)
+      __asm__ volatile("" : "+r"(top));
+#endif
+    }
+    int64_t time_ns = phase_ends_.time_ns(top);
+    uint64_t key = phase_ends_.band_seq(top);
     int source = 0;
-    if (KeyBefore(ticks_.top_time_ns(), ticks_.top_band_seq(), time_ns, key)) {
-      time_ns = ticks_.top_time_ns();
-      key = ticks_.top_band_seq();
-      source = 1;
-    }
-    // The rings report the largest key when empty.
-    if (KeyBefore(deliveries_.TopTime(), deliveries_.TopBandSeq(), time_ns,
-                  key)) {
-      time_ns = deliveries_.TopTime();
-      key = deliveries_.TopBandSeq();
-      source = 3;
-    }
-    if (KeyBefore(exits_.TopTime(), exits_.TopBandSeq(), time_ns, key)) {
-      time_ns = exits_.TopTime();
-      key = exits_.TopBandSeq();
-      source = 4;
-    }
-    if (!queue_.empty() &&
-        KeyBefore(queue_.TopTime().ns(), queue_.TopBandSeq(), time_ns, key)) {
-      time_ns = queue_.TopTime().ns();
-      source = 2;
+    if (KeyBefore(others_time_ns_, others_key_, time_ns, key)) {
+      time_ns = others_time_ns_;
+      key = others_key_;
+      source = others_source_;
     } else if (key == EventWinnerTree::kEmpty) {
       break;  // nothing pending
     }
@@ -90,8 +122,11 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
     now_ns_ = time_ns;
     ++events_;
     // The next wake-up delivery is a few events away: start bringing its
-    // CPU's and task's lines in.
-    if (source != 3 && !deliveries_.empty()) {
+    // CPU's and task's lines in, once per delivery (it stays the ring's
+    // front for several events). An empty ring's key is never a real one.
+    if (source != 3 && deliveries_.TopBandSeq() != prefetched_delivery &&
+        !deliveries_.empty()) {
+      prefetched_delivery = deliveries_.TopBandSeq();
       const char* task =
           reinterpret_cast<const char*>(tasks_.data() + deliveries_.TopTask());
       const char* cpu =
@@ -107,32 +142,37 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
     if (source == 0) {
       // A phase end usually re-arms its slot for the next phase: leave it
       // set, and clear it after the handler only if the handler did not.
-      const int cpu = phase_ends_.top_slot();
+      const int cpu = top;
       // The slot with the next time is most likely the next event (this
       // one re-arms later): start loading its lines now, so that they
-      // arrive while this event runs. ReschedulePhaseEnd prefetches the
-      // actual next top too, when it is known.
-      const int runner = phase_ends_.runner_up_slot();
+      // arrive while this event runs, and guess it is the next top.
+      const int runner = phase_ends_.runner_up_slot(top);
+      predicted = runner;
       __builtin_prefetch(cpus_.data() + runner);
       __builtin_prefetch(tasks_.data() + phase_task_[runner]);
       __builtin_prefetch(phase_channel_[runner]);
       OnPhaseEnd(cpu);
       if (phase_ends_.band_seq(cpu) == key) phase_ends_.Clear(cpu);
-    } else if (source == 1) {
-      const int cpu = ticks_.top_slot();
-      ticks_.Clear(cpu);
-      if (cpus_[cpu].mode == CpuMode::kBusy) {
-        OnTick(cpu);
-      } else {
-        OnIdleTick(cpu);
-      }
-    } else if (source == 3) {
-      const Event e = deliveries_.Pop();
-      OnWakeDeliver(e.cpu, e.task);
-    } else if (source == 4) {
-      OnIdleExitDone(exits_.Pop().cpu);
     } else {
-      Dispatch(queue_.Pop());
+      // The phase ends' top stays the top unless the handler re-arms it.
+      predicted = top;
+      others_changed_ = true;  // the pop below changes the cached head
+      if (source == 1) {
+        const int cpu = ticks_.top_slot();
+        ticks_.Clear(cpu);
+        if (cpus_[cpu].mode == CpuMode::kBusy) {
+          OnTick(cpu);
+        } else {
+          OnIdleTick(cpu);
+        }
+      } else if (source == 3) {
+        const Event e = deliveries_.Pop();
+        OnWakeDeliver(e.cpu, e.task);
+      } else if (source == 4) {
+        OnIdleExitDone(exits_.Pop().cpu);
+      } else {
+        Dispatch(queue_.Pop());
+      }
     }
     if (ABSL_PREDICT_FALSE(!error_.empty())) {
       return absl::FailedPreconditionError(error_);

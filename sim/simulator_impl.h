@@ -15,6 +15,7 @@
 #define SCHEDSIM_SIM_SIMULATOR_IMPL_H_
 
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -364,6 +365,28 @@ class SimulatorImpl {
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;
   int64_t scan_probes_ = 0;  // probes in the search under way
+  // Topology::LineTransferNs(from, to), inline from a dense copy of each
+  // CPU's core, LLC and package (a channel operation asks at every send
+  // and receive).
+  int64_t LineNs(int from, int to) const {
+    if (from == to) return 0;
+    const LinePlace& a = line_places_[static_cast<size_t>(from)];
+    const LinePlace& b = line_places_[static_cast<size_t>(to)];
+    const int level = a.core == b.core         ? 0
+                      : a.llc == b.llc         ? 1
+                      : a.package == b.package ? 2
+                                               : 3;
+    assert(line_ns_[level] == topo_.LineTransferNs(from, to));
+    return line_ns_[level];
+  }
+  struct LinePlace {
+    int32_t core;
+    int32_t llc;
+    int32_t package;
+  };
+  std::vector<LinePlace> line_places_;  // by CPU
+  // CoherenceSpec's smt_ns, llc_ns, package_ns, remote_ns.
+  std::array<int64_t, 4> line_ns_{};
   int64_t max_khz() const { return max_khz_; }
   int64_t poll_limit_ns() const { return poll_limit_ns_; }
 
@@ -387,9 +410,9 @@ class SimulatorImpl {
       const Args&... args) {
     Fail(absl::StrCat(args...));
   }
-  void StartPhase(int cpu, int64_t extra_stall_ns);
   void SettlePhase(int cpu);
   void ReschedulePhaseEnd(int cpu);
+  void ArmPhaseEnd(int cpu);  // its body (inlined into RunTask)
   double RateOf(int cpu) const;
   static double NsPerCycle(double rate) { return rate > 0 ? 1.0 / rate : 0; }
   void UpdateRate(int cpu);  // Cpu::ns_per_cycle = NsPerCycle(RateOf(cpu))
@@ -458,6 +481,11 @@ class SimulatorImpl {
   // Arms `cpu`'s next tick at time_ns (band kBandTimer).
   void SetTick(int cpu, int64_t time_ns) {
     ticks_.Set(cpu, time_ns, PackBandSeq(kBandTimer, queue_.NextSeq()));
+    others_changed_ = true;
+  }
+  void ClearTick(int cpu) {
+    ticks_.Clear(cpu);
+    others_changed_ = true;
   }
   int64_t SchedSliceNs(const Cpu& c, const Task& t) const;
   void UpdatePelt(int cpu);
@@ -525,8 +553,43 @@ class SimulatorImpl {
   // or an idle CPU exits its state, runs it and goes idle again.
   void RunKernelWork(int cpu, int64_t cost_ns);
   // The compute op's jitter factor (lognormal, mean 1) applied to cycles
-  // and stall, times the task's layout factor. REQUIRES: jitter_.
-  void JitterWork(Task& t);
+  // and stall, times the task's layout factor (task `id` is `t`).
+  // REQUIRES: jitter_. Inline: it runs at nearly every phase start when
+  // the layout source is on (the default).
+  void JitterWork(Task& t, int id) {
+    if (work_sigma_ == 0) {
+      // The layout source alone: the factor is the task's own, so given
+      // cycles always scale to the same value. Memoised per task (a task's
+      // compute ops mostly have the same cycles), which takes the
+      // multiplication and the rounding off the phase path.
+      TaskLayout& l = task_layout_[static_cast<size_t>(id)];
+      if (ABSL_PREDICT_FALSE(t.rem_cycles != l.cycles_in)) {
+        l.cycles_in = t.rem_cycles;
+        l.cycles_out = ScaleWork(t.rem_cycles, l.factor);
+      }
+      t.rem_cycles = l.cycles_out;
+      if (t.rem_stall_ns != 0) {
+        t.rem_stall_ns = ScaleWork(t.rem_stall_ns, l.factor);
+      }
+      return;
+    }
+    double f = DrawWorkFactor();
+    if (layout_sigma_ > 0) f *= task_layout_[static_cast<size_t>(id)].factor;
+    t.rem_cycles = ScaleWork(t.rem_cycles, f);
+    t.rem_stall_ns = ScaleWork(t.rem_stall_ns, f);
+  }
+  // v * f rounded to the nearest integer, 0 when not positive, at most
+  // 9e18.
+  static int64_t ScaleWork(int64_t v, double f) {
+    const double x = static_cast<double>(v) * f;
+    if (!(x > 0)) return 0;
+    if (x > 9.0e18) return int64_t{9000000000000000000};
+    // std::llround(x) for 0 < x <= 9e18 (halves away from zero), exact:
+    // the truncation is exact, and so is x - trunc(x).
+    const int64_t i = static_cast<int64_t>(x);
+    return i + (x - static_cast<double>(i) >= 0.5);
+  }
+  double DrawWorkFactor();  // work_rng_'s lognormal draw (noise.cc)
   // The layout factor of a new task (1 when the source is off).
   float DrawLayoutFactor();
   // The start skew of a new initial task: uniform 0..start_skew_ns_.
@@ -594,8 +657,15 @@ class SimulatorImpl {
   double layout_mu_ = 0;
   bool jitter_ = false;  // work_sigma_ > 0 || layout_sigma_ > 0
   Rng layout_rng_;
-  // Per task (by id), only while the layout source is on.
-  std::vector<float> task_layout_;
+  // Per task (by id), only while the layout source is on: its layout
+  // factor, and JitterWork's memo (the last cycles scaled, and the result;
+  // used only while the work source is off).
+  struct TaskLayout {
+    float factor = 1;
+    int64_t cycles_in = -1;
+    int64_t cycles_out = 0;
+  };
+  std::vector<TaskLayout> task_layout_;
   // Per source: its period (periodic sources) or mean interval (Poisson),
   // scaled by noise_scale; 0 = off.
   std::array<int64_t, kNoiseSources> noise_period_ns_{};
@@ -616,10 +686,10 @@ class SimulatorImpl {
   std::vector<int32_t> affine_begin_;
   // By program: its first op (programs_ is never modified after Init).
   std::vector<const Op*> program_ops_;
-  // By program and pc: the op index of the channel op the task reaches
-  // next from that pc without computing or blocking (following loop
-  // jumps), or -1. Only a prefetch hint.
-  std::vector<std::vector<int32_t>> next_channel_op_;
+  // By program and pc: the channel (op.arg, before the task's channel_base)
+  // of the channel op the task reaches next from that pc without computing
+  // or blocking (following loop jumps), or -1. Only a prefetch hint.
+  std::vector<std::vector<int32_t>> next_channel_arg_;
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
   std::vector<LineState> lines_;
@@ -641,6 +711,23 @@ class SimulatorImpl {
   int64_t stats_start_ns_ = 0;
 
   EventQueue queue_;
+  // Every change to queue_, ticks_, deliveries_ or exits_ goes through
+  // these helpers (or RunUntil's pops), which set others_changed_: RunUntil
+  // then recomputes the earliest of those four heads (others_*), and
+  // otherwise compares the phase ends' top with the cached one alone.
+  EventHandle QueuePush(SimTime time, uint8_t band, uint16_t kind,
+                        int32_t cpu = -1, int32_t task = -1) {
+    others_changed_ = true;
+    return queue_.Push(time, band, kind, cpu, task);
+  }
+  bool QueueCancel(EventHandle handle) {
+    others_changed_ = true;
+    return queue_.Cancel(handle);
+  }
+  bool others_changed_ = true;
+  int64_t others_time_ns_ = 0;
+  uint64_t others_key_ = 0;
+  int others_source_ = 0;
   // Wake-up deliveries (kEvWakeDeliver), never cancelled and due a few
   // microseconds after they are pushed: a sorted ring instead of the heap.
   // Their keys take seqs from queue_, so the merge keeps the exact order.
@@ -648,6 +735,7 @@ class SimulatorImpl {
   void PushDelivery(int64_t time_ns, int cpu, int task) {
     deliveries_.Push(time_ns, PackBandSeq(kBandDeliver, queue_.NextSeq()),
                      kEvWakeDeliver, cpu, task);
+    others_changed_ = true;
   }
   // C-state exits in progress (kEvIdleExitDone), likewise: due the physical
   // exit latency after they are pushed, a few distinct values.
@@ -655,6 +743,7 @@ class SimulatorImpl {
   void PushIdleExit(int64_t time_ns, int cpu) {
     exits_.Push(time_ns, PackBandSeq(kBandIrq, queue_.NextSeq()),
                 kEvIdleExitDone, cpu, -1);
+    others_changed_ = true;
   }
   // Each busy CPU's pending phase end (slot = CPU), keyed like queue_'s
   // events with seqs from queue_.NextSeq(): RunUntil pops the earlier head.
@@ -665,6 +754,14 @@ class SimulatorImpl {
   std::vector<const ChannelState*> phase_channel_;
   // By CPU: the op its task resumes at when the phase ends (&ops[pc]).
   std::vector<const Op*> phase_op_;
+  // By CPU: ReschedulePhaseEnd's last cycles and rate, and the ns they
+  // take (CeilNonNegative(cycles * ns_per_cycle)).
+  struct PhaseNsMemo {
+    int64_t cycles = -1;
+    double ns_per_cycle = -1;
+    int64_t ns = 0;
+  };
+  std::vector<PhaseNsMemo> phase_ns_memo_;
   ChannelState no_channel_;
   // Each CPU's next tick (slot = CPU), keyed the same way: kept out of
   // queue_, which then holds only the timers, POLL limits, frequency

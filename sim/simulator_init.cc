@@ -73,7 +73,11 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   t.pelt.last_update_ns = now_ns_;
   tasks_.push_back(t);
   task_stats_.emplace_back();
-  if (layout_sigma_ > 0) task_layout_.push_back(DrawLayoutFactor());
+  if (layout_sigma_ > 0) {
+    TaskLayout l;
+    l.factor = DrawLayoutFactor();
+    task_layout_.push_back(l);
+  }
   return id;
 }
 
@@ -136,7 +140,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
 
   programs_ = workload.programs;
   program_ops_.clear();
-  next_channel_op_.clear();
+  next_channel_arg_.clear();
   for (const Program& p : programs_) {
     program_ops_.push_back(p.ops.data());
     std::vector<int32_t> next(p.ops.size(), -1);
@@ -145,7 +149,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       for (int steps = 0; steps < 8 && q < p.ops.size(); ++steps) {
         const Op& op = p.ops[q];
         if (op.code == OpCode::kSend || op.code == OpCode::kRecv) {
-          next[pc] = static_cast<int32_t>(q);
+          next[pc] = op.arg;
           break;
         }
         if (op.code == OpCode::kEndLoop) {
@@ -158,16 +162,25 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
         }
       }
     }
-    next_channel_op_.push_back(std::move(next));
+    next_channel_arg_.push_back(std::move(next));
   }
   cpus_.resize(n);
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
   phase_channel_.assign(n, &no_channel_);
   phase_op_.assign(n, nullptr);
+  phase_ns_memo_.assign(n, PhaseNsMemo());
   overloaded_.assign((n + 63) / 64, 0);
   probe_.resize(n);
   nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
+  line_places_.resize(n);
+  for (int cpu = 0; cpu < n; ++cpu) {
+    const topology::CpuPlace& p = topo_.place(cpu);
+    line_places_[cpu] = {p.core, p.llc, p.package};
+  }
+  const topology::CoherenceSpec& coherence = topo_.coherence();
+  line_ns_ = {coherence.smt_ns, coherence.llc_ns, coherence.package_ns,
+              coherence.remote_ns};
   phase_ends_.Reset(n);
   ticks_.Reset(n);
   llcs_.resize(topo_.num_llcs());

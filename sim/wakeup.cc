@@ -310,8 +310,8 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   // wakee's task_struct (pi_lock, state, on_cpu) comes from the CPU it
   // last ran on; the target runqueue's lock and its wake list (or the
   // runqueue itself, for a direct enqueue) from the target.
-  const int64_t wake_lines_ns = topo_.LineTransferNs(p.cpu, waker_cpu) +
-                                2 * topo_.LineTransferNs(target, waker_cpu);
+  const int64_t wake_lines_ns =
+      LineNs(p.cpu, waker_cpu) + 2 * LineNs(target, waker_cpu);
   int64_t cost = config_.wakeup_cost_ns + scan_probes_ * config_.probe_cost_ns +
                  line_cost_ns_ + wake_lines_ns;
   line_cost_ns_ = 0;

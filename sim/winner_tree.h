@@ -73,7 +73,10 @@ class EventWinnerTree {
   // root (the top 4 levels: 1/2 + 1/4 + 1/8 + 1/16 of the other slots, so
   // right 15 times in 16 with the slots' times in random order). The top
   // itself when those subtrees hold nothing. REQUIRES: !empty().
-  int runner_up_slot() const;
+  int runner_up_slot() const { return runner_up_slot(top_slot()); }
+  // The same, given top_slot() (which the caller may know earlier than
+  // the tree: see RunUntil).
+  int runner_up_slot(int top) const;
 
   // Slot `s`: whether it holds an event, and its key (kEmpty when not).
   // REQUIRES: 0 <= s < slots().
@@ -199,17 +202,27 @@ inline void EventWinnerTree::Replay(int s, int64_t time_ns, uint64_t band_seq) {
   if (ABSL_PREDICT_FALSE(tie)) ReplayExact(s);
 }
 
-inline int EventWinnerTree::runner_up_slot() const {
+inline int EventWinnerTree::runner_up_slot(int top) const {
   const char* const keys = reinterpret_cast<const char*>(keys_.data());
   const uint32_t* const winner = winner_.data();
-  uint64_t best = winner[1];
+  uint64_t best = static_cast<uint64_t>(top) * sizeof(Key);
   uint64_t best_hi = ~uint64_t{0};
-  const uint64_t leaf = leaves_ + winner[1] / sizeof(Key);
-  const int depth = levels_ < 4 ? levels_ : 4;
-  for (int d = 1; d <= depth; ++d) {
-    const uint64_t other = winner[(leaf >> (levels_ - d)) ^ 1];
+  const uint64_t leaf = leaves_ + static_cast<uint64_t>(top);
+  auto take = [&](uint64_t node) {
+    const uint64_t other = winner[node ^ 1];
     winner_tree_internal::TakeIfLess64(
         reinterpret_cast<const Key*>(keys + other)->hi, other, best_hi, best);
+  };
+  if (ABSL_PREDICT_TRUE(levels_ >= 4)) {
+    // Unrolled: the top's ancestor at depth 4 (a node 16..31), then the
+    // siblings of it and of its ancestors at depths 3, 2 and 1.
+    const uint64_t n4 = leaf >> (levels_ - 4);
+    take(n4 >> 3);
+    take(n4 >> 2);
+    take(n4 >> 1);
+    take(n4);
+  } else {
+    for (int d = 1; d <= levels_; ++d) take(leaf >> (levels_ - d));
   }
   return static_cast<int>(best / sizeof(Key));
 }
