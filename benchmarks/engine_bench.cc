@@ -583,6 +583,15 @@ BENCHMARK(BM_Engine_PipePingPong)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
+// hackbench's messages per simulated second, as a counter.
+void SetMessageRate(benchmark::State& state, const sim::SimStats& s) {
+  if (s.metrics.empty() || s.duration_s() <= 0) return;
+  state.counters["messages_per_sim_second"] =
+      static_cast<double>(
+          s.metrics[workloads::kHackbenchMessagesMetric].count) /
+      s.duration_s();
+}
+
 sim::Workload Hackbench256() {
   workloads::HackbenchParams p;
   p.groups = 40;
@@ -595,14 +604,7 @@ void BM_Engine_Hackbench256(benchmark::State& state) {
   const EngineRun run{
       "zen3-2s-nps1", sim::SimConfig(), sim::Milliseconds(20),
       sim::Milliseconds(MsFromEnv("ENGINE_BENCH_HACKBENCH_MS", 1000))};
-  const sim::SimStats s = RunEngine(state, run, &Hackbench256);
-  if (s.metrics.empty()) return;
-  state.counters["messages_per_sim_second"] =
-      s.duration_s() > 0
-          ? static_cast<double>(
-                s.metrics[workloads::kHackbenchMessagesMetric].count) /
-                s.duration_s()
-          : 0;
+  SetMessageRate(state, RunEngine(state, run, &Hackbench256));
 }
 BENCHMARK(BM_Engine_Hackbench256)
     ->Iterations(1)
@@ -623,14 +625,7 @@ void BM_Engine_Hackbench_Zen3_128g(benchmark::State& state) {
   const EngineRun run{
       "zen3-2s-nps1", sim::SimConfig(), sim::Milliseconds(20),
       sim::Milliseconds(MsFromEnv("ENGINE_BENCH_ZEN3_MS", 1000))};
-  const sim::SimStats s = RunEngine(state, run, &HackbenchPipes128);
-  if (s.metrics.empty()) return;
-  state.counters["messages_per_sim_second"] =
-      s.duration_s() > 0
-          ? static_cast<double>(
-                s.metrics[workloads::kHackbenchMessagesMetric].count) /
-                s.duration_s()
-          : 0;
+  SetMessageRate(state, RunEngine(state, run, &HackbenchPipes128));
 }
 BENCHMARK(BM_Engine_Hackbench_Zen3_128g)
     ->Iterations(1)

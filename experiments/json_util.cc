@@ -68,6 +68,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"uclamp_enqueue_cost_ns", &C::uclamp_enqueue_cost_ns, 0, kMaxNs},
       {"load_balance", &C::load_balance},
       {"newidle_balance", &C::newidle_balance},
+      {"balance_by_load", &C::balance_by_load},
       {"noise_scale", &C::noise_scale, 0, 100},
       {"vmstat_interval_ns", &C::vmstat_interval_ns, 1000000, kMaxNs},
       {"vmstat_cost_ns", &C::vmstat_cost_ns, 0, kMaxNs},

@@ -94,6 +94,13 @@ struct SimConfig {
   // --- Load balancing --------------------------------------------------------
   bool load_balance = true;
   bool newidle_balance = true;
+  // Periodic balancing as the kernel's load_balance() on PELT load
+  // (group_classify, find_busiest_group, calculate_imbalance, Linux 6.1;
+  // docs/model.md "Load balancing"). Off: groups compared by runnable
+  // tasks against CPUs, which leaves loaded groups unbalanced. Off by
+  // default until the validation scoreboard holds with it
+  // (docs/validation.md).
+  bool balance_by_load = false;
 
   // --- Run-to-run variability (docs/model.md "Run-to-run variability") ----
   // Scales every source below: the rates of the background timers, kernel

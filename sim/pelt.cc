@@ -102,6 +102,11 @@ namespace pelt_internal {
 bool PeltUpdateSlow(PeltSignal& s, int64_t now_ns, bool running,
                     uint32_t scale) {
   assert(scale <= kSchedCapacityScale);
+  return PeltAccumulate(s, now_ns, running, scale);
+}
+
+bool PeltAccumulate(PeltSignal& s, int64_t now_ns, bool running,
+                    uint32_t scale) {
   if (now_ns < s.last_update_ns) {
     s.last_update_ns = now_ns;
     return false;

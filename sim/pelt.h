@@ -157,12 +157,34 @@ uint64_t DecayLoad(uint64_t val, uint64_t n_periods);
 namespace pelt_internal {
 bool PeltUpdateSlow(PeltSignal& s, int64_t now_ns, bool running,
                     uint32_t scale);
+// PeltUpdateSlow without the bound on `scale` (load signals).
+bool PeltAccumulate(PeltSignal& s, int64_t now_ns, bool running,
+                    uint32_t scale);
 }  // namespace pelt_internal
 inline bool PeltUpdate(PeltSignal& s, int64_t now_ns, bool running,
                        uint32_t scale) {
   const int64_t delta = now_ns - s.last_update_ns;
   if (delta >= 0 && delta < (int64_t{1} << kPeltTimeShift)) return false;
   return pelt_internal::PeltUpdateSlow(s, now_ns, running, scale);
+}
+
+// A load signal (the kernel's load_avg, kernel/sched/pelt.c
+// ___update_load_sum()/___update_load_avg(), Linux 6.1): the same decayed
+// sum, accumulating `weight` per unit of time instead of a 0..1024 scale.
+// For a task, `weight` is its load weight (1024 at nice 0) while it is
+// runnable (running or queued) and 0 while it sleeps, so util_avg holds
+// se->avg.load_avg: weight x the runnable fraction. For a runqueue it is
+// the sum of the weights of its queued fair tasks (cfs_rq->load.weight),
+// so util_avg holds cfs_rq->avg.load_avg, blocked tasks' decaying shares
+// included. The kernel accumulates on the PELT clock, which runs slower
+// at lower frequency (update_rq_clock_pelt()); here load accrues on wall
+// time: two CPUs compared by a load balancer run at similar frequencies
+// in the experiments that depend on it, and the difference is left out.
+inline bool PeltUpdateLoad(PeltSignal& s, int64_t now_ns, int64_t weight) {
+  const int64_t delta = now_ns - s.last_update_ns;
+  if (delta >= 0 && delta < (int64_t{1} << kPeltTimeShift)) return false;
+  return pelt_internal::PeltAccumulate(s, now_ns, weight > 0,
+                                       static_cast<uint32_t>(weight));
 }
 
 // Adds a task's signal `se` to a runqueue's aggregate `rq`, as the kernel

@@ -57,6 +57,28 @@ void Advance(PeltSignal& s, int64_t end_ns, int64_t step_ns, bool running,
   }
 }
 
+TEST(PeltTest, LoadSignalSumsWeightsAndKeepsBlockedShares) {
+  // A runqueue with two nice-0 tasks runnable for a long time: load_avg
+  // tends to their summed weight (2048), past util's 1024 bound. One task
+  // then sleeps for 32 ms (one half-life): its share stays,
+  // halved, until it is detached.
+  PeltSignal rq, a, b;
+  const int64_t kLong = 400 * kPeltPeriodNs;
+  PeltUpdateLoad(rq, kLong, 2048);
+  PeltUpdateLoad(a, kLong, 1024);
+  PeltUpdateLoad(b, kLong, 1024);
+  EXPECT_NEAR(rq.util_avg, 2048, 8);
+  EXPECT_NEAR(a.util_avg, 1024, 4);
+  // b sleeps; a stays runnable.
+  const int64_t later = kLong + 32 * kPeltPeriodNs;
+  PeltUpdateLoad(rq, later, 1024);
+  PeltUpdateLoad(b, later, 0);
+  EXPECT_NEAR(b.util_avg, 512, 4);
+  EXPECT_NEAR(rq.util_avg, 1024 + 512, 8);
+  PeltDetach(rq, b);
+  EXPECT_NEAR(rq.util_avg, 1024, 8);
+}
+
 TEST(PeltTest, DecayTableMatchesPublishedConstants) {
   // runnable_avg_yN_inv[] as published (y^n * (2^32 - 1)).
   EXPECT_EQ(PeltDecayFactor(0), 0xffffffffu);

@@ -89,6 +89,11 @@ void SimulatorImpl::UpdateTaskPelt(Task& t, bool running) {
   PeltUpdate(t.pelt, now_ns_, running, running ? PeltScaleOf(t.cpu) : 0);
 }
 
+void SimulatorImpl::UpdateRqLoad(int cpu) {
+  Cpu& c = cpus_[cpu];
+  PeltUpdateLoad(rq_load_[cpu], now_ns_, c.load_weight);
+}
+
 // Brings the runqueue's signal and the running task's up to now.
 void SimulatorImpl::UpdatePelt(int cpu) {
   Cpu& c = cpus_[cpu];
@@ -151,7 +156,7 @@ void SimulatorImpl::PostInitUtil(int cpu, int task) {
   // Half the capacity the runqueue has left (of arch_scale_cpu_capacity);
   // on a runqueue with load, the
   // task's weight's share of its utilization, capped there. The runqueue's
-  // load_avg is CpuLoad()'s estimate (the model keeps no load signal).
+  // load_avg is CpuLoad()'s estimate, as wake_affine_weight reads it.
   const int64_t rq_util = c.rq_pelt.util_avg;
   const int64_t cap = (int64_t{topo_.capacity(cpu)} - rq_util) / 2;
   int64_t util = 0;
@@ -165,6 +170,13 @@ void SimulatorImpl::PostInitUtil(int cpu, int task) {
   // change (cfs_rq_util_change).
   PeltAttach(c.rq_pelt, t.pelt);
   c.util_changed = true;
+  // init_entity_runnable_average(): a new task's load_avg starts at its
+  // full weight, so a burst of forks weighs on its runqueue at once.
+  PeltSignal& load = task_load_[task];
+  load = PeltSignal{};
+  load.util_avg = static_cast<uint32_t>(t.weight);
+  UpdateRqLoad(cpu);
+  PeltAttach(rq_load_[cpu], load);
 }
 
 void SimulatorImpl::DetachDeadUtil(int cpu, int task) {
@@ -177,6 +189,13 @@ void SimulatorImpl::DetachDeadUtil(int cpu, int task) {
   t.pelt.util_avg = 0;
   t.pelt.util_sum = 0;
   c.util_changed = true;
+  // remove_entity_load_avg(): its load leaves with it (runnable up to now).
+  PeltSignal& load = task_load_[task];
+  UpdateRqLoad(cpu);
+  PeltUpdateLoad(load, now_ns_, t.rq_pos >= 0 || c.curr == task ? t.weight : 0);
+  PeltDetach(rq_load_[cpu], load);
+  load.util_avg = 0;
+  load.util_sum = 0;
 }
 
 // --- Enqueue / dequeue
@@ -227,6 +246,11 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
   UpdateCurr(cpu);
   UpdatePelt(cpu);
   UpdateTaskPelt(t, false);  // blocked decay up to now
+  const bool fair = t.policy != SchedPolicy::kFifo;
+  if (fair) {
+    UpdateRqLoad(cpu);
+    PeltUpdateLoad(task_load_[task], now_ns_, 0);  // asleep until now
+  }
   if (from != cpu) {
     // Migration: renormalise vruntime, move the PELT contribution, charge
     // the cache refill when the task leaves its LLC.
@@ -235,6 +259,11 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     UpdatePelt(from);
     PeltDetach(old.rq_pelt, t.pelt);
     PeltAttach(c.rq_pelt, t.pelt);
+    if (fair) {
+      UpdateRqLoad(from);
+      PeltDetach(rq_load_[from], task_load_[task]);
+      PeltAttach(rq_load_[cpu], task_load_[task]);
+    }
     old.util_changed = true;
     c.util_changed = true;
     t.pending_cost_ns += MigrationRefillNs(task, from, cpu);
@@ -285,6 +314,11 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
     auto it = std::find(c.rt_rq.begin(), c.rt_rq.end(), task);
     if (it != c.rt_rq.end()) c.rt_rq.erase(it);
   } else {
+    // dequeue_entity() -> update_load_avg(): runnable up to now.
+    UpdateRqLoad(cpu);
+    if (t.state != TaskState::kDead) {
+      PeltUpdateLoad(task_load_[task], now_ns_, t.weight);
+    }
     if (t.rq_pos >= 0) HeapRemove(c, task);
     --c.nr_fair;
     c.load_weight -= t.weight;

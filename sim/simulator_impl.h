@@ -222,6 +222,10 @@ struct alignas(64) Cpu {
     int64_t last_ns;
     int32_t interval_ms;
     uint32_t count;  // balances run as the group's balancer (never reset)
+    // sd->nr_balance_failed: periodic balances in a row that found an
+    // imbalance and moved nothing; past cache_nice_tries, cache-hot tasks
+    // may move (can_migrate_task()).
+    uint32_t nr_balance_failed;
   };
   std::vector<BalanceLevel> balance;
   // Accounting.
@@ -393,6 +397,15 @@ class SimulatorImpl {
   TraceSink* sink_ = nullptr;
   std::vector<Task> tasks_;
   std::vector<TaskCounters> task_stats_;
+  // Each task's se->avg.load_avg signal (PeltUpdateLoad), beside Task to
+  // keep Task within three cache lines: only enqueue, dequeue and load
+  // balancing touch it.
+  std::vector<PeltSignal> task_load_;
+  // Each CPU's cfs_rq->avg.load_avg signal (PeltUpdateLoad), beside Cpu
+  // to keep Cpu within eight cache lines.
+  std::vector<PeltSignal> rq_load_;
+  // LoadBalance()'s scratch list of a runqueue's tasks.
+  std::vector<int32_t> balance_candidates_;
 
  private:
   friend class Simulator;
@@ -495,6 +508,8 @@ class SimulatorImpl {
   uint32_t PeltScaleOf(int cpu) const { return cpus_[cpu].pelt_scale; }
   // The same at frequency `khz` of `cpu`'s domain.
   uint32_t ComputePeltScale(int cpu, int64_t khz) const;
+  // Brings the runqueue's load signal up to now (before its weight changes).
+  void UpdateRqLoad(int cpu);
   void NoteNrRunning(int cpu, int delta);
   void GovernorUpdate(int cpu, uint32_t flags);
   // Tells the governor of a utilization change if there was one
@@ -619,6 +634,19 @@ class SimulatorImpl {
   // visiting only its LLCs that have an overloaded CPU.
   int FindOverloadedCpu(int domain_id, int this_cpu) const;
   void UpdateIdleCpuScan(int cpu, const topology::SchedDomain& sd);
+  // load_balance() at level `level` of `cpu`'s domain stack, for a CPU that
+  // is idle (`idle`) or busy at its tick: find_busiest_group(),
+  // find_busiest_queue() and detach_tasks() (balance.cc). Returns the
+  // tasks moved, or -1 when the domain is balanced.
+  int LoadBalance(int cpu, size_t level, bool idle);
+  // The default periodic balance at `level`: pulls one task when another
+  // group has more runnable tasks than CPUs and the local group has room.
+  // Returns whether a task moved.
+  bool CountBalance(int cpu, size_t level);
+  // cfs_rq->avg.load_avg of `cpu`, decayed (or accrued) up to now.
+  int64_t CpuLoadAvg(int cpu) const;
+  // sd->imb_numa_nr of `cpu`'s domain at `level` (build_sched_domains()).
+  int ImbNumaNr(int cpu, size_t level) const;
 
   // The machine as booted: a copy without HWP when config.hwp is false on
   // an HWP part (intel_pstate=no_hwp), else empty; topo_ is it or the

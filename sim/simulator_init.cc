@@ -73,6 +73,8 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   t.pelt.last_update_ns = now_ns_;
   tasks_.push_back(t);
   task_stats_.emplace_back();
+  task_load_.emplace_back();
+  task_load_.back().last_update_ns = now_ns_;
   if (layout_sigma_ > 0) {
     TaskLayout l;
     l.factor = DrawLayoutFactor();
@@ -165,6 +167,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     next_channel_arg_.push_back(std::move(next));
   }
   cpus_.resize(n);
+  rq_load_.assign(n, PeltSignal{});
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
   phase_channel_.assign(n, &no_channel_);
   phase_op_.assign(n, nullptr);
@@ -199,7 +202,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     c.balance.clear();
     for (int d = 0; d < domains_.depth(cpu); ++d) {
       c.balance.push_back(
-          {-kLongAgoNs, domains_.domain(cpu, d).min_interval_ms, 0});
+          {-kLongAgoNs, domains_.domain(cpu, d).min_interval_ms, 0, 0});
     }
     c.stats.states.resize(topo_.cstates().size());
     c.rq.reserve(16);
@@ -283,6 +286,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   for (const TaskSpec& spec : workload.tasks) total += spec.count;
   tasks_.reserve(total);
   task_stats_.reserve(total);
+  task_load_.reserve(total);
   if (layout_sigma_ > 0) task_layout_.reserve(total);
   for (size_t i = 0; i < workload.tasks.size(); ++i) {
     for (int k = 0; k < workload.tasks[i].count; ++k) {

@@ -938,15 +938,21 @@ TEST(SimulatorTest, IdleEntryWritesOfAPolicysLlcLineDelayTheIdleState) {
               2.5 * static_cast<double>(entries));
 }
 
-TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {
-  topology::Topology topo = Preset("skylake-e3-1240v5");
+// `count` CPU-bound tasks that all start on CPU 0.
+Workload HogsOnCpu0(int count) {
   Workload w;
   ProgramBuilder b("hog");
   b.Loop(0).Compute(Dist::Constant(1000000)).EndLoop();
   w.programs.push_back(Build(b));
-  TaskSpec t = Task("hog", 0, "", 0);  // all start on CPU 0
-  t.count = 8;
+  TaskSpec t = Task("hog", 0, "", 0);
+  t.count = count;
   w.tasks.push_back(t);
+  return w;
+}
+
+TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w = HogsOnCpu0(8);
   FixedFreqGovernor freq(3500000);
   FitIdleGovernor fit;
   PrevTargetPlacement place;
@@ -962,6 +968,37 @@ TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {
   SimStats s = sim->Stats();
   for (const CpuStats& c : s.cpus) {
     EXPECT_GT(c.busy_ns, 499000000);
+  }
+}
+
+TEST(SimulatorTest, PeriodicBalanceEvensLoadBetweenOverloadedCpus) {
+  // 24 hogs forked onto CPU 0 of the 8-CPU Skylake. Idle CPUs pull one task
+  // each at once (newidle, NO_HZ kicks), after which every CPU is busy and
+  // CPU 0 still holds 17: only load_balance() between loaded groups
+  // (find_busiest_group()'s avg_load comparison, migrate_load) moves the
+  // rest. At the end every CPU runs about three hogs, and every hog gets
+  // about a third of a CPU.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w = HogsOnCpu0(24);
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  SimConfig config = QuietConfig();
+  config.load_balance = true;
+  config.balance_by_load = true;
+  auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(3000)).ok());
+  std::vector<int> per_cpu(8, 0);
+  for (int i = 0; i < 24; ++i) ++per_cpu[sim->task_cpu(i)];
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    EXPECT_GE(per_cpu[cpu], 2) << "cpu " << cpu;
+    EXPECT_LE(per_cpu[cpu], 4) << "cpu " << cpu;
+  }
+  sim->ResetStats();
+  ASSERT_TRUE(sim->RunFor(Milliseconds(1000)).ok());
+  SimStats s = sim->Stats();
+  for (const TaskStats& ts : s.tasks) {
+    EXPECT_GT(ts.run_ns, 200000000) << ts.name;
   }
 }
 
