@@ -104,6 +104,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   topology/hwloc.cc
   topology/hwloc_objects.cc
   topology/presets.cc
+  topology/presets_arm.cc
   topology/presets_intel.cc
   topology/sched_domains.cc
   topology/sysfs.cc
