@@ -342,7 +342,7 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle) {
       s.nr_running += cx.nr_running;
       s.h_nr_running += cx.nr_fair;
       if (cx.nr_running == 0 && cx.ttwu_pending == 0) ++s.idle_cpus;
-      s.capacity += kSchedCapacityScale;
+      s.capacity += topo_.capacity(x);  // capacity_of(), no RT/IRQ pressure
       ++s.weight;
     }
     // group_classify(); runnable_avg read as load_avg.
@@ -443,7 +443,7 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle) {
   // find_busiest_queue().
   const topology::CpuSet& grp = sd.groups[busiest];
   int src = -1;
-  int64_t best_load = 0, best_util = 0;
+  int64_t best_load = 0, best_cap = 1, best_util = 0;
   int best_nr = 0;
   for (int x = grp.First(); x >= 0; x = grp.Next(x)) {
     const Cpu& cx = cpus_[x];
@@ -452,8 +452,11 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle) {
       case kMigrateLoad: {
         const int64_t load = CpuLoadAvg(x);
         if (cx.nr_running == 1 && load > imbalance) break;
-        if (src < 0 || load > best_load) {
+        // The most load per capacity: load * best_cap > best_load * cap.
+        const int64_t cap = topo_.capacity(x);
+        if (src < 0 || load * best_cap > best_load * cap) {
           best_load = load;
+          best_cap = cap;
           src = x;
         }
         break;

@@ -172,6 +172,7 @@ void SimulatorImpl::PostInitUtil(int cpu, int task) {
   c.util_changed = true;
   // init_entity_runnable_average(): a new task's load_avg starts at its
   // full weight, so a burst of forks weighs on its runqueue at once.
+  if (!track_load_) return;
   PeltSignal& load = task_load_[task];
   load = PeltSignal{};
   load.util_avg = static_cast<uint32_t>(t.weight);
@@ -190,6 +191,7 @@ void SimulatorImpl::DetachDeadUtil(int cpu, int task) {
   t.pelt.util_sum = 0;
   c.util_changed = true;
   // remove_entity_load_avg(): its load leaves with it (runnable up to now).
+  if (!track_load_) return;
   PeltSignal& load = task_load_[task];
   UpdateRqLoad(cpu);
   PeltUpdateLoad(load, now_ns_, t.rq_pos >= 0 || c.curr == task ? t.weight : 0);
@@ -246,8 +248,9 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
   UpdateCurr(cpu);
   UpdatePelt(cpu);
   UpdateTaskPelt(t, false);  // blocked decay up to now
-  const bool fair = t.policy != SchedPolicy::kFifo;
-  if (fair) {
+  // Load signals only when something reads them (SimConfig::balance_by_load).
+  const bool fair_load = track_load_ && t.policy != SchedPolicy::kFifo;
+  if (fair_load) {
     UpdateRqLoad(cpu);
     PeltUpdateLoad(task_load_[task], now_ns_, 0);  // asleep until now
   }
@@ -259,7 +262,7 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     UpdatePelt(from);
     PeltDetach(old.rq_pelt, t.pelt);
     PeltAttach(c.rq_pelt, t.pelt);
-    if (fair) {
+    if (fair_load) {
       UpdateRqLoad(from);
       PeltDetach(rq_load_[from], task_load_[task]);
       PeltAttach(rq_load_[cpu], task_load_[task]);
@@ -315,9 +318,11 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
     if (it != c.rt_rq.end()) c.rt_rq.erase(it);
   } else {
     // dequeue_entity() -> update_load_avg(): runnable up to now.
-    UpdateRqLoad(cpu);
-    if (t.state != TaskState::kDead) {
-      PeltUpdateLoad(task_load_[task], now_ns_, t.weight);
+    if (track_load_) {
+      UpdateRqLoad(cpu);
+      if (t.state != TaskState::kDead) {
+        PeltUpdateLoad(task_load_[task], now_ns_, t.weight);
+      }
     }
     if (t.rq_pos >= 0) HeapRemove(c, task);
     --c.nr_fair;

@@ -401,6 +401,9 @@ class SimulatorImpl {
   // keep Task within three cache lines: only enqueue, dequeue and load
   // balancing touch it.
   std::vector<PeltSignal> task_load_;
+  // Whether task_load_ and rq_load_ are kept: only LoadBalance() reads
+  // them (SimConfig::balance_by_load with load_balance on).
+  bool track_load_ = false;
   // Each CPU's cfs_rq->avg.load_avg signal (PeltUpdateLoad), beside Cpu
   // to keep Cpu within eight cache lines.
   std::vector<PeltSignal> rq_load_;

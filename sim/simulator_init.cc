@@ -168,6 +168,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   }
   cpus_.resize(n);
   rq_load_.assign(n, PeltSignal{});
+  track_load_ = config_.load_balance && config_.balance_by_load;
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
   phase_channel_.assign(n, &no_channel_);
   phase_op_.assign(n, nullptr);
