@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -259,6 +260,44 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
   return row;
 }
 
+// "mismatch_why": {"<seed>/<benchmark>" or "<row id>": "sentence"}. Each key
+// must name at least one row, so a renamed row cannot leave a stale
+// explanation behind.
+absl::Status ApplyMismatchWhy(const JsonFileReader& r, const Json& j,
+                              Catalogue* c) {
+  SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(
+      j, "mismatch_why", "explanations keyed by row id or seed/benchmark"));
+  std::map<std::string, std::string> by_key;
+  for (const auto& item : j.items()) {
+    const std::string path = JsonField("mismatch_why", item.key());
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::string why,
+        r.Name(item.value(), path, "a sentence saying why the model misses"));
+    bool found = false;
+    for (const Row& row : c->rows) {
+      if (row.id == item.key() ||
+          absl::StrCat(row.seed, "/", row.benchmark) == item.key()) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      return r.Error(path,
+                     "names no row (expected a row id or "
+                     "\"<seed>/<benchmark>\")");
+    }
+    by_key.emplace(item.key(), std::move(why));
+  }
+  for (Row& row : c->rows) {
+    auto it = by_key.find(row.id);
+    if (it == by_key.end()) {
+      it = by_key.find(absl::StrCat(row.seed, "/", row.benchmark));
+    }
+    if (it != by_key.end()) row.mismatch_why = it->second;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Catalogue> ParseCatalogue(const std::string& text,
@@ -268,7 +307,8 @@ absl::StatusOr<Catalogue> ParseCatalogue(const std::string& text,
   SCHEDSIM_RETURN_IF_ERROR(r.ParseText(text, &root));
   SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(root, "", "a catalogue"));
   SCHEDSIM_RETURN_IF_ERROR(r.CheckKeys(
-      root, "", {"about", "sources", "experiments", "rows"}, "a catalogue"));
+      root, "", {"about", "sources", "experiments", "rows", "mismatch_why"},
+      "a catalogue"));
   for (const char* key : {"sources", "experiments", "rows"}) {
     if (!root.contains(key)) {
       return r.Error("", absl::StrCat("missing \"", key, "\""));
@@ -298,6 +338,9 @@ absl::StatusOr<Catalogue> ParseCatalogue(const std::string& text,
                      absl::StrCat("duplicate id \"", row.id, "\""));
     }
     c.rows.push_back(std::move(row));
+  }
+  if (root.contains("mismatch_why")) {
+    SCHEDSIM_RETURN_IF_ERROR(ApplyMismatchWhy(r, root["mismatch_why"], &c));
   }
   return c;
 }

@@ -81,6 +81,10 @@ struct Row {
   // does not report (then no absolute ratio is computed), with the reason.
   bool absolute = true;
   std::string absolute_reason;
+  // Why the model misses this row when its verdict is a mismatch or a
+  // neutral disagreement: the catalogue's top-level "mismatch_why", keyed
+  // by row id or by "<seed>/<benchmark>" (the row id wins). "" = none.
+  std::string mismatch_why;
 };
 
 // Iterations and durations of one tier.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -76,6 +77,10 @@ const char* VerdictName(Verdict v) {
       return "not-expressible";
   }
   return "?";
+}
+
+bool IsMiss(Verdict v) {
+  return v == Verdict::kMismatch || v == Verdict::kNeutralDisagree;
 }
 
 ScoredRow ScoreRow(const Row& row, const std::optional<Simulated>& simulated,
@@ -160,6 +165,9 @@ Summary Summarize(const std::vector<ScoredRow>& rows, const std::string& tier) {
     ++sum.rows;
     if (s.verdict == Verdict::kNotExpressible) ++sum.not_expressible;
     if (s.simulated && s.simulated->identical) ++sum.identical;
+    if (IsMiss(s.verdict) && s.row->mismatch_why.empty()) {
+      sum.unexplained.push_back(s.row->id);
+    }
     switch (s.row_class) {
       case RowClass::kDirectional:
         ++sum.directional.rows;
@@ -250,11 +258,20 @@ absl::Status CheckFloor(const Summary& summary, const Floor& floor) {
   check("neutral_agree", summary.neutral.hits, floor.neutral_agree);
   check("absolute_within_1_5x", summary.absolute.hits,
         floor.absolute_within_1_5x);
-  if (below.empty()) return absl::OkStatus();
-  return absl::FailedPreconditionError(
-      absl::StrCat("the scoreboard fell below the committed floor "
-                   "(validation/floor.json): ",
-                   absl::StrJoin(below, ", ")));
+  if (!below.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the scoreboard fell below the committed floor "
+                     "(validation/floor.json): ",
+                     absl::StrJoin(below, ", ")));
+  }
+  if (!summary.unexplained.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(summary.unexplained.size(),
+                     " rows the model misses have no \"mismatch_why\" in "
+                     "validation/catalogue.json: ",
+                     absl::StrJoin(summary.unexplained, ", ")));
+  }
+  return absl::OkStatus();
 }
 
 Json SummaryJson(const Summary& s) {
@@ -263,6 +280,7 @@ Json SummaryJson(const Summary& s) {
   j["rows"] = s.rows;
   j["not_expressible"] = s.not_expressible;
   j["identical"] = s.identical;
+  j["unexplained_misses"] = s.unexplained;
   j["directional"] = {
       {"rows", s.directional.rows},
       {"direction_match", s.directional.hits},
@@ -322,6 +340,10 @@ Json ScoreboardJson(const std::vector<ScoredRow>& rows,
     j["within_2x"] = s.within_2x;
     j["absolute_ratio"] = Num(Round(s.absolute_ratio, 4));
     j["reason"] = s.reason;
+    if (IsMiss(s.verdict)) {
+      j["why"] = s.row->mismatch_why.empty() ? Json(nullptr)
+                                             : Json(s.row->mismatch_why);
+    }
     if (s.robustness) {
       j["robustness"] = {{"sign_holds", s.robustness->sign_holds},
                          {"flipped_by", s.robustness->flipped_by}};
@@ -387,6 +409,40 @@ std::string RobustnessSection(const std::vector<ScoredRow>& rows) {
   return out;
 }
 
+// The model's reasons for its misses, one paragraph per explanation with
+// the rows it covers.
+std::string WhySection(const std::vector<ScoredRow>& rows) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  std::vector<std::string> unexplained;
+  for (const ScoredRow& s : rows) {
+    if (!IsMiss(s.verdict)) continue;
+    const std::string& why = s.row->mismatch_why;
+    if (why.empty()) {
+      unexplained.push_back(absl::StrCat("`", s.row->id, "`"));
+      continue;
+    }
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.first == why; });
+    if (it == groups.end()) {
+      groups.push_back({why, {}});
+      it = groups.end() - 1;
+    }
+    it->second.push_back(absl::StrCat("`", s.row->id, "`"));
+  }
+  if (groups.empty() && unexplained.empty()) return "";
+  std::string out =
+      "\nWhy the model misses them (validation/catalogue.json, "
+      "\"mismatch_why\"):\n\n";
+  for (const auto& [why, ids] : groups) {
+    absl::StrAppend(&out, "- ", absl::StrJoin(ids, ", "), ": ", why, "\n");
+  }
+  if (!unexplained.empty()) {
+    absl::StrAppend(&out, "- ", absl::StrJoin(unexplained, ", "),
+                    ": no explanation yet.\n");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string ScoreboardTable(const std::vector<ScoredRow>& rows,
@@ -408,6 +464,12 @@ std::string ScoreboardTable(const std::vector<ScoredRow>& rows,
     absl::StrAppend(&out, "warning: ", summary.identical,
                     " rows have identical iterations (no spread): their "
                     "p-values are not tests\n");
+  }
+  if (!summary.unexplained.empty()) {
+    absl::StrAppend(&out, "warning: ", summary.unexplained.size(),
+                    " rows the model misses have no \"mismatch_why\" in the "
+                    "catalogue: ",
+                    absl::StrJoin(summary.unexplained, ", "), "\n");
   }
   absl::StrAppend(&out, "\nsummary: ", SummaryLine(summary), "\n");
   return out;
@@ -443,6 +505,7 @@ std::string ScoreboardMarkdown(const std::vector<ScoredRow>& rows,
     absl::StrAppend(&out, "- `", s.row->id, "` (", VerdictName(s.verdict),
                     "): ", s.reason, "\n");
   }
+  absl::StrAppend(&out, WhySection(rows));
   return out;
 }
 

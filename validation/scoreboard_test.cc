@@ -160,6 +160,36 @@ TEST(Floor, ParsesAndChecks) {
       << bad.status();
 }
 
+TEST(Floor, FailsOnAMissWithoutAnExplanation) {
+  Row explained = MakeRow(20);
+  explained.id = "000/x/1";
+  explained.mismatch_why = "the model has no IO path";
+  Row bare = MakeRow(20);
+  bare.id = "000/x/2";
+  Row hit = MakeRow(20);
+  hit.id = "000/x/3";
+  const std::vector<ScoredRow> rows = {ScoreRow(explained, Sim(0.1)),
+                                       ScoreRow(bare, Sim(-3)),
+                                       ScoreRow(hit, Sim(15))};
+  const Summary s = Summarize(rows, "quick");
+  ASSERT_EQ(s.unexplained, std::vector<std::string>{"000/x/2"});
+  Floor f;
+  f.tier = "quick";
+  absl::Status st = CheckFloor(s, f);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("000/x/2"), std::string::npos) << st;
+  const experiments::OrderedJson j = ScoreboardJson(rows, s);
+  EXPECT_EQ(j["rows"][0]["why"], "the model has no IO path");
+  EXPECT_TRUE(j["rows"][1]["why"].is_null());
+  EXPECT_FALSE(j["rows"][2].contains("why"));
+  EXPECT_EQ(j["summary"]["unexplained_misses"].size(), 1u);
+  const std::string md = ScoreboardMarkdown(rows, s, "");
+  EXPECT_NE(md.find("- `000/x/1`: the model has no IO path"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("- `000/x/2`: no explanation yet."), std::string::npos)
+      << md;
+}
+
 TEST(Floor, TheBuiltInFloorParses) {
   absl::StatusOr<Floor> f =
       ParseFloor(std::string(BuiltinFloorText()), "validation/floor.json");

@@ -46,13 +46,14 @@ void AddWaitingTasks(sim::Workload& w, int count, const std::string& name) {
 }  // namespace
 
 absl::StatusOr<UnixbenchTest> ParseUnixbenchTest(absl::string_view name) {
-  for (UnixbenchTest t : {UnixbenchTest::kSpawn, UnixbenchTest::kExecl,
-                          UnixbenchTest::kSyscall, UnixbenchTest::kPipe}) {
+  for (UnixbenchTest t :
+       {UnixbenchTest::kSpawn, UnixbenchTest::kExecl, UnixbenchTest::kSyscall,
+        UnixbenchTest::kPipe, UnixbenchTest::kDhry2reg}) {
     if (name == UnixbenchTestName(t)) return t;
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unixbench: unknown test '", name,
-                   "'; known: spawn, execl, syscall, pipe"));
+                   "'; known: spawn, execl, syscall, pipe, dhry2reg"));
 }
 
 const char* UnixbenchTestName(UnixbenchTest test) {
@@ -65,14 +66,24 @@ const char* UnixbenchTestName(UnixbenchTest test) {
       return "syscall";
     case UnixbenchTest::kPipe:
       return "pipe";
+    case UnixbenchTest::kDhry2reg:
+      return "dhry2reg";
   }
   return "?";
 }
 
 int UnixbenchLoopsPerMark(UnixbenchTest test) {
-  return test == UnixbenchTest::kSyscall || test == UnixbenchTest::kPipe
-             ? kUnixbenchBatch
-             : 1;
+  switch (test) {
+    case UnixbenchTest::kSyscall:
+    case UnixbenchTest::kPipe:
+      return kUnixbenchBatch;
+    case UnixbenchTest::kDhry2reg:
+      return kDhryBatch;
+    case UnixbenchTest::kSpawn:
+    case UnixbenchTest::kExecl:
+      break;
+  }
+  return 1;
 }
 
 absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
@@ -87,7 +98,8 @@ absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
         {"exit_cycles", params.exit_cycles},
         {"exec_cycles", params.exec_cycles},
         {"syscall_cycles", params.syscall_cycles},
-        {"pipe_cycles", params.pipe_cycles}}) {
+        {"pipe_cycles", params.pipe_cycles},
+        {"dhry_cycles", params.dhry_cycles}}) {
     if (absl::Status s = CheckCycles(kModel, name, v); !s.ok()) return s;
   }
   for (const auto& [name, v] :
@@ -162,6 +174,8 @@ absl::StatusOr<sim::Workload> UnixbenchWorkload(const UnixbenchParams& params) {
       return simple(params.syscall_cycles * kUnixbenchBatch);
     case UnixbenchTest::kPipe:
       return simple(params.pipe_cycles * kUnixbenchBatch);
+    case UnixbenchTest::kDhry2reg:
+      return simple(params.dhry_cycles * kDhryBatch);
     case UnixbenchTest::kSpawn:
       break;
   }
@@ -252,19 +266,22 @@ WorkloadModel UnixbenchModel() {
   WorkloadModel m;
   m.name = "unixbench";
   m.description =
-      "UnixBench spawn, execl, syscall and pipe, `copies` parallel copies. "
+      "UnixBench spawn, execl, syscall, pipe and dhry2reg, `copies` "
+      "parallel copies. "
       "spawn: fork + exit + wait loops (fork balancing with "
       "find_idlest_cpu, new-task utilization, the parent's wake-up when the "
       "child exits); execl: a task that execs itself (sched_exec "
       "balancing, its utilization kept); "
       "syscall and pipe: tight single-task syscall loops (frequency and "
       "turbo by active cores only); syscall's dup and close write the "
-      "struct file all copies share (a contended line); spawn and execl "
+      "struct file all copies share (a contended line); dhry2reg: a "
+      "user-space CPU loop (Dhrystone 2, register variables: SMT and "
+      "turbo only); spawn and execl "
       "serialise on the image all copies map (its i_mmap_rwsem at fork, "
       "exit and exec, its page references at exec's faults). Costs fitted "
       "to seed 001's tip rates at 1 and 512 copies.";
   m.params = {
-      {"test", std::string("spawn"), "spawn, execl, syscall or pipe"},
+      {"test", std::string("spawn"), "spawn, execl, syscall, pipe or dhry2reg"},
       {"copies", int64_t{1}, "parallel copies (-c)"},
       {"fork_cycles", int64_t{100000},
        "model only: parent cycles per fork (fitted)"},
@@ -275,6 +292,8 @@ WorkloadModel UnixbenchModel() {
        "model only: cycles per syscall-test loop (assumed)"},
       {"pipe_cycles", int64_t{1200},
        "model only: cycles per pipe-test write + read (assumed)"},
+      {"dhry_cycles", int64_t{74},
+       "model only: cycles per Dhrystone loop (dhry2reg; fitted)"},
       {"image_vmas", int64_t{12},
        "model only: file-backed VMAs of the image every copy maps (binary, "
        "ld.so, libc), each an i_mmap_rwsem hold at fork, exit and exec "
@@ -310,6 +329,7 @@ WorkloadModel UnixbenchModel() {
     u.exec_cycles = p.GetInt("exec_cycles");
     u.syscall_cycles = p.GetInt("syscall_cycles");
     u.pipe_cycles = p.GetInt("pipe_cycles");
+    u.dhry_cycles = p.GetInt("dhry_cycles");
     u.image_vmas = static_cast<int>(
         std::min<int64_t>(p.GetInt("image_vmas"), int64_t{1} << 30));
     u.i_mmap_hold_ns = p.GetInt("i_mmap_hold_ns");

@@ -32,6 +32,12 @@
 // 512 bytes to a pipe and reads them back: no other task and no wake-up,
 // so it is syscall work only (in cycles, so it scales with frequency).
 //
+// dhry2reg: loop { compute(dhry_batch * dhry_cycles); mark } - Dhrystone 2
+// with register variables (UnixBench's dhry_1.c / dhry_2.c built with
+// -DREG): a CPU loop in user space, no system call and no wake-up. Its
+// copies share CPUs only through the SMT sibling's throughput and the
+// turbo ceiling by active cores (docs/model.md, "Execution").
+//
 // Serialisation (spawn and execl). Every copy runs the same image (the
 // test binary, ld.so and libc: image_vmas = 12 file-backed VMAs, about 4
 // per file), so each VMA links into or out of the same files'
@@ -53,8 +59,9 @@
 // calibration): fork_cycles 100000 and exit_cycles 75000 (spawn, 1 copy
 // ~6800/s), exec_cycles 630000 (execl, 1 copy ~5400/s), i_mmap_hold_ns 440
 // (spawn, 512 copies ~72800/s), exec_fault_writes 640 (execl, 512 copies
-// ~11300/s); syscall_cycles 1100 and pipe_cycles 1200 (assumed, from the
-// single-copy syscall ~2.97 M/s and pipe ~2.9 M/s).
+// ~11300/s), dhry_cycles (dhry2reg, 1 copy ~49.3 M loops/s); syscall_cycles
+// 1100 and pipe_cycles 1200 (assumed, from the single-copy syscall
+// ~2.97 M/s and pipe ~2.9 M/s).
 //
 // Every spawned child stays in the simulator's task table after it exits
 // (the simulator does not reuse task slots): spawn runs grow by one task
@@ -82,13 +89,14 @@
 
 namespace schedsim::workloads {
 
-enum class UnixbenchTest { kSpawn, kExecl, kSyscall, kPipe };
+enum class UnixbenchTest { kSpawn, kExecl, kSyscall, kPipe, kDhry2reg };
 
 absl::StatusOr<UnixbenchTest> ParseUnixbenchTest(absl::string_view name);
 const char* UnixbenchTestName(UnixbenchTest test);
 
 inline constexpr int kUnixbenchLoopMetric = 0;
 inline constexpr int kUnixbenchBatch = 100;  // syscall and pipe loops/mark
+inline constexpr int kDhryBatch = 10000;     // dhry2reg loops per mark
 
 struct UnixbenchParams {
   UnixbenchTest test = UnixbenchTest::kSpawn;
@@ -98,6 +106,7 @@ struct UnixbenchParams {
   int64_t exec_cycles = 630000;
   int64_t syscall_cycles = 1100;
   int64_t pipe_cycles = 1200;
+  int64_t dhry_cycles = 74;
   // The process-lifecycle serialisation (spawn and execl; see the file
   // comment): file-backed VMAs of the image every copy maps, the hold of
   // the image's i_mmap_rwsem per VMA, and the page-cache reference writes

@@ -55,7 +55,8 @@ TEST(UnixbenchWorkloadTest, SpawnShape) {
 TEST(UnixbenchWorkloadTest, LoopTestsShape) {
   UnixbenchParams p;
   p.copies = 5;
-  for (UnixbenchTest t : {UnixbenchTest::kSyscall, UnixbenchTest::kPipe}) {
+  for (UnixbenchTest t : {UnixbenchTest::kSyscall, UnixbenchTest::kPipe,
+                          UnixbenchTest::kDhry2reg}) {
     p.test = t;
     absl::StatusOr<sim::Workload> w = UnixbenchWorkload(p);
     ASSERT_TRUE(w.ok()) << w.status();
@@ -89,9 +90,13 @@ TEST(UnixbenchWorkloadTest, LoopTestsShape) {
   EXPECT_EQ(execl->programs[0].ops[1].arg2, p.exec_fault_writes);
   EXPECT_EQ(execl->lines.size(), 2u);
   EXPECT_EQ(execl->programs[0].ops[3].arg, 0);
-  absl::StatusOr<UnixbenchTest> bad = ParseUnixbenchTest("dhry2reg");
+  p.test = UnixbenchTest::kDhry2reg;
+  EXPECT_EQ(UnixbenchWorkload(p)->programs[0].ops[1].d1.a, 74 * kDhryBatch);
+  EXPECT_EQ(UnixbenchLoopsPerMark(UnixbenchTest::kDhry2reg), kDhryBatch);
+  absl::StatusOr<UnixbenchTest> bad = ParseUnixbenchTest("whetstone");
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.status().message(), HasSubstr("spawn, execl"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("dhry2reg"));
 }
 
 ModelRun RunUb(const std::string& model,
@@ -158,6 +163,31 @@ TEST(UnixbenchModelTest, SyscallAndPipeRunAtTheCpuFrequency) {
     EXPECT_LT(four, 3 * one);
     EXPECT_LE(four, 1e9 / (2 * 40.0));
   }
+}
+
+// Dhrystone never enters the kernel: one copy runs at the CPU's
+// frequency; copies on SMT siblings share their core and the turbo
+// ceiling falls with active cores; twice as many copies as CPUs share the
+// CPUs by time slices, never waking anyone.
+TEST(UnixbenchModelTest, Dhry2regSharesOnlyTheCoreAndTheTurbo) {
+  auto lps = [](int64_t copies) {
+    ModelRun r = RunUb("unixbench",
+                       {{"test", std::string("dhry2reg")}, {"copies", copies}});
+    EXPECT_EQ(r.stats.placement.wakeups, 0u) << copies;
+    return r.metrics.at("loops_per_s");
+  };
+  const double one = lps(1);
+  const double bound = MaxGhz() * 1e9 / 74;
+  EXPECT_LE(one, 1.05 * bound);
+  EXPECT_GT(one, 0.9 * bound);
+  const double four = lps(4);  // one per core
+  EXPECT_GT(four, 3 * one);
+  EXPECT_LE(four, 4 * one);
+  const double eight = lps(8);  // both siblings of every core
+  EXPECT_GT(eight, four);
+  EXPECT_LT(eight, 2 * four);
+  const double sixteen = lps(16);
+  EXPECT_NEAR(sixteen, eight, 0.05 * eight);
 }
 
 TEST(UnixbenchModelTest, ExeclChainsImages) {

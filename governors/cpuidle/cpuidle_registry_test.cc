@@ -71,6 +71,11 @@ TEST(CpuidleRegistryTest, ParametersAreChecked) {
   ASSERT_FALSE(v612.ok());
   EXPECT_THAT(v612.status().message(), HasSubstr("6.12"));
   EXPECT_FALSE(r.MakeIdle("menu", {{"repeat_mode_timer", int64_t{1}}}).ok());
+  EXPECT_TRUE(r.MakeIdle("menu", {{"repeat_mode_timer", true},
+                                  {"general_mode_timer", false}})
+                  .ok());
+  EXPECT_FALSE(
+      r.MakeIdle("menu", {{"general_mode_timer", std::string("no")}}).ok());
 
   EXPECT_TRUE(r.MakeIdle("ladder", {{"promotion_count", int64_t{2}}}).ok());
   EXPECT_FALSE(r.MakeIdle("ladder", {{"demotion_count", int64_t{0}}}).ok());

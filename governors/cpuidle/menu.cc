@@ -292,7 +292,8 @@ MenuGovernor::Choice MenuGovernor::Choose(const IdleDevice& dev,
     if (typical_used && 4 * timer_ns < next_timer_ns) {
       ch.timer = TimerMode::kRepeat;
       ch.timer_ns = timer_ns;
-    } else if (next_timer_ns > kPerfectCstateNs) {
+    } else if (options_.general_mode_timer &&
+               next_timer_ns > kPerfectCstateNs) {
       ch.timer = TimerMode::kGeneral;
       ch.timer_ns = timer_ns;
     }
@@ -439,6 +440,12 @@ platform::PolicyInfo MenuInfo() {
        "the netperf TCP_RR report of seed 003): T = 2 x (prediction + 60 us) "
        "wake-ups replayed on the governor's books; bool, default false "
        "(mainline since v3.11)"},
+      {"general_mode_timer", true,
+       "with repeat_mode_timer: also arm the timer in the general mode "
+       "(next timer over 30 ms away) and reset the bucket's correction "
+       "factor when it expires, as commit e11538d1f039 ('Quickly notice "
+       "prediction failure in general case') added; false = that commit "
+       "reverted, repeat mode (69a37beabf1f) only; bool, default true"},
   };
   info.make_idle = [](const platform::Params& p)
       -> absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> {
@@ -450,6 +457,7 @@ platform::PolicyInfo MenuInfo() {
     }
     MenuGovernor::Options options;
     options.repeat_mode_timer = p.GetBool("repeat_mode_timer");
+    options.general_mode_timer = p.GetBool("general_mode_timer");
     return std::make_unique<MenuGovernor>(options);
   };
   return info;

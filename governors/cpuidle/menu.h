@@ -78,6 +78,12 @@ class MenuGovernor final : public platform::IdleGovernor {
     // history is re-learnt. The timer is not armed for a polling state
     // (POLL's own time limit already ends it).
     bool repeat_mode_timer = false;
+    // With repeat_mode_timer: also the general mode and its correction
+    // factor reset, which commit e11538d1f039 ("Quickly notice prediction
+    // failure in general case") added on top of 69a37beabf1f's repeat
+    // mode. False models 3.10-rc2 with e11538d1 alone reverted (seed 003's
+    // "perfteam2" kernel): the timer is armed in repeat mode only.
+    bool general_mode_timer = true;
   };
 
   MenuGovernor() = default;

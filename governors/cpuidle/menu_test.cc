@@ -187,10 +187,12 @@ TEST(MenuGovernorTest, RepeatModeTimerDeepensStatesAfterAPause) {
 TEST(MenuGovernorTest, GeneralModeTimerResetsCorrectionFactor) {
   static constexpr int64_t kIdleUs[] = {30, 400, 60, 900, 45, 250, 70, 1500};
   auto run = [](bool repeat_mode_timer, std::vector<int>* after_pause,
-                uint32_t* factor, int64_t* fires) {
+                uint32_t* factor, int64_t* fires,
+                bool general_mode_timer = true) {
     FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
     MenuGovernor::Options options;
     options.repeat_mode_timer = repeat_mode_timer;
+    options.general_mode_timer = general_mode_timer;
     MenuGovernor menu(options);
     menu.Enable(dev);
     for (int i = 0; i < 100; ++i) {
@@ -223,6 +225,36 @@ TEST(MenuGovernorTest, GeneralModeTimerResetsCorrectionFactor) {
   EXPECT_GT(timer_fires, 0);
   EXPECT_GT(timer_factor, 10 * mainline_factor);
   EXPECT_EQ(with_timer, std::vector<int>(8, 8));
+  // e11538d1 reverted (repeat mode only): no pattern, so no timer at all;
+  // the same choices and factor as mainline.
+  std::vector<int> repeat_only;
+  uint32_t repeat_only_factor = 0;
+  int64_t repeat_only_fires = 0;
+  run(true, &repeat_only, &repeat_only_factor, &repeat_only_fires,
+      /*general_mode_timer=*/false);
+  EXPECT_EQ(repeat_only_fires, 0);
+  EXPECT_EQ(repeat_only_factor, mainline_factor);
+  EXPECT_EQ(repeat_only, mainline);
+}
+
+// Reverting e11538d1 alone keeps the repeat mode: the pause after a
+// request/response pattern still deepens the next states.
+TEST(MenuGovernorTest, RepeatModeWithoutTheGeneralMode) {
+  FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  MenuGovernor::Options options;
+  options.repeat_mode_timer = true;
+  options.general_mode_timer = false;
+  MenuGovernor menu(options);
+  menu.Enable(dev);
+  Requests(dev, menu, 30);
+  dev.set_now_ns(40 * kMs);
+  Periods(dev, menu, 1, 10 * kMs, 800 * kUs);
+  const size_t from = dev.selections().size();
+  Requests(dev, menu, 12);
+  EXPECT_EQ(menu.repeat_timer_fires(0), 4);
+  EXPECT_EQ(
+      std::vector<int>(dev.selections().begin() + from, dev.selections().end()),
+      std::vector<int>({3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1}));
 }
 
 TEST(MenuGovernorTest, RepeatModeTimerDoesNothingWhenPredictionsHold) {
