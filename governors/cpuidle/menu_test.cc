@@ -150,10 +150,11 @@ void Requests(FakeIdleDevice& dev, MenuGovernor& menu, int count) {
 
 TEST(MenuGovernorTest, RepeatModeTimerDeepensStatesAfterAPause) {
   auto run = [](bool repeat_mode_timer, std::vector<int>* after_pause,
-                int64_t* fires) {
+                int64_t* fires, bool general_mode_timer = true) {
     FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
     MenuGovernor::Options options;
     options.repeat_mode_timer = repeat_mode_timer;
+    options.general_mode_timer = general_mode_timer;
     MenuGovernor menu(options);
     menu.Enable(dev);
     Requests(dev, menu, 30);
@@ -178,6 +179,12 @@ TEST(MenuGovernorTest, RepeatModeTimerDeepensStatesAfterAPause) {
   // 70 us) for the next six requests, then C1 again.
   EXPECT_EQ(timer_fires, 4);
   EXPECT_EQ(with_timer, std::vector<int>({3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1}));
+  // e11538d1 reverted alone: the repeat mode (69a37bea) does the same.
+  std::vector<int> repeat_only;
+  int64_t repeat_only_fires = 0;
+  run(true, &repeat_only, &repeat_only_fires, /*general_mode_timer=*/false);
+  EXPECT_EQ(repeat_only_fires, 4);
+  EXPECT_EQ(repeat_only, with_timer);
 }
 
 // The "general case" half of the 2012 patches: no pattern (scattered idle
@@ -235,26 +242,6 @@ TEST(MenuGovernorTest, GeneralModeTimerResetsCorrectionFactor) {
   EXPECT_EQ(repeat_only_fires, 0);
   EXPECT_EQ(repeat_only_factor, mainline_factor);
   EXPECT_EQ(repeat_only, mainline);
-}
-
-// Reverting e11538d1 alone keeps the repeat mode: the pause after a
-// request/response pattern still deepens the next states.
-TEST(MenuGovernorTest, RepeatModeWithoutTheGeneralMode) {
-  FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
-  MenuGovernor::Options options;
-  options.repeat_mode_timer = true;
-  options.general_mode_timer = false;
-  MenuGovernor menu(options);
-  menu.Enable(dev);
-  Requests(dev, menu, 30);
-  dev.set_now_ns(40 * kMs);
-  Periods(dev, menu, 1, 10 * kMs, 800 * kUs);
-  const size_t from = dev.selections().size();
-  Requests(dev, menu, 12);
-  EXPECT_EQ(menu.repeat_timer_fires(0), 4);
-  EXPECT_EQ(
-      std::vector<int>(dev.selections().begin() + from, dev.selections().end()),
-      std::vector<int>({3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1}));
 }
 
 TEST(MenuGovernorTest, RepeatModeTimerDoesNothingWhenPredictionsHold) {
