@@ -72,6 +72,30 @@ class EventRing {
     if (i == head_) SetTop();
   }
 
+  // Push for a key after every pending key's band_seq (a fresh seq from
+  // the queue's counter, with a band no lower than any pending event's: the
+  // simulator's rings each hold one band). Then the new event goes before
+  // a pending one exactly when its time is earlier, and the insertion
+  // compares times alone (a tie in time leaves it after). The result is
+  // Push's.
+  void PushNewest(int64_t time_ns, uint64_t band_seq, uint16_t kind,
+                  int32_t cpu, int32_t task) {
+    if (size() == buf_.size()) Grow();
+#ifndef NDEBUG
+    for (uint64_t j = head_; j != tail_; ++j) {
+      assert(At(j).band_seq < band_seq && "PushNewest: not the newest key");
+    }
+#endif
+    uint64_t i = tail_;
+    while (i != head_ && time_ns < At(i - 1).time_ns) {
+      At(i) = At(i - 1);
+      --i;
+    }
+    At(i) = event_queue_internal::Entry{time_ns, band_seq, 0, kind, cpu, task};
+    ++tail_;
+    if (i == head_) SetTop();
+  }
+
   // Removes and returns the earliest event. REQUIRES: !empty().
   Event Pop() {
     assert(!empty());

@@ -764,16 +764,16 @@ class SimulatorImpl {
   // Their keys take seqs from queue_, so the merge keeps the exact order.
   EventRing deliveries_;
   void PushDelivery(int64_t time_ns, int cpu, int task) {
-    deliveries_.Push(time_ns, PackBandSeq(kBandDeliver, queue_.NextSeq()),
-                     kEvWakeDeliver, cpu, task);
+    deliveries_.PushNewest(time_ns, PackBandSeq(kBandDeliver, queue_.NextSeq()),
+                           kEvWakeDeliver, cpu, task);
     others_changed_ = true;
   }
   // C-state exits in progress (kEvIdleExitDone), likewise: due the physical
   // exit latency after they are pushed, a few distinct values.
   EventRing exits_;
   void PushIdleExit(int64_t time_ns, int cpu) {
-    exits_.Push(time_ns, PackBandSeq(kBandIrq, queue_.NextSeq()),
-                kEvIdleExitDone, cpu, -1);
+    exits_.PushNewest(time_ns, PackBandSeq(kBandIrq, queue_.NextSeq()),
+                      kEvIdleExitDone, cpu, -1);
     others_changed_ = true;
   }
   // Each busy CPU's pending phase end (slot = CPU), keyed like queue_'s
