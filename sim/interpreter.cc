@@ -179,9 +179,10 @@ int64_t SimulatorImpl::SharedLineStall(int cpu, int line, int writes,
 int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
                                       int cpu, int writes, int64_t hold_ns,
                                       int64_t start_ns, int64_t span_ns) {
-  SharedLineStats unused;
-  SharedLineStats& st = stats != nullptr ? *stats : unused;
-  st.writes += static_cast<uint64_t>(writes);
+  // The counters add up here and go to `stats` at the end: no local
+  // SharedLineStats (its name, a std::string, would cost a construction and
+  // a stack canary on every per-LLC line write of the wake-up path).
+  uint64_t transfers = 0;
   const bool owned = l.owner == cpu;
   const int32_t other = owned ? l.prev_owner : l.owner;
   const int64_t other_end = owned ? l.prev_end_ns : l.owner_end_ns;
@@ -194,14 +195,18 @@ int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
     const int64_t begin = std::max(start_ns, busy_until);
     end = begin + per_write * writes;
     stall = end - start_ns;
-    st.transfers += static_cast<uint64_t>(writes);
+    transfers = static_cast<uint64_t>(writes);
   } else {
     const int64_t move = owned || l.owner < 0 ? 0 : LineNs(l.owner, cpu);
-    if (move > 0) ++st.transfers;
+    if (move > 0) transfers = 1;
     stall = move + hold_ns * writes;
     end = start_ns + stall;
   }
-  st.stall_ns += stall;
+  if (stats != nullptr) {
+    stats->writes += static_cast<uint64_t>(writes);
+    stats->transfers += transfers;
+    stats->stall_ns += stall;
+  }
   if (!owned) {
     l.prev_owner = l.owner;
     l.prev_end_ns = l.owner_end_ns;

@@ -534,6 +534,8 @@ class SimulatorImpl {
   int SelectTaskRqFair(int task, int prev, int this_cpu, bool from_task,
                        uint32_t wake_flags);
   int SelectTaskRqRt(int task, int prev);
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void FailPlacement(
+      int cpu, int task, const topology::CpuSet& allowed);
   int WakeAffine(const topology::SchedDomain& sd, int task, int this_cpu,
                  int prev, bool sync, int waker_task);
   bool WakeWide(int task, int waker_task) const;
