@@ -61,6 +61,11 @@ class EventRing {
   void Push(int64_t time_ns, uint64_t band_seq, uint16_t kind, int32_t cpu,
             int32_t task) {
     if (size() == buf_.size()) Grow();
+#ifndef NDEBUG
+    if (newest_band_seq_ == kNonePushed || band_seq > newest_band_seq_) {
+      newest_band_seq_ = band_seq;
+    }
+#endif
     const event_queue_internal::Entry e{time_ns, band_seq, 0, kind, cpu, task};
     uint64_t i = tail_;
     while (i != head_ && event_queue_internal::EntryLess(e, At(i - 1))) {
@@ -82,8 +87,11 @@ class EventRing {
                   int32_t cpu, int32_t task) {
     if (size() == buf_.size()) Grow();
 #ifndef NDEBUG
-    for (uint64_t j = head_; j != tail_; ++j) {
-      assert(At(j).band_seq < band_seq && "PushNewest: not the newest key");
+    // Every pending key is at most the largest pushed so far.
+    assert((newest_band_seq_ == kNonePushed || band_seq > newest_band_seq_) &&
+           "PushNewest: not the newest key");
+    if (newest_band_seq_ == kNonePushed || band_seq > newest_band_seq_) {
+      newest_band_seq_ = band_seq;
     }
 #endif
     uint64_t i = tail_;
@@ -137,6 +145,11 @@ class EventRing {
   uint64_t tail_ = 0;  // one past the latest
   int64_t top_time_ = std::numeric_limits<int64_t>::max();
   uint64_t top_band_seq_ = ~uint64_t{0};
+#ifndef NDEBUG
+  // The largest band_seq pushed (PushNewest's check), or kNonePushed.
+  static constexpr uint64_t kNonePushed = ~uint64_t{0};
+  uint64_t newest_band_seq_ = kNonePushed;
+#endif
 };
 
 }  // namespace schedsim::sim
