@@ -113,10 +113,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::ArmPhaseEnd(int cpu) {
   const int64_t end = now_ns_ + t.rem_stall_ns + m.ns;
   phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
   phase_task_[cpu] = c.curr;
-  phase_op_[cpu] = program_ops_[t.program] + t.pc;
-  const int32_t chan = next_channel_arg_[t.program][t.pc];
+  const PhaseResume r = phase_resume_[t.program][t.pc];
+  t.pc = r.pc;  // past a forever loop's kEndLoop (PhaseResume)
+  phase_op_[cpu] = program_ops_[t.program] + r.pc;
   phase_channel_[cpu] =
-      chan >= 0 ? &channels_[chan + t.channel_base] : &no_channel_;
+      r.channel >= 0 ? &channels_[r.channel + t.channel_base] : &no_channel_;
 }
 
 // The SMT sibling of `cpu` started or stopped running: the throughput of a

@@ -719,10 +719,23 @@ class SimulatorImpl {
   std::vector<int32_t> affine_begin_;
   // By program: its first op (programs_ is never modified after Init).
   std::vector<const Op*> program_ops_;
-  // By program and pc: the channel (op.arg, before the task's channel_base)
-  // of the channel op the task reaches next from that pc without computing
-  // or blocking (following loop jumps), or -1. Only a prefetch hint.
-  std::vector<std::vector<int32_t>> next_channel_arg_;
+  // By program and pc, what arming a phase end with the task at that pc
+  // looks up (ArmPhaseEnd):
+  // - pc: where the task resumes: the pc itself, or, when it is the kEndLoop
+  //   of a loop that runs forever (its kLoop's arg is 0), the loop's first
+  //   op, following such kEndLoops (and a pc whose chain of them comes back
+  //   to itself stays). Such a kEndLoop only jumps: it reads no state but
+  //   its own loop counter, which stays 0, and changes nothing but the pc,
+  //   so taking the jump when the phase is armed instead of when it ends
+  //   changes no result, and the phase end dispatches one op fewer.
+  // - channel: the channel (op.arg, before the task's channel_base) of the
+  //   channel op the task reaches next from that pc without computing or
+  //   blocking (following loop jumps), or -1. Only a prefetch hint.
+  struct PhaseResume {
+    uint32_t pc;
+    int32_t channel;
+  };
+  std::vector<std::vector<PhaseResume>> phase_resume_;
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
   std::vector<LineState> lines_;
