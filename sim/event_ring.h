@@ -83,7 +83,8 @@ class EventRing {
   // a pending one exactly when its time is earlier, and the insertion
   // compares times alone (a tie in time leaves it after). The result is
   // Push's.
-  void PushNewest(int64_t time_ns, uint64_t band_seq, uint16_t kind,
+  // Returns whether the new event is the earliest (the new top).
+  bool PushNewest(int64_t time_ns, uint64_t band_seq, uint16_t kind,
                   int32_t cpu, int32_t task) {
     if (size() == buf_.size()) Grow();
 #ifndef NDEBUG
@@ -101,7 +102,9 @@ class EventRing {
     }
     At(i) = event_queue_internal::Entry{time_ns, band_seq, 0, kind, cpu, task};
     ++tail_;
-    if (i == head_) SetTop();
+    if (i != head_) return false;
+    SetTop();
+    return true;
   }
 
   // Removes and returns the earliest event. REQUIRES: !empty().

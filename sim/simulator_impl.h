@@ -779,9 +779,26 @@ class SimulatorImpl {
   // Their keys take seqs from queue_, so the merge keeps the exact order.
   EventRing deliveries_;
   void PushDelivery(int64_t time_ns, int cpu, int task) {
-    deliveries_.PushNewest(time_ns, PackBandSeq(kBandDeliver, queue_.NextSeq()),
-                           kEvWakeDeliver, cpu, task);
+    if (deliveries_.PushNewest(time_ns,
+                               PackBandSeq(kBandDeliver, queue_.NextSeq()),
+                               kEvWakeDeliver, cpu, task)) {
+      PrefetchDeliveryTop();
+    }
     others_changed_ = true;
+  }
+  // The next wake-up delivery is a few events away: start bringing its
+  // CPU's and task's lines in when it becomes the ring's front (pushed
+  // there, or the one before it popped). REQUIRES: !deliveries_.empty().
+  void PrefetchDeliveryTop() const {
+    const char* task =
+        reinterpret_cast<const char*>(tasks_.data() + deliveries_.TopTask());
+    const char* cpu =
+        reinterpret_cast<const char*>(cpus_.data() + deliveries_.TopCpu());
+    __builtin_prefetch(cpu);         // the probed state
+    __builtin_prefetch(cpu + 64);    // the runqueue
+    __builtin_prefetch(task);        // the op interpreter's line
+    __builtin_prefetch(task + 64);   // the scheduler's (enqueue)
+    __builtin_prefetch(task + 128);  // wake-up and PELT
   }
   // C-state exits in progress (kEvIdleExitDone), likewise: due the physical
   // exit latency after they are pushed, a few distinct values.
