@@ -61,6 +61,11 @@ class EventRing {
   void Push(int64_t time_ns, uint64_t band_seq, uint16_t kind, int32_t cpu,
             int32_t task) {
     if (size() == buf_.size()) Grow();
+#ifndef NDEBUG
+    if (newest_band_seq_ == kNonePushed || band_seq > newest_band_seq_) {
+      newest_band_seq_ = band_seq;
+    }
+#endif
     const event_queue_internal::Entry e{time_ns, band_seq, 0, kind, cpu, task};
     uint64_t i = tail_;
     while (i != head_ && event_queue_internal::EntryLess(e, At(i - 1))) {
@@ -70,6 +75,36 @@ class EventRing {
     At(i) = e;
     ++tail_;
     if (i == head_) SetTop();
+  }
+
+  // Push for a key after every pending key's band_seq (a fresh seq from
+  // the queue's counter, with a band no lower than any pending event's: the
+  // simulator's rings each hold one band). Then the new event goes before
+  // a pending one exactly when its time is earlier, and the insertion
+  // compares times alone (a tie in time leaves it after). The result is
+  // Push's.
+  // Returns whether the new event is the earliest (the new top).
+  bool PushNewest(int64_t time_ns, uint64_t band_seq, uint16_t kind,
+                  int32_t cpu, int32_t task) {
+    if (size() == buf_.size()) Grow();
+#ifndef NDEBUG
+    // Every pending key is at most the largest pushed so far.
+    assert((newest_band_seq_ == kNonePushed || band_seq > newest_band_seq_) &&
+           "PushNewest: not the newest key");
+    if (newest_band_seq_ == kNonePushed || band_seq > newest_band_seq_) {
+      newest_band_seq_ = band_seq;
+    }
+#endif
+    uint64_t i = tail_;
+    while (i != head_ && time_ns < At(i - 1).time_ns) {
+      At(i) = At(i - 1);
+      --i;
+    }
+    At(i) = event_queue_internal::Entry{time_ns, band_seq, 0, kind, cpu, task};
+    ++tail_;
+    if (i != head_) return false;
+    SetTop();
+    return true;
   }
 
   // Removes and returns the earliest event. REQUIRES: !empty().
@@ -113,6 +148,11 @@ class EventRing {
   uint64_t tail_ = 0;  // one past the latest
   int64_t top_time_ = std::numeric_limits<int64_t>::max();
   uint64_t top_band_seq_ = ~uint64_t{0};
+#ifndef NDEBUG
+  // The largest band_seq pushed (PushNewest's check), or kNonePushed.
+  static constexpr uint64_t kNonePushed = ~uint64_t{0};
+  uint64_t newest_band_seq_ = kNonePushed;
+#endif
 };
 
 }  // namespace schedsim::sim

@@ -113,10 +113,11 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::ArmPhaseEnd(int cpu) {
   const int64_t end = now_ns_ + t.rem_stall_ns + m.ns;
   phase_ends_.Set(cpu, end, PackBandSeq(kBandSched, queue_.NextSeq()));
   phase_task_[cpu] = c.curr;
-  phase_op_[cpu] = program_ops_[t.program] + t.pc;
-  const int32_t chan = next_channel_arg_[t.program][t.pc];
+  const PhaseResume r = phase_resume_[t.program][t.pc];
+  t.pc = r.pc;  // past a forever loop's kEndLoop (PhaseResume)
+  phase_op_[cpu] = program_ops_[t.program] + r.pc;
   phase_channel_[cpu] =
-      chan >= 0 ? &channels_[chan + t.channel_base] : &no_channel_;
+      r.channel >= 0 ? &channels_[r.channel + t.channel_base] : &no_channel_;
 }
 
 // The SMT sibling of `cpu` started or stopped running: the throughput of a
@@ -179,9 +180,10 @@ int64_t SimulatorImpl::SharedLineStall(int cpu, int line, int writes,
 int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
                                       int cpu, int writes, int64_t hold_ns,
                                       int64_t start_ns, int64_t span_ns) {
-  SharedLineStats unused;
-  SharedLineStats& st = stats != nullptr ? *stats : unused;
-  st.writes += static_cast<uint64_t>(writes);
+  // The counters add up here and go to `stats` at the end: no local
+  // SharedLineStats (its name, a std::string, would cost a construction and
+  // a stack canary on every per-LLC line write of the wake-up path).
+  uint64_t transfers = 0;
   const bool owned = l.owner == cpu;
   const int32_t other = owned ? l.prev_owner : l.owner;
   const int64_t other_end = owned ? l.prev_end_ns : l.owner_end_ns;
@@ -194,14 +196,18 @@ int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
     const int64_t begin = std::max(start_ns, busy_until);
     end = begin + per_write * writes;
     stall = end - start_ns;
-    st.transfers += static_cast<uint64_t>(writes);
+    transfers = static_cast<uint64_t>(writes);
   } else {
     const int64_t move = owned || l.owner < 0 ? 0 : LineNs(l.owner, cpu);
-    if (move > 0) ++st.transfers;
+    if (move > 0) transfers = 1;
     stall = move + hold_ns * writes;
     end = start_ns + stall;
   }
-  st.stall_ns += stall;
+  if (stats != nullptr) {
+    stats->writes += static_cast<uint64_t>(writes);
+    stats->transfers += transfers;
+    stats->stall_ns += stall;
+  }
   if (!owned) {
     l.prev_owner = l.owner;
     l.prev_end_ns = l.owner_end_ns;

@@ -57,8 +57,6 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
   // The phase-end slot the last event guessed would be the top now (the
   // runner-up, see below), or -1.
   int predicted = -1;
-  // The key of the delivery whose lines were last prefetched.
-  uint64_t prefetched_delivery = EventWinnerTree::kEmpty;
   while (true) {
     // The earliest of five heads: the phase ends (most events), the ticks,
     // the wake-up deliveries, the C-state exits, the queue (timers, POLL
@@ -121,22 +119,6 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
     if (time_ns > until_ns) break;
     now_ns_ = time_ns;
     ++events_;
-    // The next wake-up delivery is a few events away: start bringing its
-    // CPU's and task's lines in, once per delivery (it stays the ring's
-    // front for several events). An empty ring's key is never a real one.
-    if (source != 3 && deliveries_.TopBandSeq() != prefetched_delivery &&
-        !deliveries_.empty()) {
-      prefetched_delivery = deliveries_.TopBandSeq();
-      const char* task =
-          reinterpret_cast<const char*>(tasks_.data() + deliveries_.TopTask());
-      const char* cpu =
-          reinterpret_cast<const char*>(cpus_.data() + deliveries_.TopCpu());
-      __builtin_prefetch(cpu);         // the probed state
-      __builtin_prefetch(cpu + 64);    // the runqueue
-      __builtin_prefetch(task);        // the op interpreter's line
-      __builtin_prefetch(task + 64);   // the scheduler's (enqueue)
-      __builtin_prefetch(task + 128);  // wake-up and PELT
-    }
     // Handlers report a broken rule through Fail() (error_), not a return
     // value: the hot path carries no status.
     if (source == 0) {
@@ -167,6 +149,8 @@ absl::Status SimulatorImpl::RunUntil(SimTime until) {
         }
       } else if (source == 3) {
         const Event e = deliveries_.Pop();
+        // The next delivery's lines (PushDelivery prefetches a new front).
+        if (!deliveries_.empty()) PrefetchDeliveryTop();
         OnWakeDeliver(e.cpu, e.task);
       } else if (source == 4) {
         OnIdleExitDone(exits_.Pop().cpu);

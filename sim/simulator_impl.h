@@ -534,6 +534,8 @@ class SimulatorImpl {
   int SelectTaskRqFair(int task, int prev, int this_cpu, bool from_task,
                        uint32_t wake_flags);
   int SelectTaskRqRt(int task, int prev);
+  ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void FailPlacement(
+      int cpu, int task, const topology::CpuSet& allowed);
   int WakeAffine(const topology::SchedDomain& sd, int task, int this_cpu,
                  int prev, bool sync, int waker_task);
   bool WakeWide(int task, int waker_task) const;
@@ -717,10 +719,23 @@ class SimulatorImpl {
   std::vector<int32_t> affine_begin_;
   // By program: its first op (programs_ is never modified after Init).
   std::vector<const Op*> program_ops_;
-  // By program and pc: the channel (op.arg, before the task's channel_base)
-  // of the channel op the task reaches next from that pc without computing
-  // or blocking (following loop jumps), or -1. Only a prefetch hint.
-  std::vector<std::vector<int32_t>> next_channel_arg_;
+  // By program and pc, what arming a phase end with the task at that pc
+  // looks up (ArmPhaseEnd):
+  // - pc: where the task resumes: the pc itself, or, when it is the kEndLoop
+  //   of a loop that runs forever (its kLoop's arg is 0), the loop's first
+  //   op, following such kEndLoops (and a pc whose chain of them comes back
+  //   to itself stays). Such a kEndLoop only jumps: it reads no state but
+  //   its own loop counter, which stays 0, and changes nothing but the pc,
+  //   so taking the jump when the phase is armed instead of when it ends
+  //   changes no result, and the phase end dispatches one op fewer.
+  // - channel: the channel (op.arg, before the task's channel_base) of the
+  //   channel op the task reaches next from that pc without computing or
+  //   blocking (following loop jumps), or -1. Only a prefetch hint.
+  struct PhaseResume {
+    uint32_t pc;
+    int32_t channel;
+  };
+  std::vector<std::vector<PhaseResume>> phase_resume_;
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
   std::vector<LineState> lines_;
@@ -764,16 +779,33 @@ class SimulatorImpl {
   // Their keys take seqs from queue_, so the merge keeps the exact order.
   EventRing deliveries_;
   void PushDelivery(int64_t time_ns, int cpu, int task) {
-    deliveries_.Push(time_ns, PackBandSeq(kBandDeliver, queue_.NextSeq()),
-                     kEvWakeDeliver, cpu, task);
+    if (deliveries_.PushNewest(time_ns,
+                               PackBandSeq(kBandDeliver, queue_.NextSeq()),
+                               kEvWakeDeliver, cpu, task)) {
+      PrefetchDeliveryTop();
+    }
     others_changed_ = true;
+  }
+  // The next wake-up delivery is a few events away: start bringing its
+  // CPU's and task's lines in when it becomes the ring's front (pushed
+  // there, or the one before it popped). REQUIRES: !deliveries_.empty().
+  void PrefetchDeliveryTop() const {
+    const char* task =
+        reinterpret_cast<const char*>(tasks_.data() + deliveries_.TopTask());
+    const char* cpu =
+        reinterpret_cast<const char*>(cpus_.data() + deliveries_.TopCpu());
+    __builtin_prefetch(cpu);         // the probed state
+    __builtin_prefetch(cpu + 64);    // the runqueue
+    __builtin_prefetch(task);        // the op interpreter's line
+    __builtin_prefetch(task + 64);   // the scheduler's (enqueue)
+    __builtin_prefetch(task + 128);  // wake-up and PELT
   }
   // C-state exits in progress (kEvIdleExitDone), likewise: due the physical
   // exit latency after they are pushed, a few distinct values.
   EventRing exits_;
   void PushIdleExit(int64_t time_ns, int cpu) {
-    exits_.Push(time_ns, PackBandSeq(kBandIrq, queue_.NextSeq()),
-                kEvIdleExitDone, cpu, -1);
+    exits_.PushNewest(time_ns, PackBandSeq(kBandIrq, queue_.NextSeq()),
+                      kEvIdleExitDone, cpu, -1);
     others_changed_ = true;
   }
   // Each busy CPU's pending phase end (slot = CPU), keyed like queue_'s

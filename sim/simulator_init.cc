@@ -142,16 +142,51 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
 
   programs_ = workload.programs;
   program_ops_.clear();
-  next_channel_arg_.clear();
+  phase_resume_.clear();
   for (const Program& p : programs_) {
     program_ops_.push_back(p.ops.data());
-    std::vector<int32_t> next(p.ops.size(), -1);
-    for (size_t pc = 0; pc < p.ops.size(); ++pc) {
+    const size_t size = p.ops.size();
+    // Whether every kEndLoop closes the innermost open kLoop (as
+    // ProgramBuilder guarantees): then the loop an kEndLoop's counter belongs
+    // to at run time is the one its arg names.
+    bool nested = true;
+    {
+      std::vector<size_t> open;
+      for (size_t pc = 0; pc < size && nested; ++pc) {
+        if (p.ops[pc].code == OpCode::kLoop) open.push_back(pc);
+        if (p.ops[pc].code == OpCode::kEndLoop) {
+          nested = !open.empty() &&
+                   open.back() == static_cast<size_t>(p.ops[pc].arg);
+          if (nested) open.pop_back();
+        }
+      }
+    }
+    // A kEndLoop whose kLoop runs forever (arg 0): a plain jump.
+    auto forever_end = [&](size_t pc) {
+      const Op& op = p.ops[pc];
+      return nested && op.code == OpCode::kEndLoop &&
+             p.ops[static_cast<size_t>(op.arg)].arg == 0;
+    };
+    std::vector<PhaseResume> next(size, PhaseResume{0, -1});
+    for (size_t pc = 0; pc < size; ++pc) {
+      // The resume pc: follow forever kEndLoops while they lead somewhere
+      // new (a chain that comes back leaves the pc as it is).
+      size_t r = pc;
+      for (int steps = 0; steps <= 8 && r < size && forever_end(r); ++steps) {
+        const size_t to = static_cast<size_t>(p.ops[r].arg) + 1;
+        if (steps == 8 || to == pc) {
+          r = pc;
+          break;
+        }
+        r = to;
+      }
+      if (r >= size) r = pc;
+      next[pc].pc = static_cast<uint32_t>(r);
       size_t q = pc;
-      for (int steps = 0; steps < 8 && q < p.ops.size(); ++steps) {
+      for (int steps = 0; steps < 8 && q < size; ++steps) {
         const Op& op = p.ops[q];
         if (op.code == OpCode::kSend || op.code == OpCode::kRecv) {
-          next[pc] = op.arg;
+          next[pc].channel = op.arg;
           break;
         }
         if (op.code == OpCode::kEndLoop) {
@@ -164,7 +199,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
         }
       }
     }
-    next_channel_arg_.push_back(std::move(next));
+    phase_resume_.push_back(std::move(next));
   }
   cpus_.resize(n);
   rq_load_.assign(n, PeltSignal{});

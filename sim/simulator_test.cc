@@ -1108,6 +1108,47 @@ TEST(SimulatorTest, ZeroLengthComputeTakesNoEventAndNoTime) {
               HasSubstr("without computing, sleeping or blocking"));
 }
 
+// A phase end resumes past a forever loop's kEndLoop (PhaseResume): loops
+// that count still count, and forever loops nested in forever loops and
+// counted loops in forever loops run their bodies as written.
+TEST(SimulatorTest, LoopsCountAcrossPhaseEndsThatSkipForeverEndLoops) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  w.metrics = {"inner", "outer", "nested"};
+  ProgramBuilder counted("counted");
+  counted.Loop(0)
+      .Loop(3)
+      .Compute(Dist::Constant(1000))
+      .Mark(0)
+      .EndLoop()
+      .Compute(Dist::Constant(500))
+      .Mark(1)
+      .EndLoop()
+      .Exit();
+  w.programs.push_back(Build(counted));
+  ProgramBuilder nested("nested");
+  nested.Loop(0).Loop(0).Compute(Dist::Constant(700)).Mark(2).EndLoop();
+  nested.EndLoop().Exit();
+  w.programs.push_back(Build(nested));
+  w.tasks.push_back(Task("a", 0, "0"));
+  w.tasks.push_back(Task("b", 1, "2"));
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, SimConfig(), w, {&perf, &fit, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(5)).ok());
+  const SimStats s = sim->Stats();
+  const uint64_t inner = s.metrics[0].count;
+  const uint64_t outer = s.metrics[1].count;
+  ASSERT_GT(outer, 1000u);
+  // Three inner marks before each outer one.
+  EXPECT_GE(inner, 3 * outer);
+  EXPECT_LE(inner, 3 * outer + 3);
+  // The nested forever loops mark once per 700 cycles: more often than the
+  // counted program's 4 marks per 3500 cycles (about 5 : 4).
+  EXPECT_GT(s.metrics[2].count, inner + outer);
+}
+
 TEST(SimulatorTest, StartCpuOutsideAffinityIsRejected) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   Workload w = PingPong(1);

@@ -204,6 +204,15 @@ int SimulatorImpl::WakeAffine(const topology::SchedDomain& sd, int task,
   return prev;
 }
 
+// Out of line: the message's temporaries (allowed.ToList()'s string) would
+// otherwise give SelectTaskRqFair, on every wake-up, a stack canary.
+void SimulatorImpl::FailPlacement(int cpu, int task,
+                                  const topology::CpuSet& allowed) {
+  FailCat("placement policy '", policies_.placement->name(), "' chose CPU ",
+          cpu, " for task ", task, ", which may run only on ",
+          allowed.ToList());
+}
+
 int SimulatorImpl::SelectTaskRqFair(int task, int prev, int this_cpu,
                                     bool from_task, uint32_t wake_flags) {
   Task& p = tasks_[task];
@@ -241,9 +250,7 @@ int SimulatorImpl::SelectTaskRqFair(int task, int prev, int this_cpu,
   scan_probes_ = 0;
   int cpu = policies_.placement->SelectIdleSibling(*sched_view_, req);
   if (!platform::core::ValidPlacementAnswer(cpu, topo_.num_cpus(), *allowed)) {
-    FailCat("placement policy '", policies_.placement->name(), "' chose CPU ",
-            cpu, " for task ", task, ", which may run only on ",
-            allowed->ToList());
+    FailPlacement(cpu, task, *allowed);
     return prev;
   }
   PlacementStats& ps = placement_stats_;
