@@ -54,6 +54,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"ipi_latency_ns", &C::ipi_latency_ns, 0, kMaxNs},
       {"pipe_op_ns", &C::pipe_op_ns, 0, kMaxNs},
       {"socket_op_ns", &C::socket_op_ns, 0, kMaxNs},
+      {"pipe_lock_lines", &C::pipe_lock_lines, 0, 1000},
       {"llc_migration_penalty_ns", &C::llc_migration_penalty_ns, 0, kMaxNs},
       {"smt_migration_penalty_ns", &C::smt_migration_penalty_ns, 0, kMaxNs},
       {"smt_factor_pct", &C::smt_factor_pct, 1, 100},

@@ -44,6 +44,16 @@ struct SimConfig {
   // Syscall-side cost of a channel send or receive (pipe_write/read).
   int64_t pipe_op_ns = 900;     // assumed
   int64_t socket_op_ns = 1500;  // assumed (unix stream socket)
+  // The pipe's mutex (fs/pipe.c pipe_write()/pipe_read() hold
+  // __pipe_lock() around the copy and the wake-ups, v5.19): the cache
+  // lines the critical section misses when the previous operation ran on
+  // another CPU, each a Topology::LineTransferNs. Operations on one pipe
+  // queue for it in order; a waiter spins while its CPU has nothing else
+  // to run and sleeps until its turn otherwise, as mutex_optimistic_spin()
+  // stops on need_resched() (kernel/locking/mutex.c). 0 = not modelled
+  // (the default until hackbench's costs are refitted with it;
+  // docs/validation.md).
+  int64_t pipe_lock_lines = 0;
 
   // --- Cache-hot migration penalty --------------------------------------
   // Extra stall when a task resumes on another LLC, scaled by NUMA distance

@@ -269,6 +269,30 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SimulatorImpl::ChannelLinesNs(
   return ns;
 }
 
+// The pipe's mutex (SimConfig::pipe_lock_lines): a FIFO of holders, each
+// holding it for the lines its critical section finds on the previous
+// operation's CPU. A waiter whose CPU has another task to run sleeps until
+// the holders before it are done (mutex_optimistic_spin() gives up on
+// need_resched(); the unlock hands the lock to the first waiter), else it
+// spins: the wait is kernel work.
+int64_t SimulatorImpl::PipeLockWait(ChannelState& ch, int cpu, int id) {
+  if (task_lock_[id] & kLockGranted) {
+    task_lock_[id] &= ~kLockGranted;
+    return 0;
+  }
+  const int64_t start = now_ns_ + tasks_[id].pending_cost_ns;
+  const int64_t hold =
+      ch.last_cpu >= 0 ? ch.lock_lines * LineNs(ch.last_cpu, cpu) : 0;
+  const int64_t begin = std::max(start, ch.lock_free_ns);
+  ch.lock_free_ns = begin + hold;
+  if (begin == start || cpus_[cpu].nr_running <= 1) return begin - start;
+  task_lock_[id] |= kLockAsleep | kLockGranted;
+  tasks_[id].iowait = false;
+  BlockCurrent(cpu, true);
+  QueuePush(SimTime::FromNanoseconds(begin), kBandTimer, kEvTaskTimer, cpu, id);
+  return -1;
+}
+
 // The kIo op `op` of task `id`: on first entry queues its requests on the
 // device (each after every request queued before it, FIFO); then returns
 // the completion of the next request still ahead, with `*last` set when
@@ -407,8 +431,14 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
             ch.writers_head = id;
           }
           ch.writers_tail = id;
+          task_lock_[id] &= ~kLockGranted;
           BlockCurrent(cpu, true);
           return Schedule(cpu);
+        }
+        if (ABSL_PREDICT_FALSE(ch.lock_lines > 0)) {
+          const int64_t spin = PipeLockWait(ch, cpu, id);
+          if (spin < 0) return Schedule(cpu);
+          t.pending_cost_ns += spin;
         }
         ++t.pc;
         int32_t n = 1;
@@ -437,8 +467,14 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
             ch.readers_head = id;
           }
           ch.readers_tail = id;
+          task_lock_[id] &= ~kLockGranted;
           BlockCurrent(cpu, true);
           return Schedule(cpu);
+        }
+        if (ABSL_PREDICT_FALSE(ch.lock_lines > 0)) {
+          const int64_t spin = PipeLockWait(ch, cpu, id);
+          if (spin < 0) return Schedule(cpu);
+          t.pending_cost_ns += spin;
         }
         ++t.pc;
         int32_t n = 1;

@@ -31,6 +31,11 @@ struct ChannelState {
   int64_t op_ns = 0;      // cost of a send or receive (pipe or socket)
   int32_t lines = 0;      // cache lines an operation writes (kPipeOpLines)
   int32_t last_cpu = -1;  // the CPU of the last operation
+  // The pipe's mutex (SimConfig::pipe_lock_lines; 0 for sockets and for
+  // channels used as locks): lines its critical section misses, and when
+  // the last queued holder releases it.
+  int32_t lock_lines = 0;
+  int64_t lock_free_ns = 0;
 };
 
 // A shared line (Workload::lines): the CPU that wrote it last and until

@@ -401,6 +401,15 @@ class SimulatorImpl {
   // keep Task within three cache lines: only enqueue, dequeue and load
   // balancing touch it.
   std::vector<PeltSignal> task_load_;
+  // Per task, a pipe's mutex (SimConfig::pipe_lock_lines): kLockAsleep
+  // while it sleeps for its turn, kLockGranted once its turn came (the
+  // retried operation does not queue again).
+  static constexpr uint8_t kLockAsleep = 1, kLockGranted = 2;
+  std::vector<uint8_t> task_lock_;
+  // The pipe mutex's wait for task `id` on `cpu` before its operation on
+  // `ch`: the spin to add to its kernel work (>= 0), or -1 when it went to
+  // sleep until its turn (the caller reschedules; the op is retried).
+  int64_t PipeLockWait(ChannelState& ch, int cpu, int id);
   // Whether task_load_ and rq_load_ are kept: only LoadBalance() reads
   // them (SimConfig::balance_by_load with load_balance on).
   bool track_load_ = false;

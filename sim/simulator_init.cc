@@ -74,6 +74,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   tasks_.push_back(t);
   task_stats_.emplace_back();
   task_load_.emplace_back();
+  task_lock_.push_back(0);
   task_load_.back().last_update_ns = now_ns_;
   if (layout_sigma_ > 0) {
     TaskLayout l;
@@ -281,6 +282,10 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
                              : config_.socket_op_ns;
     channels_[i].lines =
         spec.kind == ChannelSpec::Kind::kPipe ? kPipeOpLines : kSocketOpLines;
+    channels_[i].lock_lines =
+        spec.kind == ChannelSpec::Kind::kPipe && spec.initial_messages == 0
+            ? static_cast<int32_t>(config_.pipe_lock_lines)
+            : 0;
   }
   devices_.resize(workload.devices.size());
   for (size_t i = 0; i < devices_.size(); ++i) {

@@ -418,6 +418,69 @@ TEST(SimulatorTest, ChannelOperationsAndWakeupsMoveTheirLinesFromTheOtherCpu) {
               (3998.0 * 4 + 2000.0 * 3) * (190 - 25), 6 * 190.0);
 }
 
+TEST(SimulatorTest, PipeMutexSerialisesWritersAndSleepsWaitersWithWork) {
+  // Four writers, each pinned to a CPU of its own CCX of one Zen3 socket,
+  // fill one pipe that a reader on a fifth CCX drains. With the pipe's
+  // mutex modelled (pipe_lock_lines), every operation holds it for 10
+  // lines from the previous operation's CCX (10 x 100 ns), so the pipe
+  // carries at most one operation per microsecond, reads and writes
+  // together; without it the writers only pay their own lines.
+  topology::Topology topo = Preset("zen3-2s-nps1");
+  FixedFreqGovernor freq(2000000);
+  FixedIdleGovernor poll(0);
+  std::vector<int> cpus;
+  for (int l = 0; l < topo.num_llcs() && cpus.size() < 5; ++l) {
+    cpus.push_back(topo.llcs()[l].First());
+  }
+  ASSERT_EQ(cpus.size(), 5u);
+  ASSERT_EQ(topo.LineTransferNs(cpus[0], cpus[1]), 100);
+  auto run = [&](int64_t lock_lines, bool crowded) {
+    Workload w;
+    const int pipe = w.AddChannel("pipe");
+    ProgramBuilder writer("writer"), reader("reader"), hog("hog");
+    writer.Loop(0).Compute(Dist::Constant(200)).Send(pipe).EndLoop();
+    reader.Loop(0).Recv(pipe).Mark(0).EndLoop();
+    w.metrics = {"message"};
+    hog.Compute(Dist::Constant(int64_t{1} << 40)).Exit();
+    w.programs = {Build(writer), Build(reader), Build(hog)};
+    for (int i = 0; i < 4; ++i) {
+      w.tasks.push_back(Task("writer", 0, absl::StrCat(cpus[i]), cpus[i]));
+      // A CPU-bound task beside each writer: a waiter sleeps instead.
+      if (crowded) {
+        w.tasks.push_back(Task("hog", 2, absl::StrCat(cpus[i]), cpus[i]));
+      }
+    }
+    w.tasks.push_back(Task("reader", 1, absl::StrCat(cpus[4]), cpus[4]));
+    SimConfig config = QuietConfig();
+    config.pipe_lock_lines = lock_lines;
+    PrevTargetPlacement place;
+    auto sim = MakeSim(topo, config, w, {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(20)).ok());
+    return sim->Stats();
+  };
+  auto writer_run_ns = [](const SimStats& st, bool crowded) {
+    int64_t ns = 0;
+    for (int i = 0; i < 4; ++i) ns += st.tasks[crowded ? 2 * i : i].run_ns;
+    return ns;
+  };
+  const SimStats free_pipe = run(0, false);
+  const SimStats locked = run(10, false);
+  const SimStats crowded = run(10, true);
+  // Every send waits for the mutex behind the others and holds it for a
+  // microsecond (its lines come from another CCX): the pipe carries half
+  // the messages it carries without the mutex, where the reader's own
+  // cost bounds it; never more than one send per microsecond.
+  const uint64_t locked_msgs = locked.metrics[0].count;
+  const uint64_t free_msgs = free_pipe.metrics[0].count;
+  EXPECT_LE(locked_msgs, 20000u);
+  EXPECT_LT(locked_msgs * 10, free_msgs * 6) << locked_msgs << " " << free_msgs;
+  // Alone on their CPUs the writers spin for the mutex: busy all along.
+  EXPECT_GT(writer_run_ns(locked, false), 4 * 19000000);
+  // Beside a hog they sleep for their turn: the hogs get the time.
+  EXPECT_LT(writer_run_ns(crowded, true), writer_run_ns(locked, false) / 2)
+      << writer_run_ns(crowded, true) << " " << writer_run_ns(locked, false);
+}
+
 // Pins the (non-HWP) domains at `khz` and records the last utilization
 // the governor was given.
 class PinAndRecord final : public platform::FreqGovernor {

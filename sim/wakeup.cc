@@ -405,7 +405,9 @@ void SimulatorImpl::OnTaskTimer(int cpu, int task) {
   tasks_[task].wake_start_ns = now_ns_;
   // A sleep's timer leaves the CPU's timer list; an IO completion (a device
   // interrupt) was never on it.
-  if (!tasks_[task].iowait && !c.timers.empty()) {
+  if (task_lock_[task] & kLockAsleep) {
+    task_lock_[task] &= ~kLockAsleep;  // its turn on a pipe's mutex
+  } else if (!tasks_[task].iowait && !c.timers.empty()) {
     std::pop_heap(c.timers.begin(), c.timers.end(), std::greater<int64_t>());
     c.timers.pop_back();
   }
