@@ -50,7 +50,8 @@ struct SimConfig {
   // another CPU, each a Topology::LineTransferNs. Operations on one pipe
   // queue for it in order; a waiter spins while its CPU has nothing else
   // to run and sleeps until its turn otherwise, as mutex_optimistic_spin()
-  // stops on need_resched() (kernel/locking/mutex.c). 0 = not modelled
+  // stops on need_resched() (kernel/locking/mutex.c). Only for channels
+  // that are real pipes (ChannelSpec::pipe_mutex). 0 = not modelled
   // (the default until hackbench's costs are refitted with it;
   // docs/validation.md).
   int64_t pipe_lock_lines = 0;

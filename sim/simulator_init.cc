@@ -283,7 +283,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     channels_[i].lines =
         spec.kind == ChannelSpec::Kind::kPipe ? kPipeOpLines : kSocketOpLines;
     channels_[i].lock_lines =
-        spec.kind == ChannelSpec::Kind::kPipe && spec.initial_messages == 0
+        spec.kind == ChannelSpec::Kind::kPipe && spec.pipe_mutex
             ? static_cast<int32_t>(config_.pipe_lock_lines)
             : 0;
   }

@@ -437,6 +437,7 @@ TEST(SimulatorTest, PipeMutexSerialisesWritersAndSleepsWaitersWithWork) {
   auto run = [&](int64_t lock_lines, bool crowded) {
     Workload w;
     const int pipe = w.AddChannel("pipe");
+    w.channels[pipe].pipe_mutex = true;
     ProgramBuilder writer("writer"), reader("reader"), hog("hog");
     writer.Loop(0).Compute(Dist::Constant(200)).Send(pipe).EndLoop();
     reader.Loop(0).Recv(pipe).Mark(0).EndLoop();

@@ -26,6 +26,10 @@ struct ChannelSpec {
   // Messages in it at the start, 0..capacity: 1 makes the channel a mutex
   // (receive = lock, send = unlock), N a semaphore of count N.
   int initial_messages = 0;
+  // A real pipe whose operations take pipe->mutex (SimConfig::
+  // pipe_lock_lines); false for channels that stand for other waits
+  // (wait4, a lock, a condition).
+  bool pipe_mutex = false;
 };
 
 // A block device with one request queue served in order (a SATA SSD behind

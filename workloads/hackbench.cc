@@ -124,6 +124,7 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
       ch.name = absl::StrCat("g", g, ".r", r);
       ch.kind = kind;
       ch.capacity = capacity;
+      ch.pipe_mutex = params.pipe;  // pipe_write()/pipe_read() lock it
       w.channels.push_back(std::move(ch));
     }
     for (int r = 0; r < fds; ++r) {

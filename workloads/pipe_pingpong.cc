@@ -45,6 +45,7 @@ sim::Workload PipePingPongWorkload(int64_t loops, int64_t work_cycles) {
     sim::ChannelSpec ch;
     ch.name = name;
     ch.kind = sim::ChannelSpec::Kind::kPipe;
+    ch.pipe_mutex = true;
     w.channels.push_back(std::move(ch));
   }
 
