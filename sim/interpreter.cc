@@ -431,7 +431,9 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
             ch.writers_head = id;
           }
           ch.writers_tail = id;
-          task_lock_[id] &= ~kLockGranted;
+          if (ABSL_PREDICT_FALSE(ch.lock_lines > 0)) {
+            task_lock_[id] &= ~kLockGranted;  // queue again when it retries
+          }
           BlockCurrent(cpu, true);
           return Schedule(cpu);
         }
@@ -467,7 +469,9 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
             ch.readers_head = id;
           }
           ch.readers_tail = id;
-          task_lock_[id] &= ~kLockGranted;
+          if (ABSL_PREDICT_FALSE(ch.lock_lines > 0)) {
+            task_lock_[id] &= ~kLockGranted;  // queue again when it retries
+          }
           BlockCurrent(cpu, true);
           return Schedule(cpu);
         }
