@@ -273,8 +273,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SimulatorImpl::ChannelLinesNs(
 // holding it for the lines its critical section finds on the previous
 // operation's CPU. A waiter whose CPU has another task to run sleeps until
 // the holders before it are done (mutex_optimistic_spin() gives up on
-// need_resched(); the unlock hands the lock to the first waiter), else it
-// spins: the wait is kernel work.
+// need_resched()), else it spins: the wait is kernel work. A sleeping
+// waiter is woken by the holder before it: __mutex_unlock_slowpath() hands
+// the lock over and wake_up_q() runs try_to_wake_up() on the unlocker's CPU
+// (kernel/locking/mutex.c, v5.19), so the wake-up is placed from there.
 int64_t SimulatorImpl::PipeLockWait(ChannelState& ch, int cpu, int id) {
   if (task_lock_[id] & kLockGranted) {
     task_lock_[id] &= ~kLockGranted;
@@ -284,12 +286,15 @@ int64_t SimulatorImpl::PipeLockWait(ChannelState& ch, int cpu, int id) {
   const int64_t hold =
       ch.last_cpu >= 0 ? ch.lock_lines * LineNs(ch.last_cpu, cpu) : 0;
   const int64_t begin = std::max(start, ch.lock_free_ns);
+  const int unlocker = ch.lock_cpu >= 0 ? ch.lock_cpu : cpu;
   ch.lock_free_ns = begin + hold;
+  ch.lock_cpu = cpu;
   if (begin == start || cpus_[cpu].nr_running <= 1) return begin - start;
   task_lock_[id] |= kLockAsleep | kLockGranted;
   tasks_[id].iowait = false;
   BlockCurrent(cpu, true);
-  QueuePush(SimTime::FromNanoseconds(begin), kBandTimer, kEvTaskTimer, cpu, id);
+  QueuePush(SimTime::FromNanoseconds(begin), kBandTimer, kEvTaskTimer, unlocker,
+            id);
   return -1;
 }
 

@@ -33,8 +33,10 @@ struct ChannelState {
   int32_t last_cpu = -1;  // the CPU of the last operation
   // The pipe's mutex (SimConfig::pipe_lock_lines; 0 for sockets and for
   // channels used as locks): lines its critical section misses, and when
-  // the last queued holder releases it.
+  // the last queued holder releases it, on which CPU (the one whose
+  // mutex_unlock() wakes a waiter queued behind it).
   int32_t lock_lines = 0;
+  int32_t lock_cpu = -1;
   int64_t lock_free_ns = 0;
 };
 

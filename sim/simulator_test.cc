@@ -482,6 +482,54 @@ TEST(SimulatorTest, PipeMutexSerialisesWritersAndSleepsWaitersWithWork) {
       << writer_run_ns(crowded, true) << " " << writer_run_ns(locked, false);
 }
 
+// Places every wake-up on its previous CPU and records, per task, the CPUs
+// the wake-ups were issued from (WakeupRequest::this_cpu).
+class WakerRecordingPlacement final : public platform::PlacementPolicy {
+ public:
+  absl::string_view name() const override { return "waker-recording"; }
+  int SelectIdleSibling(platform::SchedView&,
+                        const platform::WakeupRequest& request) override {
+    wakers[request.task].insert(request.this_cpu);
+    return request.prev_cpu;
+  }
+  std::map<int, std::set<int>> wakers;
+};
+
+TEST(SimulatorTest, PipeMutexWaiterIsWokenFromTheUnlockersCpu) {
+  // Two writers beside a CPU hog each (so a waiter sleeps), on CPUs of
+  // different CCXs, fill a pipe nobody reads (it never fills in 20 ms):
+  // nothing but the mutex wakes them. The unlock hands the mutex to the
+  // waiter and try_to_wake_up()s it from the unlocker's CPU (wake_up_q() in
+  // __mutex_unlock_slowpath()), so each writer is woken from the other's
+  // CPU, never from its own.
+  topology::Topology topo = Preset("zen3-2s-nps1");
+  FixedFreqGovernor freq(2000000);
+  FixedIdleGovernor poll(0);
+  const int a = topo.llcs()[0].First(), b = topo.llcs()[1].First();
+  Workload w;
+  const int pipe = w.AddChannel("pipe");
+  w.channels[pipe].pipe_mutex = true;
+  w.channels[pipe].capacity = 1 << 30;
+  ProgramBuilder writer("writer"), hog("hog");
+  writer.Loop(0).Compute(Dist::Constant(200)).Send(pipe).EndLoop();
+  hog.Compute(Dist::Constant(int64_t{1} << 40)).Exit();
+  w.programs = {Build(writer), Build(hog)};
+  w.tasks = {Task("writer", 0, absl::StrCat(a), a),
+             Task("writer", 0, absl::StrCat(b), b),
+             Task("hog", 1, absl::StrCat(a), a),
+             Task("hog", 1, absl::StrCat(b), b)};
+  SimConfig config = QuietConfig();
+  config.pipe_lock_lines = 10;
+  WakerRecordingPlacement place;
+  auto sim = MakeSim(topo, config, w, {&freq, &poll, &place});
+  ASSERT_TRUE(sim->RunFor(Milliseconds(20)).ok());
+  // The second writer loses the race at the start and sleeps for every
+  // turn after (its first holder, the other writer, spins and never
+  // waits long enough to sleep, so its set may be empty).
+  EXPECT_TRUE(place.wakers[0].empty() || place.wakers[0] == std::set<int>{b});
+  EXPECT_EQ(place.wakers[1], std::set<int>{a});
+}
+
 // Pins the (non-HWP) domains at `khz` and records the last utilization
 // the governor was given.
 class PinAndRecord final : public platform::FreqGovernor {

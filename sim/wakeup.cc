@@ -403,11 +403,16 @@ void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
 void SimulatorImpl::OnTaskTimer(int cpu, int task) {
   Cpu& c = cpus_[cpu];
   tasks_[task].wake_start_ns = now_ns_;
+  if (task_lock_[task] & kLockAsleep) {
+    // Its turn on a pipe's mutex: `cpu` is the unlocker's, which wakes it
+    // as a task does (PipeLockWait) if it still runs one.
+    task_lock_[task] &= ~kLockAsleep;
+    const bool by_task = c.mode == CpuMode::kBusy && c.curr >= 0;
+    return TryToWakeUp(task, cpu, by_task, 0);
+  }
   // A sleep's timer leaves the CPU's timer list; an IO completion (a device
   // interrupt) was never on it.
-  if (task_lock_[task] & kLockAsleep) {
-    task_lock_[task] &= ~kLockAsleep;  // its turn on a pipe's mutex
-  } else if (!tasks_[task].iowait && !c.timers.empty()) {
+  if (!tasks_[task].iowait && !c.timers.empty()) {
     std::pop_heap(c.timers.begin(), c.timers.end(), std::greater<int64_t>());
     c.timers.pop_back();
   }
