@@ -59,6 +59,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"smt_migration_penalty_ns", &C::smt_migration_penalty_ns, 0, kMaxNs},
       {"smt_factor_pct", &C::smt_factor_pct, 1, 100},
       {"pm_qos_latency_ns", &C::pm_qos_latency_ns, -1, kMaxNs},
+      {"poll_time_limit", &C::poll_time_limit},
       {"turbo", &C::turbo},
       {"hwp", &C::hwp},
       {"frequency_invariance", &C::frequency_invariance},

@@ -72,6 +72,14 @@ struct SimConfig {
   // PM QoS cpu_dma_latency in ns; -1 = no constraint (the kernel's 2000 s
   // default, PM_QOS_CPU_LATENCY_DEFAULT_VALUE in include/linux/pm_qos.h).
   int64_t pm_qos_latency_ns = -1;
+  // The POLL state's time limit (drivers/cpuidle/poll_state.c poll_idle(),
+  // added by commit a37b969a61c1 "cpuidle: poll_state: Add time limit to
+  // poll_idle()", v4.18; the limit is platform/core/poll_limit.h's): after
+  // it the CPU selects again and the governor learns that the period ended
+  // by the limit (dev->poll_time_limit). False models kernels before v4.18,
+  // whose poll_idle() spins until need_resched(): a polled period ends only
+  // with a wake-up.
+  bool poll_time_limit = true;
 
   // --- Frequency -----------------------------------------------------------
   bool turbo = true;

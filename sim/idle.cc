@@ -122,7 +122,7 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
   c.poll_limit_hit = false;
   c.polling = s >= 0 && topo_.cstates()[s].polling();
   if (s >= 0) ++c.stats.states[s].usage;
-  if (c.polling) {
+  if (c.polling && config_.poll_time_limit) {
     c.idle_timer = QueuePush(SimTime::FromNanoseconds(now_ns_ + poll_limit_ns_),
                              kBandTimer, kEvPollTimeout, cpu, -1);
   }

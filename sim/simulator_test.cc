@@ -285,6 +285,36 @@ TEST(SimulatorTest, CStateExitLatencyShowsInWakeupLatency) {
   EXPECT_GT(b.cpus[1].states[4].usage, 100u);
 }
 
+TEST(SimulatorTest, PollTimeLimitIsAKernelVersionSwitch) {
+  // One task sleeps 1 ms at a time on a Skylake CPU whose governor always
+  // polls. From v4.18 poll_idle() gives up after the cpuidle core's limit
+  // (C1E's 20 us residency here) and the CPU selects again: about 50 POLL
+  // entries per sleep. Before v4.18 it polled until the wake-up: one.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor poll(0);
+  PrevTargetPlacement place;
+  Workload w;
+  ProgramBuilder b("sleeper");
+  b.Loop(0)
+      .Compute(Dist::Constant(35000))
+      .Sleep(Dist::Constant(1000000))
+      .EndLoop();
+  w.programs = {Build(b)};
+  w.tasks = {Task("sleeper", 0, "1", 1)};
+  auto entries = [&](bool limit) {
+    SimConfig config = QuietConfig();
+    config.poll_time_limit = limit;
+    auto sim = MakeSim(topo, config, w, {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+    return sim->Stats().cpus[1].states[0].usage;
+  };
+  const uint64_t with_limit = entries(true), without = entries(false);
+  EXPECT_LE(without, 101u);
+  EXPECT_GE(without, 95u);
+  EXPECT_GT(with_limit, 40 * without);
+}
+
 TEST(SimulatorTest, PollingCpuIsWokenWithoutAnIpi) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   FixedFreqGovernor freq(3500000);

@@ -132,7 +132,13 @@ ScoredRow ScoreRow(const Row& row, const std::optional<Simulated>& simulated,
   }
   const double need = std::max(kMinMatchPct, std::fabs(pub) / 5.0);
   const bool same_sign = Sign(sim) == Sign(pub);
-  const bool match = same_sign && std::fabs(sim) >= need;
+  // A change the runs cannot tell from their own noise is no answer: with
+  // a p-value it must be below kSignificantP; without one (no spread on
+  // either side) the difference is exact.
+  const bool tested = std::isfinite(simulated->p_value);
+  const bool significant = !tested || simulated->p_value < kSignificantP;
+  s.sign_only = same_sign && std::fabs(sim) >= need;
+  const bool match = s.sign_only && significant;
   s.verdict = match ? Verdict::kMatch : Verdict::kMismatch;
   if (!std::isfinite(sim)) {
     s.reason = "the simulated change is undefined (a baseline of 0)";
@@ -141,11 +147,16 @@ ScoredRow ScoreRow(const Row& row, const std::optional<Simulated>& simulated,
         "simulated %s against published %s: "
         "the opposite direction",
         Pct(sim), Pct(pub));
-  } else if (!match) {
+  } else if (!s.sign_only) {
     s.reason = absl::StrFormat(
         "simulated %s against published %s: below max(1%%, a fifth of the "
         "published size)",
         Pct(sim), Pct(pub));
+  } else if (!match) {
+    s.reason = absl::StrFormat(
+        "simulated %s against published %s: the published direction, but "
+        "not significant (p = %.2f)",
+        Pct(sim), Pct(pub), simulated->p_value);
   } else {
     s.reason = s.within_2x
                    ? "direction and size (within 2x)"
@@ -174,6 +185,8 @@ Summary Summarize(const std::vector<ScoredRow>& rows, const std::string& tier) {
         if (s.verdict == Verdict::kMatch) {
           ++sum.directional.hits;
           if (s.within_2x) ++sum.size_within_2x;
+        } else if (s.sign_only) {
+          ++sum.direction_not_significant;
         }
         break;
       case RowClass::kNeutral:
@@ -286,7 +299,8 @@ Json SummaryJson(const Summary& s) {
       {"direction_match", s.directional.hits},
       {"direction_match_pct", Percent(s.directional.hits, s.directional.rows)},
       {"size_within_2x", s.size_within_2x},
-      {"size_within_2x_pct", Percent(s.size_within_2x, s.directional.rows)}};
+      {"size_within_2x_pct", Percent(s.size_within_2x, s.directional.rows)},
+      {"direction_not_significant", s.direction_not_significant}};
   j["neutral"] = {{"rows", s.neutral.rows},
                   {"agree", s.neutral.hits},
                   {"agree_pct", Percent(s.neutral.hits, s.neutral.rows)}};
@@ -481,6 +495,13 @@ std::string ScoreboardMarkdown(const std::vector<ScoredRow>& rows,
   std::string out;
   absl::StrAppend(&out, "**Summary (", summary.tier, " tier):** ",
                   SummaryLine(summary), "\n\n");
+  if (summary.direction_not_significant > 0) {
+    absl::StrAppend(&out, "Besides the direction matches, ",
+                    summary.direction_not_significant,
+                    " directional rows have the published direction and "
+                    "size but a change their runs cannot tell from noise "
+                    "(p >= 0.05): counted as misses.\n\n");
+  }
   if (!label.empty()) absl::StrAppend(&out, "Made from ", label, ".\n\n");
   absl::StrAppend(
       &out,

@@ -72,6 +72,9 @@ const char* VerdictName(Verdict v);
 
 inline constexpr double kNeutralSimPct = 5.0;
 inline constexpr double kMinMatchPct = 1.0;
+// A simulated change counts only when the runs tell it from their noise:
+// Welch's p below this (or no spread at all on either side).
+inline constexpr double kSignificantP = 0.05;
 inline constexpr double kSizeFactor = 2.0;
 inline constexpr double kAbsoluteFactor = 1.5;
 
@@ -82,6 +85,9 @@ struct ScoredRow {
   Verdict verdict = Verdict::kNotExpressible;
   double size_ratio = 0;  // NaN when undefined
   bool within_2x = false;
+  // The published direction and enough of its size, significant or not
+  // (what a match was before significance was required).
+  bool sign_only = false;
   double absolute_ratio = 0;  // NaN when undefined
   std::string reason;         // why this verdict, in words
   std::optional<RowRobustness> robustness;
@@ -107,7 +113,11 @@ struct Summary {
   int not_expressible = 0;
   ClassCount directional;  // hits = direction matches
   int size_within_2x = 0;  // of the directional rows
-  ClassCount neutral;      // hits = called neutral
+  // Directional rows with the published direction and enough of its size
+  // whose simulated change is not significant (p >= kSignificantP): matches
+  // by the sign alone, not counted as matches.
+  int direction_not_significant = 0;
+  ClassCount neutral;  // hits = called neutral
   int ambiguous = 0;
   ClassCount absolute;  // hits = within 1.5x
   // Rows where every iteration gave the same value (no spread).

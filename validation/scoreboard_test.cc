@@ -48,6 +48,27 @@ TEST(Verdict, DirectionalMatchNeedsSignAndAFifthOfTheSize) {
   EXPECT_EQ(ScoreRow(four, Sim(0.9)).verdict, Verdict::kMismatch);
 }
 
+TEST(Verdict, DirectionalMatchNeedsASignificantChange) {
+  const Row r = MakeRow(20);
+  // The published direction and size, but the runs cannot tell it from
+  // their noise: a miss, counted apart.
+  const ScoredRow noisy = ScoreRow(r, Sim(8, 0.48));
+  EXPECT_EQ(noisy.verdict, Verdict::kMismatch);
+  EXPECT_TRUE(noisy.sign_only);
+  EXPECT_NE(noisy.reason.find("not significant (p = 0.48)"), std::string::npos)
+      << noisy.reason;
+  EXPECT_EQ(ScoreRow(r, Sim(8, 0.049)).verdict, Verdict::kMatch);
+  // No spread on either side: the difference is exact.
+  EXPECT_EQ(
+      ScoreRow(r, Sim(8, std::numeric_limits<double>::quiet_NaN())).verdict,
+      Verdict::kMatch);
+  const Summary sum = Summarize(
+      {noisy, ScoreRow(r, Sim(8, 0.01)), ScoreRow(r, Sim(-8, 0.3))}, "quick");
+  EXPECT_EQ(sum.directional.rows, 3);
+  EXPECT_EQ(sum.directional.hits, 1);
+  EXPECT_EQ(sum.direction_not_significant, 1);
+}
+
 TEST(Verdict, SizeRatioAndWithin2x) {
   const Row r = MakeRow(10);
   ScoredRow s = ScoreRow(r, Sim(5));
