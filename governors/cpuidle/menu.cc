@@ -60,6 +60,24 @@
 //      the measurement is not below 50 ms): an average with weight 1/8.
 //   4. Push the measurement, in microseconds, into the interval history.
 //
+// The v4.16 menu (Options::v416), as it stood from the v3.x series until
+// v4.17 reworked the idle loop around it:
+//   - the idle loop stopped the tick before menu ran, so the time to the
+//     next timer is the real one (step 2 without the tick) and menu always
+//     lets the tick stay stopped;
+//   - steps 5-6 as above; the starting state is POLL only when the next
+//     timer is at most max(20 us, C1's target residency) away or the
+//     latency limit is not above C1's exit latency, else C1;
+//   - the latency limit becomes at most the prediction divided by the
+//     performance multiplier, 1 + 10 x iowaiters (its load term read the
+//     runqueue's weight, 0 on a CPU going idle);
+//   - the deepest enabled state from the starting one whose residency fits
+//     the prediction and exit latency the limit (the starting state even
+//     when too deep); no tick rules (steps 7, 9's tick cases, 10);
+//   - menu_update has no tick wake-up rule and no POLL time-limit rule
+//     (poll_idle() had no limit before v4.18): the measured residency
+//     minus the exit latency, as in step 1's last case.
+//
 // What the model simplifies: see menu.h.
 
 #include "governors/cpuidle/menu.h"
@@ -284,20 +302,90 @@ MenuGovernor::Choice MenuGovernor::Choose(const IdleDevice& dev,
     }
   }
   ch.state = idx;
+  ArmRepeatTimer(dev, low_predicted, typical_used, prediction_us, next_timer_ns,
+                 ch);
+  return ch;
+}
 
-  // The 2012 repeat-mode timer (menu.h, Options::repeat_mode_timer).
-  if (options_.repeat_mode_timer && low_predicted &&
-      !dev.state(idx).polling()) {
-    int64_t timer_ns = 2 * (prediction_us * kNsPerUs + kRepeatMaxDeviationNs);
-    if (typical_used && 4 * timer_ns < next_timer_ns) {
-      ch.timer = TimerMode::kRepeat;
-      ch.timer_ns = timer_ns;
-    } else if (options_.general_mode_timer &&
-               next_timer_ns > kPerfectCstateNs) {
-      ch.timer = TimerMode::kGeneral;
-      ch.timer_ns = timer_ns;
+// The 2012 repeat-mode timer (menu.h, Options::repeat_mode_timer).
+void MenuGovernor::ArmRepeatTimer(const IdleDevice& dev, bool low_predicted,
+                                  bool typical_used, int64_t prediction_us,
+                                  int64_t next_timer_ns, Choice& ch) const {
+  if (!options_.repeat_mode_timer || !low_predicted ||
+      dev.state(ch.state).polling()) {
+    return;
+  }
+  int64_t timer_ns = 2 * (prediction_us * kNsPerUs + kRepeatMaxDeviationNs);
+  if (typical_used && 4 * timer_ns < next_timer_ns) {
+    ch.timer = TimerMode::kRepeat;
+    ch.timer_ns = timer_ns;
+  } else if (options_.general_mode_timer && next_timer_ns > kPerfectCstateNs) {
+    ch.timer = TimerMode::kGeneral;
+    ch.timer_ns = timer_ns;
+  }
+}
+
+// menu_select of v4.16 (the file comment). Pure, as Choose.
+MenuGovernor::Choice MenuGovernor::Choose416(const IdleDevice& dev,
+                                             const PerCpu& c,
+                                             const Inputs& in) const {
+  Choice ch;
+  ch.stop_tick = true;  // the idle loop stopped it already
+  const int n = dev.state_count();
+  if (n == 0) return ch;
+  int64_t next_timer_ns = std::max<int64_t>(in.sleep_length_ns, 0);
+  ch.next_timer_ns = next_timer_ns;
+  ch.bucket = WhichBucket(next_timer_ns, in.nr_iowait);
+  int64_t latency_req_ns = in.latency_req_ns;
+  if (latency_req_ns == 0 || n <= 1) {
+    ch.state = dev.state_disabled(0) ? FirstEnabled(dev) : 0;
+    return ch;
+  }
+  const int64_t scale = int64_t{kUnityFactor} * kNsPerUs;
+  int64_t timer_us = (std::min(next_timer_ns, kMaxSleepNs) *
+                          int64_t{c.correction_factor[ch.bucket]} +
+                      scale / 2) /
+                     scale;
+  uint32_t predicted_us =
+      static_cast<uint32_t>(std::min<int64_t>(timer_us, int64_t{kNoInterval}));
+  uint32_t typical_us = TypicalIntervalUs(c, predicted_us);
+  const bool typical_used =
+      typical_us != kNoInterval && typical_us <= predicted_us;
+  const int64_t prediction_us = std::min(predicted_us, typical_us);
+  const int64_t predicted_ns = prediction_us * kNsPerUs;
+
+  // POLL only for a timer due "really really soon" or a limit C1 cannot
+  // meet.
+  int first = 0;
+  if (dev.state(0).polling()) {
+    const topology::CState& c1 = dev.state(1);
+    const int64_t polling_threshold_ns =
+        std::max<int64_t>(20 * kNsPerUs, c1.target_residency_ns);
+    if (next_timer_ns > polling_threshold_ns &&
+        latency_req_ns > c1.exit_latency_ns && !dev.state_disabled(1)) {
+      first = 1;
     }
   }
+  latency_req_ns = std::min(
+      latency_req_ns, predicted_ns / (1 + kIowaitMultiplier * in.nr_iowait));
+
+  int idx = -1;
+  bool low_predicted = false;
+  for (int i = first; i < n; ++i) {
+    if (dev.state_disabled(i)) continue;
+    const topology::CState& s = dev.state(i);
+    if (idx == -1) idx = i;
+    if (s.target_residency_ns > predicted_ns) {
+      low_predicted = true;
+      break;
+    }
+    if (s.exit_latency_ns > latency_req_ns) break;
+    idx = i;
+  }
+  if (idx == -1) idx = FirstEnabled(dev);
+  ch.state = idx;
+  ArmRepeatTimer(dev, low_predicted, typical_used, prediction_us, next_timer_ns,
+                 ch);
   return ch;
 }
 
@@ -316,7 +404,7 @@ int MenuGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   in.tick_ns = dev.tick_period_ns();
   in.nr_iowait = dev.nr_iowait();
   in.tick_stopped = dev.tick_stopped();
-  Choice ch = Choose(dev, c, in);
+  Choice ch = options_.v416 ? Choose416(dev, c, in) : Choose(dev, c, in);
   c.last = ch;
   c.last_inputs = in;
   *stop_tick = ch.stop_tick;
@@ -371,9 +459,12 @@ void MenuGovernor::Update(const IdleDevice& dev, PerCpu& c) {
   const int64_t residency_ns = c.residency_ns;
   // tick_nohz_idle_got_tick(), inferred: the tick was kept running and the
   // period lasted until it.
-  const bool tick_wakeup = !c.last.stop_tick && !c.last_inputs.tick_stopped &&
+  // v4.16 had neither rule: its tick was stopped, and poll_idle() had no
+  // time limit.
+  const bool tick_wakeup = !options_.v416 && !c.last.stop_tick &&
+                           !c.last_inputs.tick_stopped &&
                            residency_ns >= c.last_inputs.delta_tick_ns;
-  const bool poll_time_limit = dev.poll_time_limit();
+  const bool poll_time_limit = !options_.v416 && dev.poll_time_limit();
   if (!options_.repeat_mode_timer || c.last.timer == TimerMode::kNone ||
       residency_ns <= c.last.timer_ns) {
     UpdatePiece(dev, c, c.last_state, residency_ns, c.last, tick_wakeup,
@@ -408,7 +499,7 @@ void MenuGovernor::Update(const IdleDevice& dev, PerCpu& c) {
     again.delta_tick_ns =
         tick_stopped ? again.sleep_length_ns
                      : std::max<int64_t>(in.delta_tick_ns - elapsed_ns, 0);
-    piece = Choose(dev, c, again);
+    piece = options_.v416 ? Choose416(dev, c, again) : Choose(dev, c, again);
     state = piece.state;
   }
   UpdatePiece(dev, c, state, residency_ns - elapsed_ns, piece, tick_wakeup,
@@ -431,9 +522,12 @@ platform::PolicyInfo MenuInfo() {
       "predictions. Optional: the 2012 repeat-mode timer (v3.8-v3.10).";
   info.params = {
       {"version", std::string(kMenuVersion61),
-       "kernel version of the algorithm; string, default \"6.1\", the only "
-       "one modelled (v6.12's menu, with its reworked intercept detection "
-       "in drivers/cpuidle/governors/menu.c, is not)"},
+       "kernel version of the algorithm: \"6.1\" (default) or \"4.16\" "
+       "(the menu before v4.17's idle loop rework: the tick already "
+       "stopped, POLL only for a timer within max(20 us, C1's residency) "
+       "or a limit below C1's exit latency, no tick or POLL time-limit "
+       "rules); v6.12's menu, with its reworked intercept detection, is "
+       "not modelled"},
       {"repeat_mode_timer", false,
        "model the 2012 'quickly notice prediction failure' timer "
        "(commits 69a37beabf1f + e11538d1f039, v3.8, reverted in v3.11 after "
@@ -450,12 +544,14 @@ platform::PolicyInfo MenuInfo() {
   info.make_idle = [](const platform::Params& p)
       -> absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> {
     const std::string& version = p.GetString("version");
-    if (version != kMenuVersion61) {
+    if (version != kMenuVersion61 && version != kMenuVersion416) {
       return absl::InvalidArgumentError(
           absl::StrCat("cpuidle policy 'menu': version \"", version,
-                       "\" is not modelled; use \"", kMenuVersion61, "\""));
+                       "\" is not modelled; use \"", kMenuVersion61, "\" or \"",
+                       kMenuVersion416, "\""));
     }
     MenuGovernor::Options options;
+    options.v416 = version == kMenuVersion416;
     options.repeat_mode_timer = p.GetBool("repeat_mode_timer");
     options.general_mode_timer = p.GetBool("general_mode_timer");
     return std::make_unique<MenuGovernor>(options);

@@ -6,8 +6,9 @@
 // deepest enabled state fitting it, the PM QoS limit and the iowait-scaled
 // latency. Simplifications: the update reads dev.poll_time_limit() at the
 // next Select; "woken by the tick" is inferred (tick kept and the residency
-// reached it); only v6.1 is modelled; the optional 2012 repeat-mode timer's
-// wake-ups are replayed on the governor's books only (see Options).
+// reached it); v6.1 and v4.16 (Options::v416) are modelled; the optional
+// 2012 repeat-mode timer's wake-ups are replayed on the governor's books
+// only (see Options).
 
 #ifndef SCHEDSIM_GOVERNORS_CPUIDLE_MENU_H_
 #define SCHEDSIM_GOVERNORS_CPUIDLE_MENU_H_
@@ -21,9 +22,11 @@
 
 namespace schedsim::governors {
 
-// The only algorithm version modelled; the registry's "version" parameter
-// accepts exactly this.
+// The algorithm versions modelled (the registry's "version" parameter):
+// v6.1, and the menu of v4.16 and before (back to the v3.x series), before
+// v4.17's idle loop rework let it keep the tick.
 inline constexpr absl::string_view kMenuVersion61 = "6.1";
+inline constexpr absl::string_view kMenuVersion416 = "4.16";
 
 class MenuGovernor final : public platform::IdleGovernor {
  public:
@@ -84,6 +87,16 @@ class MenuGovernor final : public platform::IdleGovernor {
     // mode. False models 3.10-rc2 with e11538d1 alone reverted (seed 003's
     // "perfteam2" kernel): the timer is armed in repeat mode only.
     bool general_mode_timer = true;
+    // The menu of v4.16 (drivers/cpuidle/governors/menu.c before v4.17's
+    // "cpuidle: menu: Refine idle state selection for running tick" and
+    // the idle loop rework around it): the idle loop has stopped the tick
+    // before menu runs, so menu never keeps it and never meets a tick
+    // wake-up; POLL is the starting state only when the next timer is at
+    // most max(20 us, C1's target residency) away or the latency limit is
+    // not above C1's exit latency; no rule moves a shallow choice deeper
+    // because of the tick, and no update rule for a POLL time limit
+    // (v4.18). menu.cc's file comment lists the steps.
+    bool v416 = false;
   };
 
   MenuGovernor() = default;
@@ -154,6 +167,12 @@ class MenuGovernor final : public platform::IdleGovernor {
   PerCpu& CpuState(const platform::IdleDevice& dev);
   Choice Choose(const platform::IdleDevice& dev, const PerCpu& c,
                 const Inputs& in) const;
+  Choice Choose416(const platform::IdleDevice& dev, const PerCpu& c,
+                   const Inputs& in) const;
+  // The 2012 repeat-mode timer's decision, for either version.
+  void ArmRepeatTimer(const platform::IdleDevice& dev, bool low_predicted,
+                      bool typical_used, int64_t prediction_us,
+                      int64_t next_timer_ns, Choice& ch) const;
   uint32_t TypicalIntervalUs(const PerCpu& c, uint32_t predicted_us) const;
   void Update(const platform::IdleDevice& dev, PerCpu& c);
   void UpdatePiece(const platform::IdleDevice& dev, PerCpu& c, int state,

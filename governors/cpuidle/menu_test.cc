@@ -90,6 +90,57 @@ TEST(MenuGovernorTest, IowaitMakesItShallower) {
   EXPECT_EQ(Name(dev, dev.last_state()), "C10");
 }
 
+MenuGovernor::Options V416() {
+  MenuGovernor::Options options;
+  options.v416 = true;
+  return options;
+}
+
+TEST(MenuGovernorTest, V416LetsTheTickStayStoppedAndPollsOnlyForSoonTimers) {
+  FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  MenuGovernor menu(V416());
+  menu.Enable(dev);
+  Periods(dev, menu, 12, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "C10");
+  // Woken 30 us in with the timer 10 ms away: the same C1E as v6.1, but
+  // the idle loop had stopped the tick and menu leaves it stopped (v6.1
+  // keeps it: ShallowerStateAfterRepeatedEarlyWakeups).
+  Periods(dev, menu, 10, 10 * kMs, 30 * kUs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "C1E");
+  EXPECT_TRUE(dev.last_stop_tick());
+  // POLL is the starting state only for a timer within max(20 us, C1's
+  // 2 us residency), and taken only if C1 does not fit either.
+  dev.set_next_timer_in_ns(1 * kUs);
+  EXPECT_EQ(Name(dev, dev.IdlePeriod(menu, 1 * kUs)), "POLL");
+  dev.set_next_timer_in_ns(15 * kUs);
+  EXPECT_EQ(Name(dev, dev.IdlePeriod(menu, 15 * kUs)), "C1");
+}
+
+TEST(MenuGovernorTest, V416HasNoPollTimeLimitRule) {
+  // Short periods teach the 10-100 ms bucket a low factor; then one POLL
+  // period (latency limit 1 us) ends at the poll time limit after 20 us.
+  // v6.1 takes it as lasting until the timer (10 ms) and its factor jumps;
+  // v4.16 had no limit and no such rule: it counts the 20 us.
+  auto factor_after = [](const MenuGovernor::Options& options) {
+    FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+    MenuGovernor menu(options);
+    menu.Enable(dev);
+    Periods(dev, menu, 12, 10 * kMs, 30 * kUs);
+    dev.set_latency_limit_ns(1 * kUs);
+    dev.set_next_timer_in_ns(10 * kMs);
+    // The fake device cuts POLL at the v6.1 limit (20 us) and flags it.
+    EXPECT_EQ(Name(dev, dev.IdlePeriod(menu, 100 * kUs)), "POLL");
+    const uint32_t before = menu.correction_factor(0, 4);
+    dev.Advance(10 * kUs);
+    dev.set_next_timer_in_ns(10 * kMs);
+    dev.IdlePeriod(menu, 30 * kUs);  // its Select accounts the POLL period
+    return static_cast<int64_t>(menu.correction_factor(0, 4)) - before;
+  };
+  // factor - factor/8 + 1024 x 10 ms/10 ms, against + 1024 x 20 us/10 ms.
+  EXPECT_GT(factor_after(MenuGovernor::Options()), 300);
+  EXPECT_LT(factor_after(V416()), 0);
+}
+
 TEST(MenuGovernorTest, LatencyLimitZeroPicksPoll) {
   for (const char* machine : {"skylake-e3-1240v5", "zen3-2s-nps1"}) {
     FakeIdleDevice dev = FakeIdleDevice::ForPreset(machine);
