@@ -66,6 +66,7 @@ TEST(CpuidleRegistryTest, ParametersAreChecked) {
   PolicyRegistry& r = PolicyRegistry::Global();
   EXPECT_TRUE(r.MakeIdle("menu", {{"repeat_mode_timer", true}}).ok());
   EXPECT_TRUE(r.MakeIdle("menu", {{"version", std::string("6.1")}}).ok());
+  EXPECT_TRUE(r.MakeIdle("menu", {{"version", std::string("4.16")}}).ok());
   absl::StatusOr<std::unique_ptr<IdleGovernor>> v612 =
       r.MakeIdle("menu", {{"version", std::string("6.12")}});
   ASSERT_FALSE(v612.ok());
