@@ -199,6 +199,23 @@ uint32_t MenuGovernor::TypicalIntervalUs(const PerCpu& c,
   }
 }
 
+// menu_select steps 5-6 (both versions): the time to the next timer scaled
+// by the bucket's correction factor (rounded to the nearest microsecond),
+// capped by the typical interval; *typical_used when the cap applied.
+int64_t MenuGovernor::PredictUs(const PerCpu& c, int64_t next_timer_ns,
+                                int bucket, bool* typical_used) const {
+  const int64_t scale = int64_t{kUnityFactor} * kNsPerUs;
+  int64_t timer_us = (std::min(next_timer_ns, kMaxSleepNs) *
+                          int64_t{c.correction_factor[bucket]} +
+                      scale / 2) /
+                     scale;
+  uint32_t predicted_us =
+      static_cast<uint32_t>(std::min<int64_t>(timer_us, int64_t{kNoInterval}));
+  uint32_t typical_us = TypicalIntervalUs(c, predicted_us);
+  *typical_used = typical_us != kNoInterval && typical_us <= predicted_us;
+  return std::min(predicted_us, typical_us);
+}
+
 // menu_select steps 2-10 for v6.1 (the file comment), plus the repeat-mode
 // timer decision. Pure: reads the learned state, changes nothing.
 MenuGovernor::Choice MenuGovernor::Choose(const IdleDevice& dev,
@@ -227,19 +244,10 @@ MenuGovernor::Choice MenuGovernor::Choose(const IdleDevice& dev,
     return ch;
   }
 
-  // Steps 5-6: the timer scaled by the correction factor (rounded to the
-  // nearest microsecond), capped by the typical interval.
-  const int64_t scale = int64_t{kUnityFactor} * kNsPerUs;
-  int64_t timer_us = (std::min(next_timer_ns, kMaxSleepNs) *
-                          int64_t{c.correction_factor[ch.bucket]} +
-                      scale / 2) /
-                     scale;
-  uint32_t predicted_us =
-      static_cast<uint32_t>(std::min<int64_t>(timer_us, int64_t{kNoInterval}));
-  uint32_t typical_us = TypicalIntervalUs(c, predicted_us);
-  const bool typical_used =
-      typical_us != kNoInterval && typical_us <= predicted_us;
-  const int64_t prediction_us = std::min(predicted_us, typical_us);
+  // Steps 5-6.
+  bool typical_used = false;
+  const int64_t prediction_us =
+      PredictUs(c, next_timer_ns, ch.bucket, &typical_used);
   int64_t predicted_ns = prediction_us * kNsPerUs;
 
   // Steps 7-8.
@@ -341,17 +349,9 @@ MenuGovernor::Choice MenuGovernor::Choose416(const IdleDevice& dev,
     ch.state = dev.state_disabled(0) ? FirstEnabled(dev) : 0;
     return ch;
   }
-  const int64_t scale = int64_t{kUnityFactor} * kNsPerUs;
-  int64_t timer_us = (std::min(next_timer_ns, kMaxSleepNs) *
-                          int64_t{c.correction_factor[ch.bucket]} +
-                      scale / 2) /
-                     scale;
-  uint32_t predicted_us =
-      static_cast<uint32_t>(std::min<int64_t>(timer_us, int64_t{kNoInterval}));
-  uint32_t typical_us = TypicalIntervalUs(c, predicted_us);
-  const bool typical_used =
-      typical_us != kNoInterval && typical_us <= predicted_us;
-  const int64_t prediction_us = std::min(predicted_us, typical_us);
+  bool typical_used = false;
+  const int64_t prediction_us =
+      PredictUs(c, next_timer_ns, ch.bucket, &typical_used);
   const int64_t predicted_ns = prediction_us * kNsPerUs;
 
   // POLL only for a timer due "really really soon" or a limit C1 cannot

@@ -174,6 +174,8 @@ class MenuGovernor final : public platform::IdleGovernor {
                       bool typical_used, int64_t prediction_us,
                       int64_t next_timer_ns, Choice& ch) const;
   uint32_t TypicalIntervalUs(const PerCpu& c, uint32_t predicted_us) const;
+  int64_t PredictUs(const PerCpu& c, int64_t next_timer_ns, int bucket,
+                    bool* typical_used) const;
   void Update(const platform::IdleDevice& dev, PerCpu& c);
   void UpdatePiece(const platform::IdleDevice& dev, PerCpu& c, int state,
                    int64_t residency_ns, const Choice& choice, bool tick_wakeup,
