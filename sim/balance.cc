@@ -15,9 +15,13 @@
 // it never moves anything. With SimConfig::balance_by_load it is
 // load_balance() on PELT load (below, before LoadBalance()). Newidle
 // balancing and NO_HZ kicks are simpler: they pull one queued task from the
-// busiest CPU (by runnable tasks) of the lowest level that has one,
-// skipping tasks that ran in the last sched_migration_cost on a first
-// pass.
+// busiest CPU (by runnable tasks) of the lowest level that has one.
+// Both the count model and newidle balancing obey can_migrate_task()'s
+// cache-hot rule (task_hot(): ran within sched_migration_cost): a hot task
+// moves only once the level's nr_balance_failed, which periodic balances
+// that found an imbalance and moved nothing count up, exceeds the domain's
+// cache_nice_tries (kernel/sched/fair.c load_balance(), Linux 5.19 and
+// 6.1). A NO_HZ kick still pulls a hot task.
 
 #include <algorithm>
 #include <cassert>
@@ -95,16 +99,25 @@ void SimulatorImpl::NewidleBalance(int cpu) {
     if (!sd.has(topology::kSdBalanceNewidle)) continue;
     int busiest = FindOverloadedCpu(ids[i], cpu);
     if (busiest < 0) continue;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int q : cpus_[busiest].rq) {
-        if (CanMigrate(q, cpu, pass == 1)) {
-          MigrateQueued(q, busiest, cpu);
-          return;
-        }
-      }
-      if (cpus_[busiest].nr_running < 3) break;
-    }
+    // can_migrate_task(): a cache-hot task moves only once this level's
+    // periodic balances have failed more than cache_nice_tries times in a
+    // row (a newidle balance never counts a failure).
+    const bool ignore_hot =
+        static_cast<int>(c.balance[i].nr_balance_failed) > sd.cache_nice_tries;
+    if (PullOne(busiest, cpu, ignore_hot) > 0) return;
   }
+}
+
+int SimulatorImpl::PullOne(int src, int dst, bool ignore_hot) {
+  bool hot = false;
+  for (int q : cpus_[src].rq) {
+    if (CanMigrate(q, dst, ignore_hot)) {
+      MigrateQueued(q, src, dst);
+      return 1;
+    }
+    hot |= CanMigrate(q, dst, /*ignore_hot=*/true);
+  }
+  return hot ? 0 : -1;
 }
 
 void SimulatorImpl::UpdateIdleCpuScan(int cpu,
@@ -174,11 +187,24 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
     if (!config_.balance_by_load) {
       // The default model: runnable tasks against CPUs.
       if (!any) {
+        c.balance[i].nr_balance_failed = 0;
         balanced();
         continue;
       }
-      if (CountBalance(cpu, i)) return;
-      balanced();
+      const int moved = CountBalance(cpu, i);
+      if (moved > 0) {
+        c.balance[i].nr_balance_failed = 0;
+        return;
+      }
+      if (moved < 0) {
+        c.balance[i].nr_balance_failed = 0;
+        balanced();
+        continue;
+      }
+      // An imbalance, and only cache-hot tasks to move: load_balance()
+      // counts the failure and goes back to min_interval.
+      ++c.balance[i].nr_balance_failed;
+      c.balance[i].interval_ms = sd.min_interval_ms;
       continue;
     }
     const int moved = any ? LoadBalance(cpu, i, !busy) : -1;
@@ -200,7 +226,7 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
   }
 }
 
-bool SimulatorImpl::CountBalance(int cpu, size_t level) {
+int SimulatorImpl::CountBalance(int cpu, size_t level) {
   Cpu& c = cpus_[cpu];
   const topology::SchedDomain& sd =
       domains_.domains()[domains_.stack_ids(cpu)[level]];
@@ -229,20 +255,17 @@ bool SimulatorImpl::CountBalance(int cpu, size_t level) {
   }
   if (busiest_group < 0 || busiest_excess <= 0 ||
       local_nr >= local_cpus) {  // none busier, or no spare capacity here
-    return false;
+    return -1;
   }
   int src = FindBusiestCpu(sd.groups[busiest_group], cpu, 2);
-  if (src < 0) return false;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int q : cpus_[src].rq) {
-      if (CanMigrate(q, cpu, pass == 1)) {
-        MigrateQueued(q, src, cpu);
-        c.balance[level].interval_ms = sd.min_interval_ms;
-        return true;
-      }
-    }
-  }
-  return false;  // every candidate pinned (LBF_ALL_PINNED)
+  if (src < 0) return -1;
+  // can_migrate_task(): cache-hot tasks stay until nr_balance_failed
+  // exceeds cache_nice_tries.
+  const bool ignore_hot = static_cast<int>(c.balance[level].nr_balance_failed) >
+                          sd.cache_nice_tries;
+  const int moved = PullOne(src, cpu, ignore_hot);
+  if (moved > 0) c.balance[level].interval_ms = sd.min_interval_ms;
+  return moved;  // -1: every candidate pinned (LBF_ALL_PINNED)
 }
 
 // --- load_balance() ---------------------------------------------------------

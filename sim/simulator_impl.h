@@ -656,7 +656,12 @@ class SimulatorImpl {
   // The default periodic balance at `level`: pulls one task when another
   // group has more runnable tasks than CPUs and the local group has room.
   // Returns whether a task moved.
-  bool CountBalance(int cpu, size_t level);
+  // 1: pulled a task; 0: an imbalance, but only cache-hot tasks to move;
+  // -1: balanced, or every candidate pinned.
+  int CountBalance(int cpu, size_t level);
+  // Pulls the first queued task of `src` that may move to `dst`: 1 when
+  // one moved, 0 when only cache-hot ones could have, -1 when none may.
+  int PullOne(int src, int dst, bool ignore_hot);
   // cfs_rq->avg.load_avg of `cpu`, decayed (or accrued) up to now.
   int64_t CpuLoadAvg(int cpu) const;
   // sd->imb_numa_nr of `cpu`'s domain at `level` (build_sched_domains()).

@@ -1113,6 +1113,51 @@ TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {
   }
 }
 
+TEST(SimulatorTest, NewidleBalanceLeavesCacheHotTasksWhereTheyAre) {
+  // Three tasks share CPU 0 (allowed on CPUs 0 and 1), each running 50 us
+  // and sleeping 1 us, so a queued one always ran well within
+  // sched_migration_cost (500 us): task_hot(). CPU 1 runs a blinker and
+  // goes idle every 60 us. can_migrate_task() (kernel/sched/fair.c, Linux
+  // 5.19 and 6.1) lets a newidle balance take no cache-hot task (it never
+  // counts a failure towards cache_nice_tries), so CPU 1's many newidle
+  // balances leave all three on CPU 0 (the model before this rule took a
+  // hot task on a second pass at once). A NO_HZ kick from CPU 0's tick
+  // still pulls one.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder hot("hot");
+  hot.Loop(0)
+      .Compute(Dist::Constant(175000))
+      .Sleep(Dist::Constant(1000))
+      .EndLoop();
+  ProgramBuilder blink("blink");
+  blink.Loop(0)
+      .Compute(Dist::Constant(35000))
+      .Sleep(Dist::Constant(50000))
+      .EndLoop();
+  w.programs = {Build(hot), Build(blink)};
+  TaskSpec t = Task("hot", 0, "0-1", 0);
+  t.count = 3;
+  w.tasks.push_back(t);
+  w.tasks.push_back(Task("blink", 1, "1", 1));
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  SimConfig config = QuietConfig();
+  config.load_balance = true;
+  auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+  // Before CPU 0's first tick (HZ 250: 4 ms): CPU 1 went idle about 50
+  // times and pulled nothing.
+  ASSERT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(3000000)).ok());
+  EXPECT_EQ(sim->Stats().load_balance_migrations, 0u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(sim->task_cpu(i), 0) << "task " << i;
+  // The tick's NO_HZ kick has CPU 1 pull one; the two left keep CPU 0 busy.
+  ASSERT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(30000000)).ok());
+  int on_cpu1 = 0;
+  for (int i = 0; i < 3; ++i) on_cpu1 += sim->task_cpu(i) == 1;
+  EXPECT_EQ(on_cpu1, 1);
+}
+
 TEST(SimulatorTest, PeriodicBalanceEvensLoadBetweenOverloadedCpus) {
   // 24 hogs forked onto CPU 0 of the 8-CPU Skylake. Idle CPUs pull one task
   // each at once (newidle, NO_HZ kicks), after which every CPU is busy and

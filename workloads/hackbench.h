@@ -64,8 +64,9 @@
 
 namespace schedsim::workloads {
 
-// 1.0 us at 3.5 GHz (assumed; see the file comment).
-inline constexpr int64_t kDefaultHackbenchMessageCycles = 600;
+// User cycles per message and side, fitted to seed 001's tip time at 128
+// groups on zen3-2s-nps1 (docs/validation.md, "Calibration").
+inline constexpr int64_t kDefaultHackbenchMessageCycles = 400;
 // A hackbench task's warm cache: its stack, the 100-byte message buffer,
 // the libc and perf text of its loop and the kernel's pipe or socket
 // path, about 16 KiB (assumed).

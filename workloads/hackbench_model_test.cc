@@ -17,14 +17,22 @@ namespace {
 using ::testing::DoubleNear;
 using ::testing::StartsWith;
 
+// The mean over four seeds: on the saturated machine one seed's rate
+// differs from another's by up to 15% (where the tasks sit decides how many
+// of their pipe lines cross cores).
 double Hackbench(int64_t groups, int64_t fds) {
-  RunOptions o;
-  o.warmup_ms = 50;  // past the start-up transient of many tasks
-  o.duration_ms = 50;
-  absl::StatusOr<ModelRun> r =
-      RunModel("hackbench", {{"groups", groups}, {"fds", fds}}, o);
-  EXPECT_TRUE(r.ok()) << r.status();
-  return r.ok() ? r->metrics.at("messages_per_s") : 0.0;
+  double sum = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    RunOptions o;
+    o.warmup_ms = 50;  // past the start-up transient of many tasks
+    o.duration_ms = 50;
+    o.seed = seed;
+    absl::StatusOr<ModelRun> r =
+        RunModel("hackbench", {{"groups", groups}, {"fds", fds}}, o);
+    EXPECT_TRUE(r.ok()) << r.status();
+    sum += r.ok() ? r->metrics.at("messages_per_s") : 0.0;
+  }
+  return sum / 4;
 }
 
 // 8 CPUs: one group of 2 senders and 2 receivers leaves half the machine
