@@ -9,11 +9,12 @@
 // NO_HZ idle balancing, where an overloaded CPU's tick kicks an idle CPU
 // to pull work.
 //
-// The periodic balance has two models. The default (CountBalance())
-// compares groups by runnable tasks against their CPU count and pulls one
-// task into a local group with room; between groups that are all loaded
-// it never moves anything. With SimConfig::balance_by_load it is
-// load_balance() on PELT load (below, before LoadBalance()). Newidle
+// The periodic balance has two models. The default
+// (SimConfig::balance_by_load) is load_balance() on PELT load (below,
+// before LoadBalance()). The other (CountBalance()) compares groups by
+// runnable tasks against their CPU count and pulls one task into a local
+// group with room; between groups that are all loaded it never moves
+// anything. Newidle
 // balancing and NO_HZ kicks are simpler: they pull one queued task from the
 // busiest CPU (by runnable tasks) of the lowest level that has one.
 // Both the count model and newidle balancing obey can_migrate_task()'s
@@ -111,11 +112,14 @@ void SimulatorImpl::NewidleBalance(int cpu) {
 int SimulatorImpl::PullOne(int src, int dst, bool ignore_hot) {
   bool hot = false;
   for (int q : cpus_[src].rq) {
-    if (CanMigrate(q, dst, ignore_hot)) {
-      MigrateQueued(q, src, dst);
-      return 1;
+    if (!CanMigrate(q, dst, /*ignore_hot=*/true)) continue;  // pinned
+    if (!ignore_hot &&
+        now_ns_ - tasks_[q].last_ran_ns < config_.sched_migration_cost_ns) {
+      hot = true;  // task_hot()
+      continue;
     }
-    hot |= CanMigrate(q, dst, /*ignore_hot=*/true);
+    MigrateQueued(q, src, dst);
+    return 1;
   }
   return hot ? 0 : -1;
 }

@@ -115,11 +115,10 @@ struct SimConfig {
   bool newidle_balance = true;
   // Periodic balancing as the kernel's load_balance() on PELT load
   // (group_classify, find_busiest_group, calculate_imbalance, Linux 6.1;
-  // docs/model.md "Load balancing"). Off: groups compared by runnable
-  // tasks against CPUs, which leaves loaded groups unbalanced. Off by
-  // default until the validation scoreboard holds with it
-  // (docs/validation.md).
-  bool balance_by_load = false;
+  // docs/model.md "Load balancing"), the default since 2026-12-03. Off:
+  // groups compared by runnable tasks against CPUs, which leaves loaded
+  // groups unbalanced (the model before; docs/validation.md).
+  bool balance_by_load = true;
 
   // --- Run-to-run variability (docs/model.md "Run-to-run variability") ----
   // Scales every source below: the rates of the background timers, kernel
