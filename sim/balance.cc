@@ -31,12 +31,15 @@
 
 namespace schedsim::sim {
 
+bool SimulatorImpl::TaskHot(int task) const {
+  return now_ns_ - tasks_[task].last_ran_ns < config_.sched_migration_cost_ns;
+}
+
 bool SimulatorImpl::CanMigrate(int task, int dst_cpu, bool ignore_hot) const {
   const Task& t = tasks_[task];
   if (!AllowedOf(t)->Test(dst_cpu)) return false;
   if (t.policy == SchedPolicy::kFifo) return false;
-  if (!ignore_hot &&
-      now_ns_ - t.last_ran_ns < config_.sched_migration_cost_ns) {
+  if (!ignore_hot && TaskHot(task)) {
     return false;
   }
   return true;
@@ -113,9 +116,8 @@ int SimulatorImpl::PullOne(int src, int dst, bool ignore_hot) {
   bool hot = false;
   for (int q : cpus_[src].rq) {
     if (!CanMigrate(q, dst, /*ignore_hot=*/true)) continue;  // pinned
-    if (!ignore_hot &&
-        now_ns_ - tasks_[q].last_ran_ns < config_.sched_migration_cost_ns) {
-      hot = true;  // task_hot()
+    if (!ignore_hot && TaskHot(q)) {
+      hot = true;
       continue;
     }
     MigrateQueued(q, src, dst);
@@ -189,7 +191,7 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
     bool any = false;
     for (int l : domain_llcs_[ids[i]]) any |= llcs_[l].nr_overloaded > 0;
     if (!config_.balance_by_load) {
-      // The default model: runnable tasks against CPUs.
+      // The count model: runnable tasks against CPUs.
       if (!any) {
         c.balance[i].nr_balance_failed = 0;
         balanced();

@@ -640,6 +640,8 @@ class SimulatorImpl {
   // its first CPU, balances the domain periodically.
   bool ShouldWeBalance(int cpu, const topology::SchedDomain& sd) const;
   void NohzKick(int cpu);
+  // task_hot(): ran within sched_migration_cost.
+  bool TaskHot(int task) const;
   bool CanMigrate(int task, int dst_cpu, bool ignore_hot) const;
   void MigrateQueued(int task, int src, int dst);
   int FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
@@ -653,11 +655,10 @@ class SimulatorImpl {
   // find_busiest_queue() and detach_tasks() (balance.cc). Returns the
   // tasks moved, or -1 when the domain is balanced.
   int LoadBalance(int cpu, size_t level, bool idle);
-  // The default periodic balance at `level`: pulls one task when another
-  // group has more runnable tasks than CPUs and the local group has room.
-  // Returns whether a task moved.
-  // 1: pulled a task; 0: an imbalance, but only cache-hot tasks to move;
-  // -1: balanced, or every candidate pinned.
+  // The count-based periodic balance at `level` (balance_by_load false):
+  // pulls one task when another group has more runnable tasks than CPUs
+  // and the local group has room. 1: pulled a task; 0: an imbalance, but only
+  // cache-hot tasks to move; -1: balanced, or every candidate pinned.
   int CountBalance(int cpu, size_t level);
   // Pulls the first queued task of `src` that may move to `dst`: 1 when
   // one moved, 0 when only cache-hot ones could have, -1 when none may.
