@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <utility>
 
 namespace schedsim::sim {
 
@@ -58,16 +60,29 @@ int64_t SmallLatencyHistogram::Percentile(double p) const {
   return max_;
 }
 
-void CompactLatencyHistogram::Widen(int b) {
-  wide_ = std::make_unique<uint32_t[]>(kBuckets);
-  for (int i = 0; i < kBuckets; ++i) wide_[i] = narrow_[i];
-  wide_[b] = uint32_t{1} << 16;  // the count that wrapped
+void CompactLatencyHistogram::Carry(int b) {
+  const uint32_t n = carries_ != nullptr ? carries_[0] : 0;
+  for (uint32_t i = 1; i <= n; ++i) {
+    if (carries_[i] >> 16 == static_cast<uint32_t>(b)) {
+      carries_[i] = (carries_[i] & 0xffff0000u) | ((carries_[i] + 1) & 0xffffu);
+      return;
+    }
+  }
+  // A bucket's first wrap: a block one entry longer (rare: at most
+  // kBuckets times in a histogram's life).
+  auto grown = std::make_unique<uint32_t[]>(n + 2);
+  for (uint32_t i = 1; i <= n; ++i) grown[i] = carries_[i];
+  grown[0] = n + 1;
+  grown[n + 1] = static_cast<uint32_t>(b) << 16 | 1u;
+  carries_ = std::move(grown);
 }
 
 SmallLatencyHistogram CompactLatencyHistogram::ToSmall() const {
   SmallLatencyHistogram h;
-  for (int i = 0; i < kBuckets; ++i) {
-    h.counts_[i] = wide_ != nullptr ? wide_[i] : narrow_[i];
+  for (int i = 0; i < kBuckets; ++i) h.counts_[i] = narrow_[i];
+  const uint32_t n = carries_ != nullptr ? carries_[0] : 0;
+  for (uint32_t i = 1; i <= n; ++i) {
+    h.counts_[carries_[i] >> 16] += (carries_[i] & 0xffffu) << 16;
   }
   h.count_ = count_;
   h.sum_ = sum_;

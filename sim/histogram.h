@@ -107,19 +107,18 @@ class SmallLatencyHistogram {
 
 // CompactLatencyHistogram: what a SmallLatencyHistogram records, in 200
 // bytes instead of 352, for the simulator's per-task statistics: 16-bit
-// bucket counts, widened once to 32 bits (a separate 320-byte block) when a
-// bucket would pass 65535. Exact: ToSmall() returns the SmallLatencyHistogram
-// that the same Record() calls would have built. Move-only.
+// bucket counts, and for each bucket that has passed 65535 its count of
+// wraps (the high 16 bits), in a separate block of 4 bytes per such bucket
+// (a long run's busiest tasks overflow one to three buckets: a block of
+// 8-16 bytes where a widened 32-bit array took 320). Exact: ToSmall()
+// returns the SmallLatencyHistogram that the same Record() calls would
+// have built. Move-only.
 class CompactLatencyHistogram {
  public:
   void Record(int64_t value) {
     if (value < 0) value = 0;
     const int b = SmallLatencyHistogram::Bucket(static_cast<uint64_t>(value));
-    if (wide_ != nullptr) {
-      ++wide_[b];
-    } else if (++narrow_[b] == 0) {
-      Widen(b);
-    }
+    if (++narrow_[b] == 0) Carry(b);
     ++count_;
     sum_ += value;
     if (value > max_) max_ = value;
@@ -130,11 +129,14 @@ class CompactLatencyHistogram {
 
  private:
   static constexpr int kBuckets = SmallLatencyHistogram::kBuckets;
-  // narrow_[b] just wrapped from 65535 to 0: switch to wide_.
-  void Widen(int b);
+  // narrow_[b] just wrapped from 65535 to 0: one more wrap for bucket b.
+  void Carry(int b);
 
   std::array<uint16_t, kBuckets> narrow_{};
-  std::unique_ptr<uint32_t[]> wide_;  // once set, the counts (narrow_ unused)
+  // nullptr until a bucket wraps; then carries_[0] = n and carries_[1..n]
+  // = bucket << 16 | wraps (mod 2^16, so a bucket's count wraps at 2^32 as
+  // SmallLatencyHistogram's does).
+  std::unique_ptr<uint32_t[]> carries_;
   uint64_t count_ = 0;
   int64_t sum_ = 0;
   int64_t max_ = 0;

@@ -57,7 +57,7 @@ TEST(SmallLatencyHistogramTest, ExactSummaryAndCoarsePercentiles) {
 }
 
 // The compact form gives exactly the small histogram, also past 65535
-// records in one bucket (where it widens its counters).
+// records in one bucket (where it keeps the wraps apart).
 TEST(CompactLatencyHistogramTest, SameAsSmallHistogram) {
   SmallLatencyHistogram small;
   CompactLatencyHistogram compact;
@@ -86,6 +86,26 @@ TEST(CompactLatencyHistogramTest, SameAsSmallHistogram) {
   EXPECT_LE(sizeof(CompactLatencyHistogram), 200u);
   CompactLatencyHistogram moved = std::move(compact);
   EXPECT_EQ(moved.ToSmall().count(), small.count());
+}
+
+// Several buckets past 65535, one of them past 2 x 65536, recorded in
+// interleaved order: every bucket's count is still exact.
+TEST(CompactLatencyHistogramTest, ManyBucketsPastSixteenBits) {
+  SmallLatencyHistogram small;
+  CompactLatencyHistogram compact;
+  const int64_t values[] = {5, 900, 70000, 900, 3};
+  for (int i = 0; i < 5 * 100000; ++i) {
+    const int64_t v = values[i % 5];
+    small.Record(v);
+    compact.Record(v);
+  }
+  const SmallLatencyHistogram got = compact.ToSmall();
+  EXPECT_EQ(got.count(), small.count());
+  EXPECT_EQ(got.sum(), small.sum());
+  for (double p :
+       {1.0, 20.0, 21.0, 40.0, 41.0, 60.0, 61.0, 80.0, 81.0, 100.0}) {
+    EXPECT_EQ(got.Percentile(p), small.Percentile(p)) << p;
+  }
 }
 
 }  // namespace
