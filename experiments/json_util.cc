@@ -70,6 +70,8 @@ const std::vector<ConfigField>& ConfigFields() {
       {"uclamp_enqueue_cost_ns", &C::uclamp_enqueue_cost_ns, 0, kMaxNs},
       {"load_balance", &C::load_balance},
       {"newidle_balance", &C::newidle_balance},
+      {"newidle_load_balance", &C::newidle_load_balance},
+      {"newidle_migration_cost_gate", &C::newidle_migration_cost_gate},
       {"balance_by_load", &C::balance_by_load},
       {"noise_scale", &C::noise_scale, 0, 100},
       {"vmstat_interval_ns", &C::vmstat_interval_ns, 1000000, kMaxNs},

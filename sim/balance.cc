@@ -92,23 +92,72 @@ int SimulatorImpl::FindOverloadedCpu(int domain_id, int this_cpu) const {
   return busiest;
 }
 
-void SimulatorImpl::NewidleBalance(int cpu) {
+int64_t SimulatorImpl::NewidleBalance(int cpu) {
   Cpu& c = cpus_[cpu];
-  // Skip when the CPU expects to idle only briefly (avg_idle below the
-  // migration cost), as newidle_balance does.
-  if (c.avg_idle_ns < config_.sched_migration_cost_ns) return;
+  // Before v5.16 newidle_balance() also skipped whenever avg_idle was below
+  // sysctl_sched_migration_cost (removed by commit c5b0a7eefc70,
+  // "sched/fair: Remove sysctl_sched_migration_cost condition").
+  if (config_.newidle_migration_cost_gate &&
+      c.avg_idle_ns < config_.sched_migration_cost_ns) {
+    return 0;
+  }
   const std::vector<int>& ids = domains_.stack_ids(cpu);
+  if (!config_.newidle_load_balance) {
+    // The simple model: one task that is not cache-hot from the busiest
+    // CPU of the lowest level with an overloaded one, at no cost.
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const topology::SchedDomain& sd = domains_.domains()[ids[i]];
+      if (!sd.has(topology::kSdBalanceNewidle)) continue;
+      const int busiest = FindOverloadedCpu(ids[i], cpu);
+      if (busiest < 0) continue;
+      // can_migrate_task(): a cache-hot task moves only once this level's
+      // periodic balances have failed more than cache_nice_tries times in
+      // a row (a newidle balance never counts a failure).
+      const bool ignore_hot = static_cast<int>(c.balance[i].nr_balance_failed) >
+                              sd.cache_nice_tries;
+      if (PullOne(busiest, cpu, ignore_hot) > 0) break;
+    }
+    return 0;
+  }
+  // rd->overload: no CPU has a task queued behind its running one, so
+  // there is nothing to pull anywhere; the kernel stops before any cost.
+  if (nr_overloaded_ == 0) return 0;
+  int64_t curr_cost_ns = 0;
   for (size_t i = 0; i < ids.size(); ++i) {
     const topology::SchedDomain& sd = domains_.domains()[ids[i]];
+    NewidleCost& level = newidle_costs_[cpu][i];
+    // for_each_domain(): stop where the balance so far plus this level's
+    // dearest one would outlast the idle period the CPU expects.
+    if (c.avg_idle_ns < curr_cost_ns + level.max_ns) break;
     if (!sd.has(topology::kSdBalanceNewidle)) continue;
-    int busiest = FindOverloadedCpu(ids[i], cpu);
+    // load_balance(CPU_NEWLY_IDLE): find_busiest_group() reads every CPU
+    // of the span (update_sg_lb_stats()), a remote probe each.
+    const int64_t cost_ns = sd.span.Count() * config_.probe_cost_ns;
+    UpdateNewidleCost(level, cost_ns);
+    curr_cost_ns += cost_ns;
+    if (track_load_) {
+      // find_busiest_group()'s rules, as the periodic balance (below),
+      // without counting a failure.
+      if (LoadBalance(cpu, i, /*idle=*/true, /*newidle=*/true) > 0) break;
+      continue;
+    }
+    // The count model: the busiest CPU by runnable tasks.
+    const int busiest = FindOverloadedCpu(ids[i], cpu);
     if (busiest < 0) continue;
-    // can_migrate_task(): a cache-hot task moves only once this level's
-    // periodic balances have failed more than cache_nice_tries times in a
-    // row (a newidle balance never counts a failure).
     const bool ignore_hot =
         static_cast<int>(c.balance[i].nr_balance_failed) > sd.cache_nice_tries;
-    if (PullOne(busiest, cpu, ignore_hot) > 0) return;
+    if (PullOne(busiest, cpu, ignore_hot) > 0) break;
+  }
+  return curr_cost_ns;
+}
+
+void SimulatorImpl::UpdateNewidleCost(NewidleCost& level, int64_t cost_ns) {
+  if (cost_ns > level.max_ns) {
+    level.max_ns = cost_ns;
+    level.last_decay_ns = now_ns_;
+  } else if (now_ns_ > level.last_decay_ns + 1000000000) {
+    level.max_ns = level.max_ns * 253 / 256;
+    level.last_decay_ns = now_ns_;
   }
 }
 
@@ -158,6 +207,11 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
   bool busy = c.mode == CpuMode::kBusy;
   // max_load_balance_interval: HZ * num_online_cpus / 10 jiffies.
   const int64_t max_interval_ns = tick_ns_ * config_.hz * topo_.num_cpus() / 10;
+  // Every level's newidle cost decays here, the regular visit to all the
+  // domains (update_newidle_cost(sd, 0)), whether or not it balances.
+  if (!newidle_costs_.empty()) {
+    for (NewidleCost& level : newidle_costs_[cpu]) UpdateNewidleCost(level, 0);
+  }
   for (size_t i = 0; i < ids.size(); ++i) {
     const topology::SchedDomain& sd = domains_.domains()[ids[i]];
     // get_sd_balance_interval(): busy CPUs balance busy_factor times less
@@ -352,7 +406,7 @@ int SimulatorImpl::ImbNumaNr(int cpu, size_t level) const {
   return imb;
 }
 
-int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle) {
+int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
   const std::vector<int>& ids = domains_.stack_ids(cpu);
   const topology::SchedDomain& sd = domains_.domains()[ids[level]];
   const int64_t pct = sd.imbalance_pct;
@@ -370,7 +424,12 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle) {
       s.util += cpu_util(x);
       s.nr_running += cx.nr_running;
       s.h_nr_running += cx.nr_fair;
-      if (cx.nr_running == 0 && cx.ttwu_pending == 0) ++s.idle_cpus;
+      // idle_cpu(): rq->curr is the idle task, nothing runnable, no
+      // wake-up pending.
+      if (cx.nr_running == 0 && cx.ttwu_pending == 0 &&
+          !(newidle && x == cpu)) {
+        ++s.idle_cpus;
+      }
       s.capacity += topo_.capacity(x);  // capacity_of(), no RT/IRQ pressure
       ++s.weight;
     }

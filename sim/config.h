@@ -113,6 +113,23 @@ struct SimConfig {
   // --- Load balancing --------------------------------------------------------
   bool load_balance = true;
   bool newidle_balance = true;
+  // Newidle balancing as newidle_balance() (kernel/sched/fair.c, Linux
+  // 5.19 and 6.1): load_balance(CPU_NEWLY_IDLE) level by level (with
+  // balance_by_load; the count model's pull without), each level's cost
+  // (probe_cost_ns per CPU of its span) charged to the CPU, the walk
+  // stopping where avg_idle is below the cost so far plus the level's
+  // sd->max_newidle_lb_cost. Off (the default): one task pulled from the
+  // busiest CPU of the lowest level with one queued, at no cost. Off by
+  // default because, measured on 2026-12-03, it takes away most of seed
+  // 001's published SIS_CORE gains (docs/validation.md, "Newidle balancing
+  // as the kernel's, measured but off").
+  bool newidle_load_balance = false;
+  // Kernels before v5.16 skipped newidle balancing while avg_idle was below
+  // sched_migration_cost (commit c5b0a7eefc70, "sched/fair: Remove
+  // sysctl_sched_migration_cost condition", removed it). On by default, as
+  // the model always had it; off only means something for v5.16+ kernels
+  // (with newidle_load_balance; same measurement).
+  bool newidle_migration_cost_gate = true;
   // Periodic balancing as the kernel's load_balance() on PELT load
   // (group_classify, find_busiest_group, calculate_imbalance, Linux 6.1;
   // docs/model.md "Load balancing"), the default since 2026-12-03. Off:

@@ -76,9 +76,15 @@ std::unique_ptr<platform::IdleDevice> MakeSimIdleDevice(SimulatorImpl* sim,
 // idle state.
 void SimulatorImpl::EnterIdle(int cpu) {
   Cpu& c = cpus_[cpu];
+  int64_t balance_ns = 0;
   if (config_.load_balance && config_.newidle_balance) {
-    NewidleBalance(cpu);
-    if (c.nr_running > 0) return Schedule(cpu);
+    balance_ns = NewidleBalance(cpu);
+    if (c.nr_running > 0) {
+      newidle_cost_ns_ = balance_ns;
+      Schedule(cpu);
+      newidle_cost_ns_ = 0;
+      return;
+    }
   }
   c.idle_stamp_ns = now_ns_;
   // update_idle_core (and a policy's own idle-entry work) runs on the CPU
@@ -91,7 +97,7 @@ void SimulatorImpl::EnterIdle(int cpu) {
   line_cost_ns_ = 0;
   policies_.placement->OnCpuIdle(*sched_view_, cpu);
   const int64_t entry_work_ns =
-      scan_probes_ * config_.probe_cost_ns + line_cost_ns_;
+      balance_ns + scan_probes_ * config_.probe_cost_ns + line_cost_ns_;
   scan_probes_ = 0;
   line_cpu_ = -1;
   line_cost_ns_ = 0;

@@ -136,6 +136,7 @@ void SimulatorImpl::NoteNrRunning(int cpu, int delta) {
   bool is = c.nr_running >= 2;
   if (was != is) {
     llcs_[c.llc].nr_overloaded += is ? 1 : -1;
+    nr_overloaded_ += is ? 1 : -1;
     overloaded_[cpu >> 6] ^= uint64_t{1} << (cpu & 63);
   }
 }
@@ -416,7 +417,8 @@ void SimulatorImpl::Schedule(int cpu) {
   c.curr = next;
   t.exec_start_ns = now_ns_;
   t.slice_exec_ns = 0;
-  t.pending_cost_ns += config_.context_switch_ns;
+  t.pending_cost_ns += config_.context_switch_ns + newidle_cost_ns_;
+  newidle_cost_ns_ = 0;
   if (t.wake_start_ns >= 0) {
     // Wake-ups that began before the last ResetStats() are not counted.
     if (t.wake_start_ns >= stats_start_ns_) {

@@ -364,6 +364,19 @@ class SimulatorImpl {
   std::vector<LlcShared> llcs_;
   // CPUs with nr_running >= 2, as CpuSet words.
   std::vector<uint64_t> overloaded_;
+  int32_t nr_overloaded_ = 0;  // their count: the root domain's overload
+  // Time of the newidle balance that just pulled a task, set by EnterIdle
+  // for the switch it then makes (charged with the context switch).
+  int64_t newidle_cost_ns_ = 0;
+  // sd->max_newidle_lb_cost and sd->last_decay_max_lb_cost of one CPU's
+  // domain level: the dearest newidle balance of the level so far.
+  struct NewidleCost {
+    int64_t max_ns = 0;
+    int64_t last_decay_ns = 0;
+  };
+  // Per CPU, per domain level; only with SimConfig::newidle_load_balance
+  // (empty otherwise).
+  std::vector<std::vector<NewidleCost>> newidle_costs_;
   std::vector<uint8_t> probe_;  // ProbeBits of each CPU
   // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
   // load balancing (kept by NoteNrRunning).
@@ -634,7 +647,12 @@ class SimulatorImpl {
   void AccountEnergy(int cpu);
 
   // balance.cc
-  void NewidleBalance(int cpu);
+  // Returns the time the balance took (charged by the caller to the CPU).
+  int64_t NewidleBalance(int cpu);
+  // update_newidle_cost() (kernel/sched/fair.c, Linux 5.19): raise the
+  // level's max cost, or decay it by 253/256 when a second has passed
+  // since the last raise or decay.
+  void UpdateNewidleCost(NewidleCost& level, int64_t cost_ns);
   void PeriodicBalance(int cpu);
   // should_we_balance(): only the first idle CPU of the local group, else
   // its first CPU, balances the domain periodically.
@@ -652,9 +670,11 @@ class SimulatorImpl {
   void UpdateIdleCpuScan(int cpu, const topology::SchedDomain& sd);
   // load_balance() at level `level` of `cpu`'s domain stack, for a CPU that
   // is idle (`idle`) or busy at its tick: find_busiest_group(),
-  // find_busiest_queue() and detach_tasks() (balance.cc). Returns the
+  // find_busiest_queue() and detach_tasks() (balance.cc). `newidle`: the
+  // CPU_NEWLY_IDLE balance of a CPU still in schedule(), whose rq->curr is
+  // the task that just left, so idle_cpu() does not count it. Returns the
   // tasks moved, or -1 when the domain is balanced.
-  int LoadBalance(int cpu, size_t level, bool idle);
+  int LoadBalance(int cpu, size_t level, bool idle, bool newidle = false);
   // The count-based periodic balance at `level` (balance_by_load false):
   // pulls one task when another group has more runnable tasks than CPUs
   // and the local group has room. 1: pulled a task; 0: an imbalance, but only

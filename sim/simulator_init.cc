@@ -210,6 +210,14 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   phase_op_.assign(n, nullptr);
   phase_ns_memo_.assign(n, PhaseNsMemo());
   overloaded_.assign((n + 63) / 64, 0);
+  nr_overloaded_ = 0;
+  newidle_costs_.clear();
+  if (config_.newidle_load_balance) {
+    newidle_costs_.resize(n);
+    for (int cpu = 0; cpu < n; ++cpu) {
+      newidle_costs_[cpu].resize(domains_.depth(cpu));
+    }
+  }
   probe_.resize(n);
   nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);

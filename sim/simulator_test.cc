@@ -1158,6 +1158,45 @@ TEST(SimulatorTest, NewidleBalanceLeavesCacheHotTasksWhereTheyAre) {
   EXPECT_EQ(on_cpu1, 1);
 }
 
+TEST(SimulatorTest, NewidleBalanceGateFollowsTheKernelVersion) {
+  // Three hogs share CPU 0 (allowed on CPUs 0 and 1): each waits a whole
+  // slice (milliseconds) while the others run, so the queued ones are not
+  // cache-hot once the first slices are over. CPU 1 runs a blinker that
+  // idles 5 us at a time: avg_idle falls to a few microseconds.
+  // newidle_balance() (kernel/sched/fair.c) since v5.16 runs while avg_idle
+  // exceeds the levels' max_newidle_lb_cost (here under a microsecond), so
+  // CPU 1 pulls a hog well before CPU 0's first tick; before v5.16 it also
+  // skipped while avg_idle < sched_migration_cost (500 us): no pull.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder hog("hog");
+  hog.Loop(0).Compute(Dist::Constant(1000000000)).EndLoop();
+  ProgramBuilder blink("blink");
+  blink.Loop(0)
+      .Compute(Dist::Constant(35000))
+      .Sleep(Dist::Constant(5000))
+      .EndLoop();
+  w.programs = {Build(hog), Build(blink)};
+  TaskSpec t = Task("hog", 0, "0-1", 0);
+  t.count = 3;
+  w.tasks.push_back(t);
+  w.tasks.push_back(Task("blink", 1, "1", 1));
+  auto pulls_before_first_tick = [&](bool old_gate) {
+    FixedFreqGovernor freq(3500000);
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    SimConfig config = QuietConfig();
+    config.load_balance = true;
+    config.newidle_load_balance = true;
+    config.newidle_migration_cost_gate = old_gate;
+    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+    EXPECT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(3900000)).ok());
+    return sim->Stats().load_balance_migrations;
+  };
+  EXPECT_GE(pulls_before_first_tick(false), 1u);
+  EXPECT_EQ(pulls_before_first_tick(true), 0u);
+}
+
 TEST(SimulatorTest, PeriodicBalanceEvensLoadBetweenOverloadedCpus) {
   // 24 hogs forked onto CPU 0 of the 8-CPU Skylake. Idle CPUs pull one task
   // each at once (newidle, NO_HZ kicks), after which every CPU is busy and
