@@ -14,9 +14,10 @@
 // before LoadBalance()). The other (CountBalance()) compares groups by
 // runnable tasks against their CPU count and pulls one task into a local
 // group with room; between groups that are all loaded it never moves
-// anything. Newidle
-// balancing and NO_HZ kicks are simpler: they pull one queued task from the
-// busiest CPU (by runnable tasks) of the lowest level that has one.
+// anything. Newidle balancing, by default, and NO_HZ kicks are simpler:
+// they pull one queued task from the busiest CPU (by runnable tasks) of the
+// lowest level that has one; with SimConfig::newidle_load_balance the
+// newidle balance is newidle_balance()'s walk (NewidleBalance()).
 // Both the count model and newidle balancing obey can_migrate_task()'s
 // cache-hot rule (task_hot(): ran within sched_migration_cost): a hot task
 // moves only once the level's nr_balance_failed, which periodic balances
@@ -102,26 +103,34 @@ int64_t SimulatorImpl::NewidleBalance(int cpu) {
     return 0;
   }
   const std::vector<int>& ids = domains_.stack_ids(cpu);
+  // The simple pull at level i: one task that is not cache-hot from the
+  // busiest CPU by runnable tasks. can_migrate_task(): a cache-hot task
+  // moves only once this level's periodic balances have failed more than
+  // cache_nice_tries times in a row (a newidle balance never counts a
+  // failure). Returns whether a task moved.
+  auto pull_from_busiest = [&](size_t i) {
+    const topology::SchedDomain& sd = domains_.domains()[ids[i]];
+    const int busiest = FindOverloadedCpu(ids[i], cpu);
+    if (busiest < 0) return false;
+    const bool ignore_hot =
+        static_cast<int>(c.balance[i].nr_balance_failed) > sd.cache_nice_tries;
+    return PullOne(busiest, cpu, ignore_hot) > 0;
+  };
   if (!config_.newidle_load_balance) {
-    // The simple model: one task that is not cache-hot from the busiest
-    // CPU of the lowest level with an overloaded one, at no cost.
+    // The default model: the lowest level that yields a task, at no cost.
     for (size_t i = 0; i < ids.size(); ++i) {
-      const topology::SchedDomain& sd = domains_.domains()[ids[i]];
-      if (!sd.has(topology::kSdBalanceNewidle)) continue;
-      const int busiest = FindOverloadedCpu(ids[i], cpu);
-      if (busiest < 0) continue;
-      // can_migrate_task(): a cache-hot task moves only once this level's
-      // periodic balances have failed more than cache_nice_tries times in
-      // a row (a newidle balance never counts a failure).
-      const bool ignore_hot = static_cast<int>(c.balance[i].nr_balance_failed) >
-                              sd.cache_nice_tries;
-      if (PullOne(busiest, cpu, ignore_hot) > 0) break;
+      if (!domains_.domains()[ids[i]].has(topology::kSdBalanceNewidle)) {
+        continue;
+      }
+      if (pull_from_busiest(i)) break;
     }
     return 0;
   }
   // rd->overload: no CPU has a task queued behind its running one, so
   // there is nothing to pull anywhere; the kernel stops before any cost.
-  if (nr_overloaded_ == 0) return 0;
+  bool overload = false;
+  for (const LlcShared& l : llcs_) overload |= l.nr_overloaded > 0;
+  if (!overload) return 0;
   int64_t curr_cost_ns = 0;
   for (size_t i = 0; i < ids.size(); ++i) {
     const topology::SchedDomain& sd = domains_.domains()[ids[i]];
@@ -135,18 +144,12 @@ int64_t SimulatorImpl::NewidleBalance(int cpu) {
     const int64_t cost_ns = sd.span.Count() * config_.probe_cost_ns;
     UpdateNewidleCost(level, cost_ns);
     curr_cost_ns += cost_ns;
-    if (track_load_) {
-      // find_busiest_group()'s rules, as the periodic balance (below),
-      // without counting a failure.
-      if (LoadBalance(cpu, i, /*idle=*/true, /*newidle=*/true) > 0) break;
-      continue;
-    }
-    // The count model: the busiest CPU by runnable tasks.
-    const int busiest = FindOverloadedCpu(ids[i], cpu);
-    if (busiest < 0) continue;
-    const bool ignore_hot =
-        static_cast<int>(c.balance[i].nr_balance_failed) > sd.cache_nice_tries;
-    if (PullOne(busiest, cpu, ignore_hot) > 0) break;
+    // With balance_by_load, find_busiest_group()'s rules as the periodic
+    // balance (below), without counting a failure; else the count model.
+    const bool pulled =
+        track_load_ ? LoadBalance(cpu, i, /*idle=*/true, /*newidle=*/true) > 0
+                    : pull_from_busiest(i);
+    if (pulled) break;
   }
   return curr_cost_ns;
 }

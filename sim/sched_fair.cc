@@ -136,7 +136,6 @@ void SimulatorImpl::NoteNrRunning(int cpu, int delta) {
   bool is = c.nr_running >= 2;
   if (was != is) {
     llcs_[c.llc].nr_overloaded += is ? 1 : -1;
-    nr_overloaded_ += is ? 1 : -1;
     overloaded_[cpu >> 6] ^= uint64_t{1} << (cpu & 63);
   }
 }

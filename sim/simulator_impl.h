@@ -364,7 +364,6 @@ class SimulatorImpl {
   std::vector<LlcShared> llcs_;
   // CPUs with nr_running >= 2, as CpuSet words.
   std::vector<uint64_t> overloaded_;
-  int32_t nr_overloaded_ = 0;  // their count: the root domain's overload
   // Time of the newidle balance that just pulled a task, set by EnterIdle
   // for the switch it then makes (charged with the context switch).
   int64_t newidle_cost_ns_ = 0;

@@ -210,7 +210,6 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   phase_op_.assign(n, nullptr);
   phase_ns_memo_.assign(n, PhaseNsMemo());
   overloaded_.assign((n + 63) / 64, 0);
-  nr_overloaded_ = 0;
   newidle_costs_.clear();
   if (config_.newidle_load_balance) {
     newidle_costs_.resize(n);
