@@ -48,8 +48,8 @@ struct SimConfig {
   // __pipe_lock() around the copy and the wake-ups, v5.19): the cache
   // lines the critical section misses when the previous operation ran on
   // another CPU, each a Topology::LineTransferNs. Operations on one pipe
-  // queue for it in order; a waiter spins while its CPU has nothing else
-  // to run and sleeps until its turn otherwise, as mutex_optimistic_spin()
+  // queue for it in order; a waiter spins until its turn, or sleeps until
+  // then once its CPU is asked to reschedule, as mutex_optimistic_spin()
   // stops on need_resched() (kernel/locking/mutex.c). Only for channels
   // that are real pipes (ChannelSpec::pipe_mutex). 0 = not modelled
   // (the default until hackbench's costs are refitted with it;

@@ -271,11 +271,14 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SimulatorImpl::ChannelLinesNs(
 
 // The pipe's mutex (SimConfig::pipe_lock_lines): a FIFO of holders, each
 // holding it for the lines its critical section finds on the previous
-// operation's CPU. A waiter whose CPU has another task to run sleeps until
-// the holders before it are done (mutex_optimistic_spin() gives up on
-// need_resched()), else it spins: the wait is kernel work. A sleeping
-// waiter is woken by the holder before it: __mutex_unlock_slowpath() hands
-// the lock over and wake_up_q() runs try_to_wake_up() on the unlocker's CPU
+// operation's CPU. A waiter spins, as mutex_optimistic_spin() does while
+// the owner runs: the wait is kernel work on its CPU. It gives up on
+// need_resched(): one that finds it already set sleeps until its turn at
+// once; one whose CPU is asked to reschedule while it spins (a tick's
+// check_preempt_tick(), a wake-up's preemption) sleeps from then on
+// (MutexSpinToSleep, from Schedule). A sleeping waiter is woken by the
+// holder before it: __mutex_unlock_slowpath() hands the lock over and
+// wake_up_q() runs try_to_wake_up() on the unlocker's CPU
 // (kernel/locking/mutex.c, v5.19), so the wake-up is placed from there.
 int64_t SimulatorImpl::PipeLockWait(ChannelState& ch, int cpu, int id) {
   if (task_lock_[id] & kLockGranted) {
@@ -289,13 +292,41 @@ int64_t SimulatorImpl::PipeLockWait(ChannelState& ch, int cpu, int id) {
   const int unlocker = ch.lock_cpu >= 0 ? ch.lock_cpu : cpu;
   ch.lock_free_ns = begin + hold;
   ch.lock_cpu = cpu;
-  if (begin == start || cpus_[cpu].nr_running <= 1) return begin - start;
+  if (begin == start) return 0;
+  if (!cpus_[cpu].need_resched) {
+    mutex_spins_[id] = MutexSpin{begin, unlocker};
+    return begin - start;
+  }
   task_lock_[id] |= kLockAsleep | kLockGranted;
   tasks_[id].iowait = false;
   BlockCurrent(cpu, true);
   QueuePush(SimTime::FromNanoseconds(begin), kBandTimer, kEvTaskTimer, unlocker,
             id);
   return -1;
+}
+
+// `cpu`'s current task `id`, preempted: if it is spinning for a pipe's
+// mutex, it stops (mutex_optimistic_spin() returns on need_resched()) and
+// sleeps in the mutex's wait list, uninterruptible, until its turn: the
+// rest of the spin leaves its phase and the holder before it wakes it
+// (PipeLockWait). Its operation is already done; the phase resumes once
+// it runs again. Returns whether it went to sleep.
+bool SimulatorImpl::MutexSpinToSleep(int cpu, int id) {
+  auto it = mutex_spins_.find(id);
+  if (it == mutex_spins_.end()) return false;
+  const MutexSpin spin = it->second;
+  mutex_spins_.erase(it);
+  if (spin.end_ns <= now_ns_) return false;  // its turn has come
+  Task& t = tasks_[id];
+  // The spin is the end of the kernel work queued before its operation's
+  // own cost, so what is left of the phase's stall holds it.
+  t.rem_stall_ns -= std::min(t.rem_stall_ns, spin.end_ns - now_ns_);
+  task_lock_[id] |= kLockAsleep;
+  BlockCurrent(cpu, true);
+  cpus_[cpu].need_resched = false;  // Schedule() is already picking
+  QueuePush(SimTime::FromNanoseconds(spin.end_ns), kBandTimer, kEvTaskTimer,
+            spin.unlocker, id);
+  return true;
 }
 
 // The kIo op `op` of task `id`: on first entry queues its requests on the

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "absl/base/optimization.h"
 #include "absl/strings/str_cat.h"
 #include "sim/simulator_impl.h"
 
@@ -346,6 +347,11 @@ void SimulatorImpl::Schedule(int cpu) {
   c.need_resched = false;
   if (prev >= 0) {
     Task& pt = tasks_[prev];
+    if (ABSL_PREDICT_FALSE(!mutex_spins_.empty()) &&
+        pt.state == TaskState::kRunnable) {
+      SettlePhase(cpu);
+      MutexSpinToSleep(cpu, prev);  // blocks it if it was spinning
+    }
     if (pt.state == TaskState::kRunnable) {
       // Preempted (or yielded): back on the runqueue.
       UpdateCurr(cpu);

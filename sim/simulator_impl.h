@@ -422,6 +422,14 @@ class SimulatorImpl {
   // `ch`: the spin to add to its kernel work (>= 0), or -1 when it went to
   // sleep until its turn (the caller reschedules; the op is retried).
   int64_t PipeLockWait(ChannelState& ch, int cpu, int id);
+  // A task spinning for a pipe's mutex: until its turn at end_ns, which
+  // the holder on `unlocker` gives it. Only while the mutex is modelled.
+  struct MutexSpin {
+    int64_t end_ns;
+    int32_t unlocker;
+  };
+  absl::flat_hash_map<int32_t, MutexSpin> mutex_spins_;
+  bool MutexSpinToSleep(int cpu, int id);
   // Whether task_load_ and rq_load_ are kept: only LoadBalance() reads
   // them (SimConfig::balance_by_load with load_balance on).
   bool track_load_ = false;
