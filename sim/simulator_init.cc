@@ -335,6 +335,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   tasks_.reserve(total);
   task_stats_.reserve(total);
   task_load_.reserve(total);
+  task_lock_.reserve(total);
   if (layout_sigma_ > 0) task_layout_.reserve(total);
   for (size_t i = 0; i < workload.tasks.size(); ++i) {
     for (int k = 0; k < workload.tasks[i].count; ++k) {
