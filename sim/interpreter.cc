@@ -310,13 +310,14 @@ int64_t SimulatorImpl::PipeLockWait(ChannelState& ch, int cpu, int id) {
 // sleeps in the mutex's wait list, uninterruptible, until its turn: the
 // rest of the spin leaves its phase and the holder before it wakes it
 // (PipeLockWait). Its operation is already done; the phase resumes once
-// it runs again. Returns whether it went to sleep.
-bool SimulatorImpl::MutexSpinToSleep(int cpu, int id) {
+// it runs again. Otherwise (no spin, or its turn has come) nothing changes.
+void SimulatorImpl::MutexSpinToSleep(int cpu, int id) {
   auto it = mutex_spins_.find(id);
-  if (it == mutex_spins_.end()) return false;
+  if (it == mutex_spins_.end()) return;
   const MutexSpin spin = it->second;
   mutex_spins_.erase(it);
-  if (spin.end_ns <= now_ns_) return false;  // its turn has come
+  if (spin.end_ns <= now_ns_) return;  // its turn has come
+  SettlePhase(cpu);
   Task& t = tasks_[id];
   // The spin is the end of the kernel work queued before its operation's
   // own cost, so what is left of the phase's stall holds it.
@@ -326,7 +327,6 @@ bool SimulatorImpl::MutexSpinToSleep(int cpu, int id) {
   cpus_[cpu].need_resched = false;  // Schedule() is already picking
   QueuePush(SimTime::FromNanoseconds(spin.end_ns), kBandTimer, kEvTaskTimer,
             spin.unlocker, id);
-  return true;
 }
 
 // The kIo op `op` of task `id`: on first entry queues its requests on the

@@ -349,7 +349,6 @@ void SimulatorImpl::Schedule(int cpu) {
     Task& pt = tasks_[prev];
     if (ABSL_PREDICT_FALSE(!mutex_spins_.empty()) &&
         pt.state == TaskState::kRunnable) {
-      SettlePhase(cpu);
       MutexSpinToSleep(cpu, prev);  // blocks it if it was spinning
     }
     if (pt.state == TaskState::kRunnable) {

@@ -429,7 +429,7 @@ class SimulatorImpl {
     int32_t unlocker;
   };
   absl::flat_hash_map<int32_t, MutexSpin> mutex_spins_;
-  bool MutexSpinToSleep(int cpu, int id);
+  void MutexSpinToSleep(int cpu, int id);
   // Whether task_load_ and rq_load_ are kept: only LoadBalance() reads
   // them (SimConfig::balance_by_load with load_balance on).
   bool track_load_ = false;

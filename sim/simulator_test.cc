@@ -537,11 +537,10 @@ class WakerRecordingPlacement final : public platform::PlacementPolicy {
 TEST(SimulatorTest, PipeMutexWaiterIsWokenFromTheUnlockersCpu) {
   // Two writers beside a CPU hog each (so a spinning waiter is preempted
   // and sleeps), on CPUs of different CCXs, fill a pipe nobody reads (it
-  // never fills in 100 ms): nothing but the mutex wakes them. The unlock hands
-  // the mutex to the waiter and try_to_wake_up()s it from the unlocker's CPU
-  // (wake_up_q() in
-  // __mutex_unlock_slowpath()), so each writer is woken from the other's
-  // CPU, never from its own.
+  // never fills in 100 ms): nothing but the mutex wakes them. The unlock
+  // hands the mutex to the waiter and try_to_wake_up()s it from the
+  // unlocker's CPU (wake_up_q() in __mutex_unlock_slowpath()), so each
+  // writer is woken from the other's CPU, never from its own.
   topology::Topology topo = Preset("zen3-2s-nps1");
   FixedFreqGovernor freq(2000000);
   FixedIdleGovernor poll(0);
