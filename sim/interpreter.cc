@@ -173,13 +173,35 @@ int64_t SimulatorImpl::SharedLineStall(int cpu, int line, int writes,
   if (writes <= 0) return 0;
   const int64_t span_ns =
       CeilNonNegative(static_cast<double>(cycles) * cpus_[cpu].ns_per_cycle);
-  return LineWriteStall(lines_[line], &line_stats_[line], cpu, writes, hold_ns,
-                        start_ns, span_ns);
+  if (line_write_end_.empty()) {
+    return LineWriteStall(lines_[line], &line_stats_[line], cpu, writes,
+                          hold_ns, start_ns, span_ns);
+  }
+  // Atomic writes (no hold) batch inside an LLC: count the CPUs of this
+  // CPU's LLC contending with it (a write of theirs ends within this op's
+  // span or later), itself included, up to CoherenceSpec::llc_handoffs.
+  // A lock (hold_ns > 0) hands over in its queue's order: no batching.
+  std::vector<int64_t>& ends = line_write_end_[static_cast<size_t>(line)];
+  int local = 1;
+  if (hold_ns == 0) {
+    const int64_t since = start_ns - span_ns;
+    const size_t llc = static_cast<size_t>(line_places_[cpu].llc);
+    for (const int32_t o : llc_cpu_list_[llc]) {
+      if (o != cpu && ends[static_cast<size_t>(o)] > since) ++local;
+      if (local >= llc_handoffs_) break;
+    }
+  }
+  const int64_t stall =
+      LineWriteStall(lines_[line], &line_stats_[line], cpu, writes, hold_ns,
+                     start_ns, span_ns, local);
+  ends[static_cast<size_t>(cpu)] = start_ns + stall;
+  return stall;
 }
 
 int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
                                       int cpu, int writes, int64_t hold_ns,
-                                      int64_t start_ns, int64_t span_ns) {
+                                      int64_t start_ns, int64_t span_ns,
+                                      int local_batch) {
   // The counters add up here and go to `stats` at the end: no local
   // SharedLineStats (its name, a std::string, would cost a construction and
   // a stack canary on every per-LLC line write of the wake-up path).
@@ -192,7 +214,15 @@ int64_t SimulatorImpl::LineWriteStall(LineState& l, SharedLineStats* stats,
   int64_t end = 0;
   if (other >= 0 && other_end > start_ns - span_ns) {
     // Contended: every write moves the line and queues behind the others.
-    const int64_t per_write = LineNs(other, cpu) + hold_ns;
+    // With `local_batch` > 1 CPUs of this LLC contending, the line comes
+    // from afar once per `local_batch` writes and from inside the LLC for
+    // the rest (CoherenceSpec::llc_handoffs): each write pays the average.
+    int64_t move = LineNs(other, cpu);
+    const int64_t near = line_ns_[1];
+    if (local_batch > 1 && move > near) {
+      move = (move + (local_batch - 1) * near + local_batch - 1) / local_batch;
+    }
+    const int64_t per_write = move + hold_ns;
     const int64_t begin = std::max(start_ns, busy_until);
     end = begin + per_write * writes;
     stall = end - start_ns;

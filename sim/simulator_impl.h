@@ -475,10 +475,12 @@ class SimulatorImpl {
   int64_t SharedLineStall(int cpu, int line, int writes, int64_t hold_ns,
                           int64_t start_ns, int64_t cycles);
   // The stall of `writes` writes by `cpu` to `l` starting at `start_ns`,
-  // spread over `span_ns` (the line model of SharedLineStall).
+  // spread over `span_ns` (the line model of SharedLineStall). Contended,
+  // the line serves `local_batch` writes inside `cpu`'s LLC per move into
+  // it (CoherenceSpec::llc_handoffs; 1: every write pays its transfer).
   int64_t LineWriteStall(LineState& l, SharedLineStats* stats, int cpu,
                          int writes, int64_t hold_ns, int64_t start_ns,
-                         int64_t span_ns);
+                         int64_t span_ns, int local_batch = 1);
 
  public:
   // The cache lines of per-LLC scheduler state the placement hooks use.
@@ -781,6 +783,11 @@ class SimulatorImpl {
   std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
   std::vector<LineState> lines_;
+  // With CoherenceSpec::llc_handoffs > 1: per workload line, when each
+  // CPU's last write to it ended (dense by CPU), and each LLC's CPUs.
+  std::vector<std::vector<int64_t>> line_write_end_;
+  std::vector<std::vector<int32_t>> llc_cpu_list_;
+  int llc_handoffs_ = 1;
   std::vector<DeviceState> devices_;
   // Tasks inside a kIo op whose requests have not all completed, by task.
   absl::flat_hash_map<int32_t, IoProgress> io_progress_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -308,6 +309,17 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     barriers_[i].parties = workload.barriers[i].parties;
   }
   lines_.resize(workload.lines.size());
+  llc_handoffs_ = std::max(1, topo_.coherence().llc_handoffs);
+  if (llc_handoffs_ > 1 && !workload.lines.empty()) {
+    line_write_end_.assign(
+        workload.lines.size(),
+        std::vector<int64_t>(static_cast<size_t>(topo_.num_cpus()),
+                             std::numeric_limits<int64_t>::min()));
+    llc_cpu_list_.assign(static_cast<size_t>(topo_.num_llcs()), {});
+    for (int cpu = 0; cpu < topo_.num_cpus(); ++cpu) {
+      llc_cpu_list_[static_cast<size_t>(topo_.place(cpu).llc)].push_back(cpu);
+    }
+  }
   llc_lines_.resize(static_cast<size_t>(topo_.num_llcs()) * kLlcLines);
   llc_line_readers_.assign(llc_lines_.size(),
                            topology::CpuSet(topo_.num_cpus()));

@@ -991,13 +991,16 @@ TEST(SimulatorTest, MigratedWakeeIsPlacedAgainstAnUpToDateMinVruntime) {
 
 // Tasks that write one shared line (kShared), each pinned to its CPU.
 SimStats SharedLineRun(const char* machine, const std::vector<int>& cpus,
-                       int writes, int64_t cycles) {
+                       int writes, int64_t cycles, int64_t hold_ns = 0) {
   topology::Topology topo = Preset(machine);
   Workload w;
   const int line = w.AddLine("counter");
   const int mark = w.AddMark("op");
   ProgramBuilder b("writer");
-  b.Loop(0).Shared(line, writes, Dist::Constant(cycles)).Mark(mark).EndLoop();
+  b.Loop(0)
+      .Shared(line, writes, Dist::Constant(cycles), Dist::Constant(hold_ns))
+      .Mark(mark)
+      .EndLoop();
   w.programs.push_back(Build(b));
   for (int cpu : cpus) {
     w.tasks.push_back(Task(absl::StrCat("w", cpu), 0, absl::StrCat(cpu), cpu));
@@ -1008,6 +1011,12 @@ SimStats SharedLineRun(const char* machine, const std::vector<int>& cpus,
   auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
   EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
   return sim->Stats();
+}
+
+// Writes per second of the run's one line.
+double WriteRate(const SimStats& s) {
+  return static_cast<double>(s.lines[0].writes) /
+         (static_cast<double>(s.end_ns - s.start_ns) * 1e-9);
 }
 
 TEST(SimulatorTest, SharedLineWritesMoveItByDistanceAndItsThroughputBounds) {
@@ -1029,16 +1038,43 @@ TEST(SimulatorTest, SharedLineWritesMoveItByDistanceAndItsThroughputBounds) {
   SimStats ccx = SharedLineRun("zen3-2s-nps1", {0, 1}, 100, 200000);
   EXPECT_NEAR(static_cast<double>(ccx.lines[0].stall_ns) / ccx.lines[0].writes,
               25.0, 5.0);
-  // 32 writers with little work between writes saturate the line: the
+  // 16 writers with little work between writes saturate the line: the
   // writes of all of them together cannot outrun one transfer each, and
-  // they come close (the line is never idle).
+  // they come close (the line is never idle). One writer per CCX, so no
+  // write is served inside an LLC.
   std::vector<int> many;
-  for (int i = 0; i < 32; ++i) many.push_back(i * 8);  // every CCX of both
+  for (int i = 0; i < 16; ++i) many.push_back(i * 8);  // every CCX of both
   SimStats sat = SharedLineRun("zen3-2s-nps1", many, 100, 2000);
-  const double rate = static_cast<double>(sat.lines[0].writes) /
-                      (static_cast<double>(sat.end_ns - sat.start_ns) * 1e-9);
+  const double rate = WriteRate(sat);
   EXPECT_LE(rate, 1e9 / 100.0 * 1.01);  // no transfer below 100 ns here
   EXPECT_GE(rate, 1e9 / 190.0 * 0.9);
+}
+
+TEST(SimulatorTest, ContendedAtomicWritesBatchInsideAnLlcButALockIsFifo) {
+  // 32 writers, the 16 CPUs of one CCX on each socket. zen3-2s-nps1's
+  // CoherenceSpec::llc_handoffs is 3: an atomic write's line comes from
+  // the other socket (190 ns) once per three writes and from inside the
+  // CCX (25 ns) for the other two, 80 ns a write on average when the
+  // previous writer was remote and 25 when it was local.
+  ASSERT_EQ(Preset("zen3-2s-nps1").coherence().llc_handoffs, 3);
+  std::vector<int> two_ccx;
+  for (int i = 0; i < 8; ++i) {
+    for (int base : {0, 128, 64, 192}) two_ccx.push_back(base + i);
+  }
+  const SimStats atomic = SharedLineRun("zen3-2s-nps1", two_ccx, 100, 2000);
+  // A lock's line (held 1 ns per write) is handed over in its queue's
+  // order: every write pays the transfer from the previous holder.
+  const SimStats lock = SharedLineRun("zen3-2s-nps1", two_ccx, 100, 2000, 1);
+  const double atomic_ns = 1e9 / WriteRate(atomic);
+  const double lock_ns = 1e9 / WriteRate(lock) - 1.0;
+  EXPECT_GE(atomic_ns, 25.0 * 0.99);
+  EXPECT_LE(atomic_ns, 80.0 * 1.01);
+  // FIFO: between the CCX transfer and the remote one, well above 80.
+  EXPECT_GE(lock_ns, 95.0);
+  EXPECT_LE(lock_ns, 190.0 * 1.01);
+  // Writers of one CCX alone pay the CCX transfer in both cases.
+  const SimStats near = SharedLineRun("zen3-2s-nps1", {0, 1, 2, 3}, 100, 2000);
+  EXPECT_NEAR(1e9 / WriteRate(near), 25.0, 1.0);
 }
 
 // Writes its per-LLC line on every idle entry (as SIS_CORE's idle-CPU mask

@@ -208,9 +208,15 @@ absl::StatusOr<Topology> Zen3TwoSocket(int nps) {
   // between SMT siblings, 20-25 ns inside a CCX, about 100 ns between CCXs
   // of a socket (through the IO die) and about 190 ns across sockets.
   // Zen3 keeps 24 L1D misses in flight (AMD's Software Optimization
-  // Guide for Family 19h, 56665 rev. 3.00, "L1 Data Cache").
+  // Guide for Family 19h, 56665 rev. 3.00, "L1 Data Cache"). A contended
+  // atomic's line serves three writes inside a CCX per move into it
+  // (llc_handoffs): FITTED to seed 001's UnixBench syscall rate at 512
+  // copies (7.85 M loops/s, NPS1; every copy's dup/close writes one
+  // struct file's f_count), docs/validation.md "Calibration"; 1 (every
+  // write pays the transfer) gives 0.46x of it.
   b.set_coherence({/*smt_ns=*/7, /*llc_ns=*/25, /*package_ns=*/100,
-                   /*remote_ns=*/190, /*refill_parallelism=*/24});
+                   /*remote_ns=*/190, /*refill_parallelism=*/24,
+                   /*llc_handoffs=*/3});
   return b.Build();
 }
 
@@ -293,9 +299,11 @@ absl::StatusOr<Topology> Zen3Epyc7543() {
                 {2, "Unified", 512 << 10, 8, 64},
                 {3, "Unified", 32 << 20, 16, 64}});
   // Milan's core-to-core transfers, as zen3-2s-nps1 (AnandTech, "AMD 3rd
-  // Gen EPYC Milan Review", 2021-03-15, p. 4; 24 L1D misses in flight).
+  // Gen EPYC Milan Review", 2021-03-15, p. 4; 24 L1D misses in flight;
+  // three atomic writes served inside a CCX per move, fitted there).
   b.set_coherence({/*smt_ns=*/7, /*llc_ns=*/25, /*package_ns=*/100,
-                   /*remote_ns=*/190, /*refill_parallelism=*/24});
+                   /*remote_ns=*/190, /*refill_parallelism=*/24,
+                   /*llc_handoffs=*/3});
   return b.Build();
 }
 

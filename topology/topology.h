@@ -141,6 +141,14 @@ struct CoherenceSpec {
   // Line fills one core keeps in flight (its L1D miss buffers): a task
   // refilling its working set after a migration overlaps this many.
   int refill_parallelism = 1;
+  // Under contention, how many atomic writes a line serves inside one LLC
+  // before a request from another LLC takes it: a request answered from
+  // the LLC's own caches (llc_ns) wins the race against one crossing the
+  // fabric, so a contended line moves between LLCs once per this many
+  // writes at most. 1: every write pays the transfer from the previous
+  // writer (a fair FIFO). Software queues (MCS spinlocks, a mutex's or
+  // rwsem's OSQ) hand over in arrival order and do not batch.
+  int llc_handoffs = 1;
 };
 
 // Where one logical CPU sits. All ids are dense, 0-based, numbered in order

@@ -301,7 +301,7 @@ WorkloadModel UnixbenchModel() {
       {"i_mmap_hold_ns", int64_t{440},
        "model only: ns the image's i_mmap_rwsem is held per VMA link or "
        "unlink (fitted)"},
-      {"exec_fault_writes", int64_t{640},
+      {"exec_fault_writes", int64_t{1400},
        "model only: page-cache reference writes of one exec's faults on "
        "the shared image (fitted)"},
       WorkCvParam(3.0, "assumed"),

@@ -58,7 +58,7 @@
 // Costs, fitted to seed 001's tip rates on zen3-2s-nps1 (docs/validation.md,
 // calibration): fork_cycles 100000 and exit_cycles 75000 (spawn, 1 copy
 // ~6800/s), exec_cycles 630000 (execl, 1 copy ~5400/s), i_mmap_hold_ns 440
-// (spawn, 512 copies ~72800/s), exec_fault_writes 640 (execl, 512 copies
+// (spawn, 512 copies ~72800/s), exec_fault_writes 1400 (execl, 512 copies
 // ~11300/s), dhry_cycles (dhry2reg, 1 copy ~49.3 M loops/s); syscall_cycles
 // 1100 and pipe_cycles 1200 (assumed, from the single-copy syscall
 // ~2.97 M/s and pipe ~2.9 M/s).
@@ -113,7 +113,7 @@ struct UnixbenchParams {
   // of one exec's faults on the image.
   int image_vmas = 12;
   int64_t i_mmap_hold_ns = 440;
-  int exec_fault_writes = 640;
+  int exec_fault_writes = 1400;
 };
 
 // Loops per mark of the "loop" metric for `test` (1 or kUnixbenchBatch).
