@@ -130,6 +130,19 @@ struct SimConfig {
   // the model always had it; off only means something for v5.16+ kernels
   // (with newidle_load_balance; same measurement).
   bool newidle_migration_cost_gate = true;
+  // Fork, exec and initial placement with find_idlest_group()'s local
+  // group (kernel/sched/fair.c, v6.1): at each level the local group is
+  // kept when it has spare capacity and the idlest other one has none, or
+  // as many idle CPUs, and on an SD_NUMA level while it would run at most
+  // imb_numa_nr tasks and the idle CPUs differ by at most 2
+  // (adjust_numa_imbalance()): a lone forking task keeps its children on
+  // its node. Off (the default): the group with the most idle CPUs wins,
+  // the local one kept on ties only for sched_exec(), so a lone parent's
+  // children go to the other socket. Off by default because, measured on
+  // 2026-12-03, the initial layouts it gives move seed 001's hackbench
+  // rows below the floor (docs/validation.md, "Fork placement keeps the
+  // local node, measured but off").
+  bool find_idlest_group_local = false;
   // Periodic balancing as the kernel's load_balance() on PELT load
   // (group_classify, find_busiest_group, calculate_imbalance, Linux 6.1;
   // docs/model.md "Load balancing"), the default since 2026-12-03. Off:

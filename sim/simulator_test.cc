@@ -790,6 +790,53 @@ TEST(SimulatorTest, ForkedTaskUtilIsOnItsRunqueueBeforeItFirstRuns) {
   EXPECT_GE(rec.calls.front().util_cfs, 500);
 }
 
+TEST(SimulatorTest, ForkStaysInItsNodeWhileTheNumaImbalanceIsAllowed) {
+  // With SimConfig::find_idlest_group_local, as find_idlest_group()
+  // (kernel/sched/fair.c, v6.1) does, a new task stays in the
+  // local group of an SD_NUMA level while that group would run at most
+  // imb_numa_nr tasks (8 at zen3-2s-nps1's socket level: its 8 LLCs) and
+  // the idle CPUs differ by at most 2 (adjust_numa_imbalance()). A parent
+  // on socket 0 of an idle machine forks its first child onto socket 0;
+  // once the idle CPUs differ by more, children go to the other socket.
+  topology::Topology topo = Preset("zen3-2s-nps1");
+  auto run = [&](int children, bool kernel_local = true) {
+    Workload w;
+    ProgramBuilder parent("parent");
+    parent.Fork(1, children).Compute(Dist::Constant(20000000));
+    ProgramBuilder child("child");
+    child.Compute(Dist::Constant(20000000));
+    w.programs = {Build(parent), Build(child)};
+    w.tasks.push_back(Task("parent", 0, "", 0));
+    FixedFreqGovernor freq(2000000);
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    SimConfig config = QuietConfig();
+    config.find_idlest_group_local = kernel_local;
+    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(1)).ok());
+    std::vector<int> cpus;
+    for (int t = 1; t <= children; ++t) cpus.push_back(sim->task_cpu(t));
+    return cpus;
+  };
+  auto package = [&](int cpu) { return topo.place(cpu).package; };
+  const std::vector<int> one = run(1);
+  EXPECT_EQ(package(one[0]), 0);
+  // Not on the parent's LLC either: the socket level keeps it, the level
+  // below (its LLCs) sends it to an idler one.
+  EXPECT_NE(topo.place(one[0]).llc, topo.place(0).llc);
+  const std::vector<int> twelve = run(12);
+  EXPECT_EQ(package(twelve[0]), 0);
+  EXPECT_EQ(package(twelve[1]), 0);
+  EXPECT_EQ(package(twelve[2]), 1);
+  int remote = 0;
+  for (int cpu : twelve) remote += package(cpu);
+  EXPECT_GE(remote, 5);
+  EXPECT_LE(remote, 6);
+  // Without SimConfig::find_idlest_group_local (the default) the most idle
+  // group wins at every level: the other socket.
+  EXPECT_EQ(package(run(1, false)[0]), 1);
+}
+
 TEST(SimulatorTest, CpufreqIsCalledWhenUtilChangesAndOnEveryIowaitWakeup) {
   // 10 us of work, 40 us of IO wait, on one CPU: about 2000 wake-ups in
   // 100 ms. The kernel passes on each IO-wait enqueue (enqueue_task_fair,

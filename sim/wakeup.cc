@@ -12,6 +12,7 @@
 // record_wakee runs only for wake-ups by a task, not from interrupts.
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 
@@ -460,41 +461,98 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
   int owner = this_cpu;
   while (level >= 0) {
     const topology::SchedDomain& sd = domains_.domain(owner, level);
-    // find_idlest_group, simplified: most idle CPUs, then fewest runnable
-    // tasks, then lowest utilization.
-    const topology::CpuSet* best = nullptr;
-    int best_idle = -1;
-    int64_t best_nr = 0, best_util = 0;
-    const topology::CpuSet* local = nullptr;
-    int local_idle = -1;
+    // find_idlest_group() (kernel/sched/fair.c, v6.1). With
+    // SimConfig::find_idlest_group_local: the idlest group other than the
+    // local one (the one holding `owner`): spare capacity first, then most
+    // idle CPUs, then fewest runnable tasks, then lowest utilization
+    // (update_pick_idlest(), with the task count as a tie-break of ours).
+    // Then the local group is kept (no group: descend from `owner`'s own
+    // child domain) when it has spare capacity and the idlest has none;
+    // when both have spare capacity, on an SD_NUMA level while the local
+    // group would hold at most imb_numa_nr running tasks and the idle CPUs
+    // differ by at most NUMA_IMBALANCE_MIN (2) (adjust_numa_imbalance()),
+    // and otherwise while it has as many idle CPUs as the idlest.
+    // Simplified: a group has spare capacity while it runs fewer tasks
+    // than it has CPUs or its utilization is below its capacity by
+    // imbalance_pct (group_has_capacity() without the runnable test), and
+    // two busy groups compare as above without the local preference (no
+    // avg_load with imbalance_pct). Without the switch (the default, see
+    // docs/validation.md): the group with the most idle CPUs, then the
+    // fewest tasks, then the lowest utilization, the local group kept on
+    // equal idle CPUs only for sched_exec().
+    struct Pick {
+      const topology::CpuSet* g = nullptr;
+      int idle = -1;
+      int64_t nr = 0, util = 0;
+      bool spare = false;
+    };
+    auto idler = [](const Pick& a, const Pick& b) {  // without the spare test
+      return b.g == nullptr || a.idle > b.idle ||
+             (a.idle == b.idle &&
+              (a.nr < b.nr || (a.nr == b.nr && a.util < b.util)));
+    };
+    auto better = [&](const Pick& a, const Pick& b) {
+      if (b.g != nullptr && a.spare != b.spare) return a.spare;
+      return idler(a, b);
+    };
+    const bool kernel_local = config_.find_idlest_group_local;
+    Pick idlest, local;
     for (const topology::CpuSet& g : sd.groups) {
       if (!g.Intersects(*allowed)) continue;
-      int idle = 0;
-      int64_t nr = 0, util = 0;
+      Pick s;
+      s.g = &g;
+      s.idle = 0;
+      int64_t capacity = 0;
+      int weight = 0;
       for (int c = g.First(); c >= 0; c = g.Next(c)) {
-        if (idle_at(c)) ++idle;
-        nr += cpus_[c].nr_running + cpus_[c].ttwu_pending;
-        util += cpu_util(c);
+        if (idle_at(c)) ++s.idle;
+        s.nr += cpus_[c].nr_running + cpus_[c].ttwu_pending;
+        s.util += cpu_util(c);
+        capacity += topo_.capacity(c);
+        ++weight;
         if (self && c == this_cpu) {
-          --nr;
-          util = std::max<int64_t>(0, util - tasks_[task].pelt.util_avg);
+          --s.nr;
+          s.util = std::max<int64_t>(0, s.util - tasks_[task].pelt.util_avg);
         }
       }
-      if (self && g.Test(this_cpu)) {
-        local = &g;
-        local_idle = idle;
+      s.spare = s.nr < weight || capacity * 100 > s.util * sd.imbalance_pct;
+      if (!kernel_local) {
+        if (self && g.Test(this_cpu)) local = s;
+        if (idler(s, idlest)) idlest = s;
+      } else if (g.Test(owner)) {
+        local = s;
+      } else if (better(s, idlest)) {
+        idlest = s;
       }
-      if (best == nullptr || idle > best_idle ||
-          (idle == best_idle &&
-           (nr < best_nr || (nr == best_nr && util < best_util)))) {
-        best = &g;
-        best_idle = idle;
-        best_nr = nr;
-        best_util = util;
+    }
+    const topology::CpuSet* best = idlest.g;
+    if (!kernel_local) {
+      if (local.g != nullptr && local.idle >= idlest.idle) best = local.g;
+    } else if (local.g != nullptr) {
+      bool stay = idlest.g == nullptr;
+      if (!stay && local.spare != idlest.spare) {
+        stay = local.spare;
+      } else if (!stay && local.spare) {
+        const bool numa_allowed =
+            sd.has(topology::kSdNuma) &&
+            local.nr + 1 <= ImbNumaNr(owner, static_cast<size_t>(level)) &&
+            std::abs(local.idle - idlest.idle) <= 2;
+        stay = numa_allowed || local.idle >= idlest.idle;
+      } else if (!stay) {
+        stay = !better(idlest, local);
+      }
+      if (stay) {
+        // Descend from the local CPU's own child domain.
+        if (allowed->Test(owner)) cpu = owner;
+        int child = -1;
+        for (int i = 0; i < level; ++i) {
+          if (domains_.domain(owner, i).has(sd_flag)) child = i;
+        }
+        level = child;
+        continue;
       }
     }
     if (best == nullptr) break;
-    if (local != nullptr && local_idle >= best_idle) best = local;
     // find_idlest_group_cpu: the idle CPU in the shallowest state (most
     // recently idle on ties), else the least loaded.
     int pick = -1;

@@ -208,9 +208,14 @@ TEST(UnixbenchModelTest, SpawnCopiesQueueOnTheImageTheyShare) {
   // 8 copies on Skylake's 8 CPUs: every fork and exit holds the image's
   // i_mmap_rwsem 12 times for 440 ns (and moves its line, 40 ns), so the
   // copies together make at most 1 / (24 x 480 ns) loops per second, and
-  // they wait for each other on it.
+  // they wait for each other on it. The fork and exit costs are given
+  // (the fit of docs/validation.md): low enough that the image, not the
+  // CPUs, bounds the copies.
   const std::map<std::string, platform::ParamValue> eight = {
-      {"test", std::string("spawn")}, {"copies", int64_t{8}}};
+      {"test", std::string("spawn")},
+      {"copies", int64_t{8}},
+      {"fork_cycles", int64_t{100000}},
+      {"exit_cycles", int64_t{75000}}};
   const ModelRun run = RunUb("unixbench", eight);
   const double serial = run.metrics.at("loops_per_s");
   EXPECT_LE(serial, 1e9 / (24 * 480.0));
