@@ -185,10 +185,10 @@ int64_t SimulatorImpl::SharedLineStall(int cpu, int line, int writes,
   int local = 1;
   if (hold_ns == 0) {
     const int64_t since = start_ns - span_ns;
-    const size_t llc = static_cast<size_t>(line_places_[cpu].llc);
-    for (const int32_t o : llc_cpu_list_[llc]) {
+    const topology::CpuSet& llc = topo_.llcs()[line_places_[cpu].llc];
+    for (int o = llc.First(); o >= 0 && local < llc_handoffs_;
+         o = llc.Next(o)) {
       if (o != cpu && ends[static_cast<size_t>(o)] > since) ++local;
-      if (local >= llc_handoffs_) break;
     }
   }
   const int64_t stall =

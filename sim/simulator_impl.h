@@ -784,9 +784,8 @@ class SimulatorImpl {
   std::vector<BarrierState> barriers_;
   std::vector<LineState> lines_;
   // With CoherenceSpec::llc_handoffs > 1: per workload line, when each
-  // CPU's last write to it ended (dense by CPU), and each LLC's CPUs.
+  // CPU's last write to it ended (dense by CPU).
   std::vector<std::vector<int64_t>> line_write_end_;
-  std::vector<std::vector<int32_t>> llc_cpu_list_;
   int llc_handoffs_ = 1;
   std::vector<DeviceState> devices_;
   // Tasks inside a kIo op whose requests have not all completed, by task.

@@ -315,10 +315,6 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
         workload.lines.size(),
         std::vector<int64_t>(static_cast<size_t>(topo_.num_cpus()),
                              std::numeric_limits<int64_t>::min()));
-    llc_cpu_list_.assign(static_cast<size_t>(topo_.num_llcs()), {});
-    for (int cpu = 0; cpu < topo_.num_cpus(); ++cpu) {
-      llc_cpu_list_[static_cast<size_t>(topo_.place(cpu).llc)].push_back(cpu);
-    }
   }
   llc_lines_.resize(static_cast<size_t>(topo_.num_llcs()) * kLlcLines);
   llc_line_readers_.assign(llc_lines_.size(),
