@@ -49,6 +49,7 @@ Metrics SummarizeStats(const sim::SimStats& stats,
         c.busy_ns > 0 ? c.khz_ns_busy / static_cast<double>(c.busy_ns) : 0;
     m.cpus.push_back(std::move(cpu));
   }
+  m.tasks_reaped = stats.tasks_reaped;
   for (const sim::TaskStats& t : stats.tasks) {
     TaskMetrics task;
     static_cast<sim::TaskTotals&>(task) = t;

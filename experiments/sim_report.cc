@@ -142,7 +142,12 @@ std::string Mhz(double khz) { return absl::StrFormat("%.0f MHz", khz / 1e3); }
 void AppendTaskTable(const sim::SimStats& stats, std::string& out) {
   size_t shown =
       std::min(stats.tasks.size(), static_cast<size_t>(kReportMaxTasks));
-  absl::StrAppend(&out, "\nTasks (", shown, " of ", stats.tasks.size(), "):\n");
+  absl::StrAppend(&out, "\nTasks (", shown, " of ", stats.tasks.size());
+  if (stats.tasks_reaped > 0) {
+    absl::StrAppend(&out, "; ", stats.tasks_reaped,
+                    " more exited and their slots were reused");
+  }
+  absl::StrAppend(&out, "):\n");
   if (shown == 0) return;
   size_t width = 4;
   for (size_t i = 0; i < shown; ++i) {
@@ -342,7 +347,7 @@ nlohmann::ordered_json SimReportJson(const sim::SimStats& stats,
   j["metrics"] = std::move(metrics);
   j["wakeup_latency_ns"] = LatencyJson(stats.wakeup_latency_ns);
 
-  j["task_count"] = stats.tasks.size();
+  j["task_count"] = stats.tasks.size() + stats.tasks_reaped;
   Json tasks = Json::array();
   for (size_t i = 0;
        i < stats.tasks.size() && i < static_cast<size_t>(kReportMaxTasks);

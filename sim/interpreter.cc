@@ -634,12 +634,18 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       case OpCode::kFork: {
         ++t.pc;
         // The child runs the given program; its spec is the parent's.
-        // CreateTask grows tasks_, which may move it: `t` is not used
-        // again before it is fetched anew (refetch).
+        // CreateTask reuses an exited task's slot or grows tasks_, which
+        // may move it: `t` is not used again before it is fetched anew
+        // (refetch).
         const int spec = t.spec;
         const int count = op.arg2;
         const int program = op.arg;
         for (int k = 0; k < count; ++k) {
+          if (free_task_slots_.empty() &&
+              tasks_.size() >= static_cast<size_t>(kMaxTasks)) {
+            return FailCat("task ", id, ": a fork beyond the limit of ",
+                           kMaxTasks, " live tasks");
+          }
           int child = CreateTask(spec, cpu);
           Task& ct = tasks_[child];
           ct.program = program;

@@ -397,6 +397,9 @@ void SimulatorImpl::Schedule(int cpu) {
     ++task_stats_[prev].involuntary_switches;
   }
   if (sink_) sink_->OnSwitch(now_ns_, cpu, prev, next);
+  // finish_task_switch() (kernel/sched/core.c, v6.1): the switch away from
+  // a dead task drops its last reference; its slot can be reused.
+  if (prev >= 0 && tasks_[prev].state == TaskState::kDead) ReapTask(prev);
   if (next < 0) {
     phase_ends_.Clear(cpu);
     c.curr = -1;

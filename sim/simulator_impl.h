@@ -409,6 +409,14 @@ class SimulatorImpl {
   TraceSink* sink_ = nullptr;
   std::vector<Task> tasks_;
   std::vector<TaskCounters> task_stats_;
+  // Slots of exited tasks, reaped when their CPU switched away from them
+  // (finish_task_switch() drops a dead task's last reference); CreateTask
+  // takes the most recently freed one, as the task_struct slab hands back
+  // the object freed last. Keeps memory bounded by the live tasks.
+  std::vector<int32_t> free_task_slots_;
+  // Tasks whose slot was taken by a newer one since the last ResetStats
+  // (SimStats::tasks_reaped).
+  uint64_t tasks_reaped_ = 0;
   // Each task's se->avg.load_avg signal (PeltUpdateLoad), beside Task to
   // keep Task within three cache lines: only enqueue, dequeue and load
   // balancing touch it.
@@ -471,6 +479,9 @@ class SimulatorImpl {
   void RunTask(int cpu) { RunTask(cpu, cpus_[cpu].curr); }
   void OnPhaseEnd(int cpu);
   int CreateTask(int spec_index, int parent_cpu);
+  // Frees the slot of `id`, an exited task its CPU has just switched away
+  // from, for CreateTask to reuse.
+  void ReapTask(int id);
   // kShared: the stall of `writes` writes to shared line `line`.
   int64_t SharedLineStall(int cpu, int line, int writes, int64_t hold_ns,
                           int64_t start_ns, int64_t cycles);

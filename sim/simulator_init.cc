@@ -2,9 +2,10 @@
 //
 // Building a simulation: Simulator::Create's checks of the workload, and
 // SimulatorImpl's construction and Init (the machine's state, the
-// programs and task specs, the initial tasks) and CreateTask.
+// programs and task specs, the initial tasks), CreateTask and ReapTask.
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -57,7 +58,6 @@ SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
 
 int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   const SpecInfo& spec = specs_[spec_index];
-  int id = static_cast<int>(tasks_.size());
   Task t;
   t.program = spec.program;
   t.spec = spec_index;
@@ -72,17 +72,34 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   // Utilization 0 until PostInitUtil() attaches it to its first CPU
   // (init_entity_runnable_average()).
   t.pelt.last_update_ns = now_ns_;
+  PeltSignal load;
+  load.last_update_ns = now_ns_;
+  TaskLayout layout;
+  if (layout_sigma_ > 0) layout.factor = DrawLayoutFactor();
+  if (!free_task_slots_.empty()) {
+    // An exited task's slot (ReapTask): every per-task array starts anew.
+    const int id = free_task_slots_.back();
+    free_task_slots_.pop_back();
+    ++tasks_reaped_;
+    tasks_[id] = t;
+    task_stats_[id] = TaskCounters();
+    task_load_[id] = load;
+    task_lock_[id] = 0;
+    if (layout_sigma_ > 0) task_layout_[id] = layout;
+    return id;
+  }
+  const int id = static_cast<int>(tasks_.size());
   tasks_.push_back(t);
   task_stats_.emplace_back();
-  task_load_.emplace_back();
+  task_load_.push_back(load);
   task_lock_.push_back(0);
-  task_load_.back().last_update_ns = now_ns_;
-  if (layout_sigma_ > 0) {
-    TaskLayout l;
-    l.factor = DrawLayoutFactor();
-    task_layout_.push_back(l);
-  }
+  if (layout_sigma_ > 0) task_layout_.push_back(layout);
   return id;
+}
+
+void SimulatorImpl::ReapTask(int id) {
+  assert(tasks_[id].state == TaskState::kDead && tasks_[id].rq_pos < 0);
+  free_task_slots_.push_back(id);
 }
 
 absl::Status SimulatorImpl::Init(const Workload& workload) {

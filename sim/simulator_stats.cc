@@ -23,6 +23,7 @@ void SimulatorImpl::ResetStats() {
   placement_stats_ = PlacementStats();
   wakeup_latency_ = LatencyHistogram();
   for (TaskCounters& ts : task_stats_) ts = TaskCounters();
+  tasks_reaped_ = 0;
   for (Task& t : tasks_) t.run_ns = 0;
   for (MetricStats& m : metric_stats_) {
     std::string name = std::move(m.name);
@@ -64,6 +65,7 @@ SimStats SimulatorImpl::Stats() const {
   out.wakeup_latency_ns = wakeup_latency_;
   out.metrics = metric_stats_;
   out.lines = line_stats_;
+  out.tasks_reaped = tasks_reaped_;
   out.tasks.resize(tasks_.size());
   for (size_t i = 0; i < tasks_.size(); ++i) {
     const Task& t = tasks_[i];

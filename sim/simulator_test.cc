@@ -1570,6 +1570,8 @@ TEST(SimulatorTest, ForkingSeveralChildrenAndInALoopCreatesThemAll) {
   EXPECT_EQ(sim->Stats().placement.forks, 23u);
 }
 
+// A fork bomb stops at the live-task limit (before the inline-op guard:
+// it once grew to 10^6 tasks first).
 TEST(SimulatorTest, ForkingForeverWithoutTimeIsAnError) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   Workload w;
@@ -1583,8 +1585,61 @@ TEST(SimulatorTest, ForkingForeverWithoutTimeIsAnError) {
   auto sim = MakeSim(topo, SimConfig(), w, {&perf, &fit, &place});
   ASSERT_NE(sim, nullptr);
   absl::Status s = sim->RunFor(Milliseconds(1));
-  EXPECT_THAT(s.message(),
-              HasSubstr("without computing, sleeping or blocking"));
+  EXPECT_THAT(s.message(), HasSubstr("beyond the limit of 100000 live tasks"));
+}
+
+// Issue 13 #7: an exited task's slot is reused (finish_task_switch()
+// drops the dead task; the slab hands its object to the next fork), so a
+// fork + exit + wait loop (UnixBench spawn) runs in as many slots as it
+// has live tasks, however long it runs.
+TEST(SimulatorTest, AnExitedTasksSlotIsReusedByTheNextFork) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  w.channels = {{"exit", ChannelSpec::Kind::kPipe, 16}};
+  w.metrics = {"spawn"};
+  ProgramBuilder parent("spawn");
+  parent.Loop(0).Fork(1).Recv(0).Mark(0).EndLoop();
+  ProgramBuilder child("child");
+  child.Compute(Dist::Constant(20000)).Send(0).Exit();
+  w.programs = {Build(parent), Build(child)};
+  w.tasks.push_back(Task("spawn", 0, ""));
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+  ASSERT_NE(sim, nullptr);
+  ASSERT_TRUE(sim->RunFor(Milliseconds(20)).ok());
+  SimStats s = sim->Stats();
+  ASSERT_GT(s.placement.forks, 1000u);
+  // The parent and one child slot; a child still switching out when the
+  // next one is forked may need a third.
+  EXPECT_LE(s.tasks.size(), 3u);
+  EXPECT_EQ(sim->task_count(), static_cast<int>(s.tasks.size()));
+  // Every task created is a slot or a reaped task.
+  EXPECT_EQ(s.tasks.size() + s.tasks_reaped, 1 + s.placement.forks);
+  EXPECT_GE(s.metrics[0].count + 1, s.placement.forks);
+  EXPECT_EQ(s.tasks[1].name, "spawn");  // its spec is the parent's
+}
+
+// Forks whose children never exit stop at the live-task limit with an
+// error, not by exhausting memory.
+TEST(SimulatorTest, ForkingBeyondTheLiveTaskLimitIsAnError) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder parent("forker");
+  parent.Loop(0).Fork(1).Compute(Dist::Constant(1000)).EndLoop();
+  ProgramBuilder child("sleeper");
+  child.Sleep(Dist::Constant(int64_t{1000000000})).Exit();
+  w.programs = {Build(parent), Build(child)};
+  w.tasks.push_back(Task("forker", 0, ""));
+  PerformanceGovernor perf;
+  FitIdleGovernor fit;
+  PrevTargetPlacement place;
+  auto sim = MakeSim(topo, QuietConfig(), w, {&perf, &fit, &place});
+  ASSERT_NE(sim, nullptr);
+  absl::Status st = sim->RunFor(Milliseconds(900));
+  ASSERT_FALSE(st.ok());
+  EXPECT_THAT(st.message(), HasSubstr("beyond the limit of 100000 live tasks"));
 }
 
 // Issue 14 #3: 100 entries of 10^6 tasks each passed validation, then

@@ -115,7 +115,12 @@ struct RunTotals {
 
 struct SimStats : RunTotals {
   std::vector<CpuStats> cpus;
+  // One entry per task slot: the task in it now, or the last one that
+  // exited from it. An exited task's slot is reused by a later fork.
   std::vector<TaskStats> tasks;
+  // Tasks of the interval no longer in `tasks`: exited, and their slot
+  // taken by a newer task. Their time and events are in the totals.
+  uint64_t tasks_reaped = 0;
   std::vector<MetricStats> metrics;
   std::vector<SharedLineStats> lines;
   LatencyHistogram wakeup_latency_ns;  // all tasks

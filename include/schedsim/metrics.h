@@ -77,7 +77,12 @@ using PackageMetrics = sim::PackageStats;
 // energy_uj() (sim::RunTotals), and:
 struct Metrics : sim::RunTotals {
   std::vector<CpuMetrics> cpus;
-  std::vector<TaskMetrics> tasks;  // every task, forked ones included
+  // One per task slot, forked tasks included: the task in it now, or the
+  // last one that exited from it (a later fork reuses an exited task's
+  // slot, as the kernel's task_struct slab does).
+  std::vector<TaskMetrics> tasks;
+  // Tasks of the interval no longer in `tasks` (exited, slot reused).
+  uint64_t tasks_reaped = 0;
   std::vector<MarkMetrics> marks;  // in Workload::metrics order
   LatencySummary wakeup_latency;   // all tasks
 
