@@ -86,6 +86,43 @@ TEST(EventRingTest, MatchesReferenceOnRandomRuns) {
 
 // PushNewest (a fresh seq each time, one band per ring as the simulator
 // uses it) gives the same order as Push and the reference.
+// A ring kept nearly full while head and tail go round it many times, so
+// that insertions move blocks across the buffer's end.
+TEST(EventRingTest, InsertionsAcrossTheBuffersEndKeepKeyOrder) {
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    Rng rng(seed);
+    EventRing ring;
+    std::set<Key> ref;
+    uint64_t seq = 0;
+    int64_t now = 0;
+    const size_t target = 90 + seed;  // in a ring of 128 after it grows
+    for (int step = 0; step < 20000; ++step) {
+      if (ref.size() < target) {
+        const int64_t delay = static_cast<int64_t>(rng.NextU64() % 200);
+        const uint64_t bs = PackBandSeq(1, seq++);
+        const int32_t cpu = step;
+        if (rng.NextU64() % 2 == 0) {
+          ring.Push(now + delay, bs, 0, cpu, 0);
+        } else {
+          ring.PushNewest(now + delay, bs, 0, cpu, 0);
+        }
+        ref.emplace(now + delay, bs, cpu);
+      } else {
+        const Key want = *ref.begin();
+        ref.erase(ref.begin());
+        const Event e = ring.Pop();
+        ASSERT_EQ(e.cpu, std::get<2>(want)) << "seed " << seed;
+        now = e.time.ns();
+      }
+    }
+    while (!ref.empty()) {
+      ASSERT_EQ(ring.Pop().cpu, std::get<2>(*ref.begin()));
+      ref.erase(ref.begin());
+    }
+    EXPECT_TRUE(ring.empty());
+  }
+}
+
 TEST(EventRingTest, PushNewestMatchesPushAndReference) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     Rng rng(seed);
