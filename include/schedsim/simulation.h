@@ -108,7 +108,8 @@ class Simulation {
   std::string idle_governor() const;
   std::string placement_policy() const;
   // The names of the tasks present at the start, by task id (for a
-  // TraceWriter; forked tasks get later ids).
+  // TraceWriter). Forked tasks get later ids, or the id of a task that
+  // exited before (slots are reused, as the kernel reuses pids).
   std::vector<std::string> task_names() const;
   // Notes about the inputs (ignored rt-app keys, machine defaults).
   const std::vector<std::string>& warnings() const;
