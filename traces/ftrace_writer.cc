@@ -156,6 +156,9 @@ void FtraceWriter::OnSwitch(int64_t time_ns, int cpu, int prev, int next) {
   AppendPid(next);
   absl::StrAppend(&buf_, " next_prio=", kPrio);
   if (next >= 0) {
+    // A task switched in is alive: an id that exited before was reused by
+    // a fork (the simulator reuses an exited task's slot).
+    if (static_cast<size_t>(next) < exited_.size()) exited_[next] = false;
     int64_t& pending = Pending(next);
     // Switched in again without a wakeup: it was runnable.
     if (pending >= 0) Patch(pending, 'R');

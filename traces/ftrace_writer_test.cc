@@ -135,6 +135,22 @@ TEST(FtraceWriterTest, PrevStateFollowsWhatTheTaskDidNext) {
   EXPECT_EQ(p.events, 15);
 }
 
+// A task id that exited and is switched in again belongs to a new task
+// (the simulator reuses an exited task's slot for the next fork): when it
+// blocks, its state is S again, not X.
+TEST(FtraceWriterTest, AReusedIdIsAliveAgain) {
+  std::ostringstream out;
+  FtraceWriter w(&out, 1, {"parent", "child"});
+  w.OnSwitch(1000, 0, -1, 1);
+  w.OnTaskExit(2000, 1);
+  w.OnSwitch(2100, 0, 1, -1);  // the child exited: X
+  w.OnSwitch(3000, 0, -1, 1);  // a new child in the same slot
+  w.OnSwitch(4000, 0, 1, -1);  // it blocks: S
+  w.Finish();
+  EXPECT_EQ(Parse(out.str()).states,
+            (std::vector<std::string>{"R", "X", "R", "S"}));
+}
+
 // The converter turns the written text back into the same sink calls
 // (task ids are dense in order of appearance, as the sim's are here).
 TEST(FtraceWriterTest, ConverterGivesBackTheSameCalls) {
