@@ -22,6 +22,11 @@
 //       tasks), endless, on zen3-2s-nps1 with the same policies. One
 //       iteration of 1000 simulated ms after a 20 ms warm-up;
 //       ENGINE_BENCH_ZEN3_MS overrides the 1000.
+//   BM_Engine_UnixbenchSpawn512
+//       UnixBench spawn (workloads/unixbench.h), 512 copies forking a child
+//       that exits while the parent waits, on zen3-2s-nps1; 1000 simulated
+//       ms after a 20 ms warm-up (ENGINE_BENCH_SPAWN_MS overrides the
+//       1000). Fork churn: exited tasks' slots are reused.
 //
 // Each run is deterministic (seed 1; one iteration, so the counts do not
 // depend on how many iterations the library would pick). Set-up, warm-up
@@ -50,6 +55,8 @@
 //                                in SimStats, which Stats() builds (the
 //                                simulator keeps a smaller form, without the
 //                                name; it is part of bytes_per_task).
+//   heap_growth_in_timed_region  live heap growth across the timed RunFor
+//                                calls alone.
 //   allocs_per_event             operator new calls inside the timed region
 //                                per event (0 = the event path does not
 //                                allocate in steady state).
@@ -111,6 +118,7 @@
 #include "topology/topology.h"
 #include "workloads/hackbench.h"
 #include "workloads/pipe_pingpong.h"
+#include "workloads/unixbench.h"
 
 // --- Counting allocator ------------------------------------------------------
 //
@@ -491,6 +499,7 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
   double wall_s = 0;
   double cpu_s = 0;
   uint64_t allocations = 0;
+  const int64_t before_timed = LiveBytes();
   for (auto _ : state) {
     const uint64_t a0 = Allocations();
     const double c0 = ThreadCpuSeconds();
@@ -507,6 +516,7 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
       return {};
     }
   }
+  const int64_t timed_growth = LiveBytes() - before_timed;
   const int64_t grown = LiveBytes() - before - bare_bytes;
   TimeBareLoop(bare, kBareEvents / 2, &bare_wall_s, &bare_cpu_s);
 
@@ -548,6 +558,7 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
   k["bytes_per_task_workload"] = static_cast<double>(workload_bytes) / tasks;
   k["bytes_per_task_stats"] = static_cast<double>(sizeof(sim::TaskStats));
   k["allocs_in_timed_region"] = static_cast<double>(allocations);
+  k["heap_growth_in_timed_region"] = static_cast<double>(timed_growth);
   k["allocs_per_event"] =
       stats.events > 0 ? static_cast<double>(allocations) / stats.events : 0;
   k["busy_cpus"] = duration_ns > 0 ? static_cast<double>(busy_ns) /
@@ -628,6 +639,36 @@ void BM_Engine_Hackbench_Zen3_128g(benchmark::State& state) {
   SetMessageRate(state, RunEngine(state, run, &HackbenchPipes128));
 }
 BENCHMARK(BM_Engine_Hackbench_Zen3_128g)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+sim::Workload UnixbenchSpawn512() {
+  workloads::UnixbenchParams p;
+  p.test = workloads::UnixbenchTest::kSpawn;
+  p.copies = 512;
+  absl::StatusOr<sim::Workload> w = workloads::UnixbenchWorkload(p);
+  return w.ok() ? *std::move(w) : sim::Workload();
+}
+
+// Fork churn: UnixBench spawn, 512 copies, each forking a child that exits
+// while the parent waits (about 70,000 forks per simulated second). An
+// exited task's slot is reused, so the heap stops growing with the forks.
+void BM_Engine_UnixbenchSpawn512(benchmark::State& state) {
+  const EngineRun run{
+      "zen3-2s-nps1", sim::SimConfig(), sim::Milliseconds(20),
+      sim::Milliseconds(MsFromEnv("ENGINE_BENCH_SPAWN_MS", 1000))};
+  const sim::SimStats s = RunEngine(state, run, &UnixbenchSpawn512);
+  if (s.metrics.empty()) return;
+  auto& k = state.counters;
+  const double forks = static_cast<double>(s.placement.forks);
+  k["forks"] = forks;
+  k["tasks_reaped"] = static_cast<double>(s.tasks_reaped);
+  k["task_slots"] = static_cast<double>(s.tasks.size());
+  k["bytes_per_fork"] =
+      forks > 0 ? k["heap_growth_in_timed_region"].value / forks : 0;
+}
+BENCHMARK(BM_Engine_UnixbenchSpawn512)
     ->Iterations(1)
     ->UseManualTime()
     ->Unit(benchmark::kSecond);
