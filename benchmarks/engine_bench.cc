@@ -97,6 +97,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -648,7 +649,12 @@ sim::Workload UnixbenchSpawn512() {
   p.test = workloads::UnixbenchTest::kSpawn;
   p.copies = 512;
   absl::StatusOr<sim::Workload> w = workloads::UnixbenchWorkload(p);
-  return w.ok() ? *std::move(w) : sim::Workload();
+  if (!w.ok()) {
+    std::fprintf(stderr, "UnixbenchSpawn512: %s\n",
+                 std::string(w.status().message()).c_str());
+    return sim::Workload();  // no metrics: the benchmark reports an error
+  }
+  return *std::move(w);
 }
 
 // Fork churn: UnixBench spawn, 512 copies, each forking a child that exits
@@ -659,7 +665,12 @@ void BM_Engine_UnixbenchSpawn512(benchmark::State& state) {
       "zen3-2s-nps1", sim::SimConfig(), sim::Milliseconds(20),
       sim::Milliseconds(MsFromEnv("ENGINE_BENCH_SPAWN_MS", 1000))};
   const sim::SimStats s = RunEngine(state, run, &UnixbenchSpawn512);
-  if (s.metrics.empty()) return;
+  if (s.metrics.empty()) {
+    if (!state.error_occurred()) {
+      state.SkipWithError("the UnixBench spawn workload was not built");
+    }
+    return;
+  }
   auto& k = state.counters;
   const double forks = static_cast<double>(s.placement.forks);
   k["forks"] = forks;
