@@ -71,6 +71,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"load_balance", &C::load_balance},
       {"newidle_balance", &C::newidle_balance},
       {"newidle_load_balance", &C::newidle_load_balance},
+      {"util_est", &C::util_est},
       {"newidle_migration_cost_gate", &C::newidle_migration_cost_gate},
       {"find_idlest_group_local", &C::find_idlest_group_local},
       {"balance_by_load", &C::balance_by_load},

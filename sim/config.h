@@ -110,6 +110,16 @@ struct SimConfig {
   // on each wake-up/sleep pair when uclamp is on (assumed).
   int64_t uclamp_enqueue_cost_ns = 40;
 
+  // UTIL_EST (kernel/sched/features.h, on by default since v4.17): each
+  // task keeps an estimate of its utilization from its last sleeps
+  // (util_est_update()), the runqueue sums the estimates of its enqueued
+  // tasks (util_est_enqueue()/util_est_dequeue()), and cpu_util_cfs() is
+  // min(max(util_avg, that sum), capacity) (kernel/sched/fair.c and
+  // sched.h, v6.1): what schedutil, SIS_UTIL's scan depth and load
+  // balancing read. Off (the default until measured against the
+  // scoreboard): util_avg alone.
+  bool util_est = false;
+
   // --- Load balancing --------------------------------------------------------
   bool load_balance = true;
   bool newidle_balance = true;

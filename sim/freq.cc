@@ -395,7 +395,7 @@ platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {
   // arch_scale_cpu_capacity: what schedutil divides by (sugov_get_util,
   // get_next_freq); cpu_util_cfs() caps the CFS utilization at it.
   u.capacity = topo_.capacity(cpu);
-  u.util_cfs = std::min<int64_t>(c.rq_pelt.util_avg, u.capacity);
+  u.util_cfs = cpu_util(cpu);  // cpu_util_cfs(), with UTIL_EST when on
   u.rt_runnable = !c.rt_rq.empty() ||
                   (c.curr >= 0 && tasks_[c.curr].policy == SchedPolicy::kFifo);
   u.util_rt = u.rt_runnable ? u.capacity : 0;

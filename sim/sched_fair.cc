@@ -87,7 +87,11 @@ uint32_t SimulatorImpl::ComputePeltScale(int cpu, int64_t khz) const {
 }
 
 void SimulatorImpl::UpdateTaskPelt(Task& t, bool running) {
-  PeltUpdate(t.pelt, now_ns_, running, running ? PeltScaleOf(t.cpu) : 0);
+  if (PeltUpdate(t.pelt, now_ns_, running, running ? PeltScaleOf(t.cpu) : 0) &&
+      util_est_) {
+    // A recomputed util_avg clears UTIL_AVG_UNCHANGED (cfs_se_util_change()).
+    UtilEstNoteUtilAvgChange(task_util_est_[&t - tasks_.data()]);
+  }
 }
 
 void SimulatorImpl::UpdateRqLoad(int cpu) {
@@ -107,7 +111,9 @@ void SimulatorImpl::UpdatePelt(int cpu) {
     c.util_changed = true;
   }
   if (c.curr >= 0 && c.mode == CpuMode::kBusy) {
-    PeltUpdate(tasks_[c.curr].pelt, now_ns_, true, scale);
+    if (PeltUpdate(tasks_[c.curr].pelt, now_ns_, true, scale) && util_est_) {
+      UtilEstNoteUtilAvgChange(task_util_est_[c.curr]);
+    }
   }
 }
 
@@ -291,6 +297,9 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     HeapPush(c, task);
     ++c.nr_fair;
     c.load_weight += t.weight;
+    // util_est_enqueue(): the task's estimate joins the runqueue's sum
+    // before enqueue_entity()'s update_load_avg() tells the governor.
+    if (util_est_) UtilEstEnqueue(rq_util_est_[cpu], task_util_est_[task]);
   }
   NoteNrRunning(cpu, +1);
   if (t.policy == SchedPolicy::kIdle) ++c.nr_sched_idle;
@@ -328,6 +337,17 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
     if (t.rq_pos >= 0) HeapRemove(c, task);
     --c.nr_fair;
     c.load_weight -= t.weight;
+    if (util_est_) {
+      // util_est_dequeue(), then util_est_update() for a task going to
+      // sleep (not one migrated or exiting): it learns from the util_avg
+      // it had when it blocked, against its CPU's original capacity.
+      UtilEst& ue = task_util_est_[task];
+      UtilEstDequeue(rq_util_est_[cpu], ue);
+      if (t.state == TaskState::kBlocked) {
+        UtilEstUpdate(ue, t.pelt.util_avg,
+                      static_cast<uint32_t>(topo_.capacity(cpu)));
+      }
+    }
   }
   NoteNrRunning(cpu, -1);
   if (t.policy == SchedPolicy::kIdle) --c.nr_sched_idle;

@@ -421,6 +421,11 @@ class SimulatorImpl {
   // keep Task within three cache lines: only enqueue, dequeue and load
   // balancing touch it.
   std::vector<PeltSignal> task_load_;
+  // UTIL_EST (SimConfig::util_est): each task's estimate and each CPU's
+  // cfs_rq->avg.util_est.enqueued; empty when off.
+  std::vector<UtilEst> task_util_est_;
+  std::vector<uint32_t> rq_util_est_;
+  bool util_est_ = false;
   // Per task, a pipe's mutex (SimConfig::pipe_lock_lines): kLockAsleep
   // while it sleeps for its turn, kLockGranted once its turn came (the
   // retried operation does not queue again).

@@ -84,6 +84,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
     tasks_[id] = t;
     task_stats_[id] = TaskCounters();
     task_load_[id] = load;
+    if (util_est_) task_util_est_[id] = UtilEst();
     task_lock_[id] = 0;
     if (layout_sigma_ > 0) task_layout_[id] = layout;
     return id;
@@ -92,6 +93,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   tasks_.push_back(t);
   task_stats_.emplace_back();
   task_load_.push_back(load);
+  if (util_est_) task_util_est_.emplace_back();
   task_lock_.push_back(0);
   if (layout_sigma_ > 0) task_layout_.push_back(layout);
   return id;
@@ -222,6 +224,8 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   }
   cpus_.resize(n);
   rq_load_.assign(n, PeltSignal{});
+  util_est_ = config_.util_est;
+  rq_util_est_.assign(util_est_ ? n : 0, 0);
   track_load_ = config_.load_balance && config_.balance_by_load;
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
   phase_channel_.assign(n, &no_channel_);
@@ -360,6 +364,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   tasks_.reserve(total);
   task_stats_.reserve(total);
   task_load_.reserve(total);
+  if (util_est_) task_util_est_.reserve(total);
   task_lock_.reserve(total);
   if (layout_sigma_ > 0) task_layout_.reserve(total);
   for (size_t i = 0; i < workload.tasks.size(); ++i) {

@@ -790,6 +790,54 @@ TEST(SimulatorTest, ForkedTaskUtilIsOnItsRunqueueBeforeItFirstRuns) {
   EXPECT_GE(rec.calls.front().util_cfs, 500);
 }
 
+TEST(SimulatorTest, UtilEstKeepsASleepersUtilizationOnItsRunqueue) {
+  // UTIL_EST (kernel/sched/fair.c, v6.1): a task that runs 8 ms and sleeps
+  // 40 ms wakes with its util_avg decayed by its sleep (about 0.42x), but
+  // util_est_update() stored its util_avg when it blocked, util_est_enqueue()
+  // adds that to the runqueue, and cpu_util_cfs() reads the larger: the
+  // governor's first call after each wake-up sees the utilization the task
+  // had, not what is left of it.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  auto first_after_wake = [&](bool util_est) {
+    Workload w;
+    ProgramBuilder b("periodic");
+    b.Loop(0)
+        .Compute(Dist::Constant(8 * 3500000))  // 8 ms at 3.5 GHz
+        .Sleep(Dist::Constant(40000000))
+        .EndLoop();
+    w.programs = {Build(b)};
+    w.tasks.push_back(Task("periodic", 0, "1", 1));
+    RecordingGovernor rec;
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    SimConfig config = QuietConfig();
+    config.util_est = util_est;
+    auto sim = MakeSim(topo, config, w, {&rec, &idle, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(500)).ok());
+    // The CPU is idle (no calls) while the task sleeps: the last gap of
+    // over 30 ms between calls on CPU 1 is the last sleep. The call before
+    // it carries the utilization as the task blocked, the one after it
+    // what the governor sees at the wake-up.
+    int64_t before = -1, after = -1, prev_ns = -1, prev_util = -1;
+    for (const RecordingGovernor::Call& c : rec.calls) {
+      if (c.cpu != 1) continue;
+      if (prev_ns >= 0 && c.now_ns - prev_ns > 30000000) {
+        before = prev_util;
+        after = c.util_cfs;
+      }
+      prev_ns = c.now_ns;
+      prev_util = c.util_cfs;
+    }
+    return std::make_pair(before, after);
+  };
+  const auto [avg_before, avg_after] = first_after_wake(false);
+  const auto [est_before, est_after] = first_after_wake(true);
+  ASSERT_GT(avg_before, 100);
+  EXPECT_LT(avg_after, avg_before * 6 / 10);  // decayed over the sleep
+  EXPECT_GE(est_after, est_before * 9 / 10);  // the estimate holds it up
+  EXPECT_GT(est_after, avg_after + 50);
+}
+
 TEST(SimulatorTest, ForkStaysInItsNodeWhileTheNumaImbalanceIsAllowed) {
   // With SimConfig::find_idlest_group_local, as find_idlest_group()
   // (kernel/sched/fair.c, v6.1) does, a new task stays in the

@@ -115,10 +115,13 @@ std::unique_ptr<platform::SchedView> MakeSimSchedView(SimulatorImpl* sim) {
   return std::make_unique<SimSchedView>(sim);
 }
 
-// cpu_util_cfs(): the runqueue's utilization, capped at the CPU's original
+// cpu_util_cfs(): the runqueue's utilization (with UTIL_EST, the larger of
+// util_avg and the enqueued tasks' estimates), capped at the CPU's original
 // capacity (capacity_orig_of; 1024 on a symmetric machine).
 int64_t SimulatorImpl::cpu_util(int cpu) const {
-  return std::min<int64_t>(cpus_[cpu].rq_pelt.util_avg, topo_.capacity(cpu));
+  int64_t util = cpus_[cpu].rq_pelt.util_avg;
+  if (util_est_) util = std::max<int64_t>(util, rq_util_est_[cpu]);
+  return std::min<int64_t>(util, topo_.capacity(cpu));
 }
 
 int64_t SimulatorImpl::CpuLoad(int cpu) const {
