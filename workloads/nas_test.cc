@@ -117,5 +117,86 @@ TEST(NasModelTest, MoreRanksAreFaster) {
   }
 }
 
+TEST(NasKernelTest, ProfilesFollowNpbClassC) {
+  struct Want {
+    const char* name;
+    int64_t iterations;
+  };
+  for (const Want& want : {Want{"bt", 200}, Want{"cg", 75}, Want{"ep", 1},
+                           Want{"ft", 20}, Want{"is", 10}, Want{"lu", 250},
+                           Want{"mg", 20}, Want{"sp", 400}, Want{"ua", 200}}) {
+    const NasKernelProfile* k = FindNasKernel(want.name);
+    ASSERT_NE(k, nullptr) << want.name;
+    EXPECT_EQ(k->iterations, want.iterations) << want.name;
+    const NasParams p = NasKernelParams(*k, NasParams());
+    // The run's work is split evenly over its steps.
+    EXPECT_NEAR(p.work_ms * static_cast<double>(NasKernelSteps(*k)),
+                k->work_s * 1000.0, 1e-6 * k->work_s * 1000.0)
+        << want.name;
+    EXPECT_EQ(p.stall_pct, k->stall_pct) << want.name;
+    EXPECT_EQ(p.barrier, k->syncs_per_iteration > 0) << want.name;
+  }
+  EXPECT_EQ(FindNasKernel("generic"), nullptr);
+  EXPECT_EQ(FindNasKernel("BT"), nullptr);
+  // ep's one parallel loop has no barrier: its threads never wait.
+  absl::StatusOr<sim::Workload> ep =
+      NasWorkload(NasKernelParams(*FindNasKernel("ep"), NasParams()),
+                  Machine("skylake-e3-1240v5"));
+  ASSERT_TRUE(ep.ok()) << ep.status();
+  EXPECT_TRUE(ep->barriers.empty());
+  for (const sim::Program& p : ep->programs) {
+    for (const sim::Op& op : p.ops) EXPECT_NE(op.code, sim::OpCode::kBarrier);
+  }
+}
+
+TEST(NasModelTest, UnknownKernelIsAnError) {
+  absl::StatusOr<ModelRun> r = RunModel("nas", {{"kernel", "xx"}}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()),
+              ::testing::HasSubstr("kernel must be generic, bt"));
+  EXPECT_THAT(std::string(r.status().message()), ::testing::HasSubstr("'xx'"));
+}
+
+ModelRun Kernel(const std::string& kernel, const std::string& freq) {
+  RunOptions o;
+  o.freq = freq;
+  o.warmup_ms = 20;
+  o.duration_ms = 400;
+  absl::StatusOr<ModelRun> r = RunModel("nas", {{"kernel", kernel}}, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : ModelRun();
+}
+
+// The kernels are told apart by what they do: ep computes in registers,
+// so the lowest frequency slows it by about the frequency ratio; cg waits
+// on memory for most of its work, which the frequency does not speed up.
+TEST(NasModelTest, MemoryBoundKernelsSlowLessAtTheLowestFrequency) {
+  auto slowdown = [](const std::string& kernel) {
+    const ModelRun fast = Kernel(kernel, "performance");
+    const ModelRun slow = Kernel(kernel, "powersave");
+    EXPECT_GT(fast.metrics.at("run_s"), 0) << kernel;
+    return slow.metrics.at("run_s") / fast.metrics.at("run_s");
+  };
+  const double ep = slowdown("ep");
+  const double cg = slowdown("cg");
+  // 3.7 GHz (four busy cores) against 0.8 GHz: 4.6x for pure cycles.
+  EXPECT_GT(ep, 3.5);
+  EXPECT_LT(cg, 0.75 * ep);  // 4.3x against 2.9x
+  EXPECT_GT(cg, 1.5);
+}
+
+// run_s is the class-C run: the mean step time times the run's steps.
+TEST(NasModelTest, RunTimeIsTheStepTimeTimesTheClassCSteps) {
+  const ModelRun r = Kernel("mg", "performance");
+  const NasKernelProfile* mg = FindNasKernel("mg");
+  ASSERT_NE(mg, nullptr);
+  EXPECT_NEAR(r.metrics.at("run_s"),
+              r.metrics.at("time_s") * static_cast<double>(NasKernelSteps(*mg)),
+              1e-9 * r.metrics.at("run_s"));
+  // mg's 800 steps of a 103 s run on 8 threads of 4 cores: about 23 ms.
+  EXPECT_GT(r.metrics.at("time_s"), 0.015);
+  EXPECT_LT(r.metrics.at("time_s"), 0.035);
+}
+
 }  // namespace
 }  // namespace schedsim::workloads
