@@ -88,9 +88,10 @@ TEST(Dbench4JournalWorkloadTest, ShapeClientsJournalThreadAndOneDevice) {
                           C::kEndLoop, C::kStamp, C::kCompute, C::kIo, C::kSend,
                           C::kRecv, C::kMark, C::kEndLoop, C::kExit));
   EXPECT_EQ(w->programs[0].ops[1].arg, 50);
-  // The Flush writes back what 50 ops dirtied, at 16000 cycles per KiB.
+  // The Flush writes back what 50 ops dirtied, at ext4's fitted cycles per
+  // KiB.
   EXPECT_EQ(w->programs[0].ops[8].d1.a, 50 * 65536);
-  EXPECT_EQ(w->programs[0].ops[7].d1.a, 50 * 64 * 16000);
+  EXPECT_EQ(w->programs[0].ops[7].d1.a, 50 * 64 * kExt4WritebackCyclesPerKib);
   EXPECT_THAT(Codes(w->programs[1]),
               ElementsAre(C::kLoop, C::kRecv, C::kCompute, C::kIo, C::kIo,
                           C::kSend, C::kEndLoop, C::kExit));
@@ -181,7 +182,7 @@ TEST(Dbench4JournalModelTest, FlushesQueueAtTheDeviceAndWaitForTheJournal) {
   const ModelRun eight =
       RunStorage("dbench4_journal", {{"clients", int64_t{8}}});
   EXPECT_GT(one.metrics.at("throughput_mb_s"), 1);
-  // The slowest op is a Flush: at least its writeback (51 M cycles, 13 ms
+  // The slowest op is a Flush: at least its writeback (61 M cycles, 16 ms
   // at 3.9 GHz) and its data (50 x 64 KiB at 450 MB/s, 7.3 ms).
   EXPECT_GT(one.metrics.at("max_latency_ms"), 20);
   EXPECT_LT(one.metrics.at("latency_ms"), one.metrics.at("max_latency_ms"));
@@ -191,6 +192,30 @@ TEST(Dbench4JournalModelTest, FlushesQueueAtTheDeviceAndWaitForTheJournal) {
             3 * one.metrics.at("max_latency_ms"));
   // Every client and the journal thread wait for IO.
   for (const sim::TaskStats& t : eight.stats.tasks) EXPECT_GT(t.iowait_ns, 0);
+}
+
+// Each filesystem pays its own fitted writeback cost: xfs's Flush is
+// shorter than ext4's, and an explicit cost overrides the filesystem's.
+TEST(Dbench4JournalModelTest, EachFilesystemPaysItsOwnWritebackCost) {
+  const ModelRun ext4 = RunStorage("dbench4_journal", {});
+  const ModelRun xfs =
+      RunStorage("dbench4_journal", {{"filesystem", std::string("xfs")}});
+  const ModelRun xfs_at_ext4 =
+      RunStorage("dbench4_journal",
+                 {{"filesystem", std::string("xfs")},
+                  {"writeback_cycles_per_kib", kExt4WritebackCyclesPerKib}});
+  // 3.2 MiB at 19000 against 10500 cycles per KiB: 7 ms less at 3.9 GHz.
+  EXPECT_LT(xfs.metrics.at("max_latency_ms") + 4,
+            ext4.metrics.at("max_latency_ms"));
+  EXPECT_NEAR(xfs_at_ext4.metrics.at("max_latency_ms"),
+              ext4.metrics.at("max_latency_ms"),
+              0.05 * ext4.metrics.at("max_latency_ms"));
+  absl::StatusOr<ModelRun> bad =
+      RunModel("dbench4_journal", {{"filesystem", std::string("btrfs")}}, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(
+      std::string(bad.status().message()),
+      ::testing::HasSubstr("filesystem must be ext4 or xfs, got 'btrfs'"));
 }
 
 TEST(FsMarkModelTest, SyncingBoundsTheFileRate) {
