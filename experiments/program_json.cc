@@ -333,9 +333,9 @@ absl::Status ProgramParser::ParseMetrics(const Json& j, sim::Workload& w) {
 
 const std::vector<std::string>& OpKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "compute", "sleep_ns",   "io_wait_ns", "io",      "send",
-      "recv",    "send_batch", "recv_batch", "barrier", "fork",
-      "exec",    "loop",       "mark"};
+      "compute", "sleep_ns",   "io_wait_ns", "device_wait_ns", "io",   "send",
+      "recv",    "send_batch", "recv_batch", "barrier",        "fork", "exec",
+      "loop",    "mark"};
   return *keys;
 }
 
@@ -452,6 +452,9 @@ absl::Status ProgramParser::ParseOp(const Json& op, const std::string& path,
   } else if (code == "io_wait_ns") {
     SCHEDSIM_ASSIGN_OR_RETURN(sim::Dist d, Dist(v, at));
     b.IoWait(d);
+  } else if (code == "device_wait_ns") {
+    SCHEDSIM_ASSIGN_OR_RETURN(sim::Dist d, Dist(v, at));
+    b.DeviceWait(d);
   } else if (code == "io") {
     SCHEDSIM_ASSIGN_OR_RETURN(int device, Lookup(devices_, v, at));
     if (!op.contains("bytes")) {

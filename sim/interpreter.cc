@@ -453,11 +453,12 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         }
         ++t.pc;
         int64_t d = op.d1.Sample(rng_);
-        t.iowait = op.code == OpCode::kIoWait;
+        const bool device = op.code == OpCode::kIoWait && op.arg != 0;
+        t.iowait = op.code == OpCode::kIoWait && !device;
         BlockCurrent(cpu, true);
         QueuePush(SimTime::FromNanoseconds(now_ns_ + d), kBandTimer,
-                  kEvTaskTimer, cpu, id);
-        if (!t.iowait) {
+                  device ? kEvTaskIrq : kEvTaskTimer, cpu, id);
+        if (op.code == OpCode::kSleep) {
           // A sleep is a timer the idle governor can see (its next timer
           // event); an IO completion is a device interrupt it cannot.
           std::vector<int64_t>& timers = cpus_[cpu].timers;

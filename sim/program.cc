@@ -126,6 +126,10 @@ ProgramBuilder& ProgramBuilder::IoWait(Dist ns) {
   program_.ops.push_back(MakeOp(OpCode::kIoWait, 0, 0, ns));
   return *this;
 }
+ProgramBuilder& ProgramBuilder::DeviceWait(Dist ns) {
+  program_.ops.push_back(MakeOp(OpCode::kIoWait, kIoWaitDevice, 0, ns));
+  return *this;
+}
 ProgramBuilder& ProgramBuilder::RecvBatch(int channel) {
   program_.ops.push_back(MakeOp(OpCode::kRecv, channel, kChannelBatch));
   return *this;

@@ -71,7 +71,9 @@ struct Dist {
 enum class OpCode : uint8_t {
   kCompute,  // run d1 cycles plus d2 ns of frequency-independent stall
   kSleep,    // block for d1 ns (a timer wake-up)
-  kIoWait,   // block in iowait for d1 ns (an IO completion wake-up)
+  kIoWait,   // block in iowait for d1 ns (an IO completion wake-up); with
+             // `arg` kIoWaitDevice: a device interrupt that is not IO
+             // wait (a network packet from another host)
   kSend,     // put one message on channel `arg`; wakes a waiting reader
              // (arg2 = kChannelBatch: as many as the task's last batch
              // receive took, waking as many readers)
@@ -127,6 +129,9 @@ inline constexpr int kMaxLoopDepth = 4;
 // of memory (docs/workloads.md, "Limits").
 inline constexpr int64_t kMaxTasks = 100000;
 
+// kIoWait's `arg`: an IO completion (0) or another device's interrupt.
+inline constexpr int32_t kIoWaitDevice = 1;
+
 class ProgramBuilder {
  public:
   explicit ProgramBuilder(std::string name) { program_.name = std::move(name); }
@@ -134,6 +139,12 @@ class ProgramBuilder {
   ProgramBuilder& Compute(Dist cycles, Dist stall_ns = Dist::Constant(0));
   ProgramBuilder& Sleep(Dist ns);
   ProgramBuilder& IoWait(Dist ns);
+  // Blocks for `ns` until a device interrupt that is not an IO completion
+  // wakes it: a packet from another host (the NIC's interrupt, then the
+  // receive softirq, wakes the task on the CPU it slept on). Neither IO
+  // wait (no iowait accounting, no SCHED_CPUFREQ_IOWAIT) nor a timer the
+  // idle governor can see.
+  ProgramBuilder& DeviceWait(Dist ns);
   // Writes `bytes` to device `device` (Workload::devices) and waits for
   // every request; `flush_ns` more on the last request (a FLUSH/FUA).
   ProgramBuilder& Io(int device, Dist bytes, Dist flush_ns = Dist::Constant(0));

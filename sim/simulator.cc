@@ -172,6 +172,8 @@ void SimulatorImpl::Dispatch(const Event& e) {
   switch (static_cast<EventKind>(e.kind)) {
     case kEvTaskTimer:
       return OnTaskTimer(e.cpu, e.task);
+    case kEvTaskIrq:
+      return OnTaskTimer(e.cpu, e.task, /*device_irq=*/true);
     case kEvPollTimeout:
       return OnPollTimeout(e.cpu);
     case kEvFreqDone:

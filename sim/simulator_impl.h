@@ -64,6 +64,8 @@ enum EventKind : uint16_t {
   kEvPmu,           // cpu = package: power-management evaluation (queue_)
   kEvNoise,         // cpu: background kernel activity; task = NoiseSource
                     // (queue_)
+  kEvTaskIrq,       // task: a device interrupt (not IO, not a timer) wakes
+                    // it; cpu: where it slept (queue_)
 };
 
 // The background activity of docs/model.md "Run-to-run variability".
@@ -590,7 +592,9 @@ class SimulatorImpl {
   int64_t CpuLoad(int cpu) const;
   int64_t TaskLoad(int task) const;
   void OnWakeDeliver(int cpu, int task);
-  void OnTaskTimer(int cpu, int task);
+  // A sleep's timer, an IO completion or (`device_irq`) another device's
+  // interrupt wakes `task` on `cpu`, where it slept.
+  void OnTaskTimer(int cpu, int task, bool device_irq = false);
   int FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag);
   void PushPending(Cpu& c, int task);
 

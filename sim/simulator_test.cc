@@ -1823,6 +1823,54 @@ class SleepLengthRecorder final : public platform::IdleGovernor {
   std::vector<int64_t> lengths;
 };
 
+// A device_wait (a packet from another host) wakes the task through an
+// interrupt on its CPU, like an IO completion, but it is not IO wait (no
+// iowait time, no SCHED_CPUFREQ_IOWAIT) and, unlike a sleep, not a timer
+// the idle governor can see.
+TEST(SimulatorTest, DeviceWaitIsNeitherIoWaitNorATimer) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  auto run = [&](bool device, std::vector<int64_t>* lengths) {
+    Workload w;
+    ProgramBuilder b("net");
+    b.Loop(0).Compute(Dist::Constant(35000));
+    if (device) {
+      b.DeviceWait(Dist::Constant(40000));
+    } else {
+      b.Sleep(Dist::Constant(40000));
+    }
+    b.EndLoop();
+    w.programs.push_back(Build(b));
+    w.tasks.push_back(Task("net", 0, "0", 0));
+    RecordingGovernor rec;
+    SleepLengthRecorder idle;
+    PrevTargetPlacement place;
+    SimConfig config = QuietConfig();
+    config.noise_scale = 0;
+    auto sim = MakeSim(topo, config, w, {&rec, &idle, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(50)).ok());
+    SimStats s = sim->Stats();
+    for (const RecordingGovernor::Call& c : rec.calls) {
+      EXPECT_EQ(c.flags & platform::kUtilIowait, 0u);
+    }
+    EXPECT_EQ(s.tasks[0].iowait_ns, 0);
+    EXPECT_GT(s.tasks[0].wakeups, 100u);  // deepest state each time
+    // It woke where it slept: never migrated.
+    EXPECT_EQ(s.tasks[0].migrations, 0u);
+    *lengths = idle.lengths;
+  };
+  std::vector<int64_t> sleeping, waiting;
+  run(false, &sleeping);
+  run(true, &waiting);
+  // CPU 0's idle periods: a sleep's timer is at most 40 us away; a device
+  // wait leaves only the tick or later timers in sight.
+  ASSERT_FALSE(sleeping.empty());
+  ASSERT_FALSE(waiting.empty());
+  std::sort(sleeping.begin(), sleeping.end());
+  std::sort(waiting.begin(), waiting.end());
+  EXPECT_LE(sleeping[sleeping.size() / 2], 40000);
+  EXPECT_GT(waiting[waiting.size() / 2], 100000);
+}
+
 TEST(NoiseTest, IdleCpuSeesABackgroundTimer) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   Workload w;  // no tasks: every CPU idle, no task timers

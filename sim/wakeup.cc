@@ -404,7 +404,7 @@ void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
   return;
 }
 
-void SimulatorImpl::OnTaskTimer(int cpu, int task) {
+void SimulatorImpl::OnTaskTimer(int cpu, int task, bool device_irq) {
   Cpu& c = cpus_[cpu];
   tasks_[task].wake_start_ns = now_ns_;
   if (task_lock_[task] & kLockAsleep) {
@@ -414,9 +414,9 @@ void SimulatorImpl::OnTaskTimer(int cpu, int task) {
     const bool by_task = c.mode == CpuMode::kBusy && c.curr >= 0;
     return TryToWakeUp(task, cpu, by_task, 0);
   }
-  // A sleep's timer leaves the CPU's timer list; an IO completion (a device
-  // interrupt) was never on it.
-  if (!tasks_[task].iowait && !c.timers.empty()) {
+  // A sleep's timer leaves the CPU's timer list; an IO completion or
+  // another device's interrupt was never on it.
+  if (!device_irq && !tasks_[task].iowait && !c.timers.empty()) {
     std::pop_heap(c.timers.begin(), c.timers.end(), std::greater<int64_t>());
     c.timers.pop_back();
   }

@@ -135,6 +135,39 @@ absl::StatusOr<sim::Workload> NetperfWorkload(const NetperfParams& params) {
   auto rx = [&](int64_t bytes) { return CopyCycles(bytes, cpb); };
 
   sim::Workload w;
+  if (params.remote_peer) {
+    if (!IsRequestResponse(params.test)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          kModel, ": peer remote runs the RR tests only (TCP_RR, UDP_RR), not ",
+          NetperfTestName(params.test)));
+    }
+    if (absl::Status s = CheckIntParam(kModel, "remote_us (in ns)",
+                                       params.remote_ns, 1, 1000000000000);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = CheckIntParam(kModel, "server_cycles",
+                                       params.server_cycles, 0, 1000000000);
+        !s.ok()) {
+      return s;
+    }
+    w.metrics = {"transaction"};
+    sim::ProgramBuilder server("netserver");
+    server.Loop(0).Stamp().DeviceWait(sim::Dist::Constant(params.remote_ns));
+    MaybeCompute(server, params.server_cycles + rx(params.request_size) +
+                             tx(params.response_size));
+    server.Mark(kNetperfMetric).EndLoop();
+    absl::StatusOr<sim::Program> s = BuildProgram(kModel, server);
+    if (!s.ok()) return s.status();
+    w.programs.push_back(*std::move(s));
+    for (int i = 0; i < params.instances; ++i) {
+      sim::TaskSpec t;
+      t.name = absl::StrCat("netserver/", i);
+      t.program = 0;
+      w.tasks.push_back(std::move(t));
+    }
+    return w;
+  }
   sim::ProgramBuilder client("netperf");
   sim::ProgramBuilder server("netserver");
   int capacity = kRrChannelCapacity;
@@ -247,6 +280,15 @@ WorkloadModel NetperfModel() {
        "loopback); 0 = TCP 8000 / UDP 5000 (assumed)"},
       {"cycles_per_byte", kDefaultCyclesPerByte,
        "model only: copy cycles per payload byte and side (assumed)"},
+      {"peer", std::string("loopback"),
+       "loopback (netperf and netserver on this host) or remote (RR only: "
+       "netperf on another host, netserver here)"},
+      {"remote_us", 13.2,
+       "model only: peer remote: the wire and the other host per "
+       "transaction, us (fitted, docs/validation.md)"},
+      {"server_cycles", int64_t{2000},
+       "model only: peer remote: this host's cycles per transaction besides "
+       "the copies and the stack (fitted, docs/validation.md)"},
       WorkCvParam(3.0, "assumed"),
   };
   m.metrics = {
@@ -277,6 +319,20 @@ WorkloadModel NetperfModel() {
     n.send_size = p.GetInt("send_size");
     n.stack_cycles = p.GetInt("stack_cycles");
     n.cycles_per_byte = p.GetDouble("cycles_per_byte");
+    const std::string peer = p.GetString("peer");
+    if (peer != "loopback" && peer != "remote") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "netperf: peer must be loopback or remote, got '", peer, "'"));
+    }
+    n.remote_peer = peer == "remote";
+    const double remote_us = p.GetDouble("remote_us");
+    if (absl::Status s =
+            CheckDoubleParam("netperf", "remote_us", remote_us, 0.001, 1e9);
+        !s.ok()) {
+      return s;
+    }
+    n.remote_ns = static_cast<int64_t>(std::llround(remote_us * 1000.0));
+    n.server_cycles = p.GetInt("server_cycles");
     return NetperfWorkload(n);
   };
   m.evaluate = [](const platform::Params& p, const sim::SimStats& stats) {

@@ -34,6 +34,22 @@
 // Channel capacity for streams: 212992 bytes (net.core.rmem_default) /
 // (send_size + 768 bytes of skb overhead, assumed), at least 1.
 //
+// netperf with `peer` remote (RR tests): the client runs on another host,
+// as in a test between two machines, and only this host, the one that
+// runs netserver, is simulated. Each instance is one netserver task:
+//
+//   remote server:  loop { stamp; device_wait(remote_ns);
+//                          compute(server_cycles + rx(request_size) +
+//                                  tx(response_size)); mark(transaction) }
+//
+// The request arrives as the NIC's interrupt, whose receive softirq wakes
+// netserver on the CPU it slept on (a device interrupt: not IO wait, not a
+// timer the idle governor sees); server_cycles is this host's per
+// transaction work besides the copies (the NIC driver, the TCP receive and
+// send paths, the two syscalls). remote_ns, the wire and the other host's
+// turnaround, is constant: what the other host's kernel does is not
+// modelled.
+//
 // tbench. `clients` pairs of a tbench client and a tbench_srv task over
 // sockets, each operation a request/response with `bytes_per_op` of
 // payload (assumed 8 KiB average of the loadfile's ReadX/WriteX mix):
@@ -78,6 +94,10 @@ struct NetperfParams {
   int64_t send_size = 1024;  // -m, STREAM tests (bytes)
   int64_t stack_cycles = 0;  // 0 = the protocol's default
   double cycles_per_byte = kDefaultCyclesPerByte;
+  // RR tests only: the client runs on another host (see the file comment).
+  bool remote_peer = false;
+  int64_t remote_ns = 0;      // the wire and the other host, per transaction
+  int64_t server_cycles = 0;  // this host's CPU per transaction
 };
 
 absl::StatusOr<sim::Workload> NetperfWorkload(const NetperfParams& params);

@@ -133,6 +133,37 @@ TEST(NetperfModelTest, DeepIdleStatesCostTcpRr) {
   EXPECT_LT(deep, poll);
 }
 
+// With a remote peer only netserver runs here: one task per instance,
+// woken by the NIC's interrupt (a device wait, not IO wait) after the
+// round trip, so a transaction takes at least remote_us and this host's
+// work. Polling saves the idle exit and, as the CPU then counts as busy,
+// HWP runs it faster: the same direction as on loopback.
+TEST(NetperfModelTest, RemotePeerLeavesOnlyTheServerHere) {
+  const std::map<std::string, platform::ParamValue> remote = {
+      {"test", std::string("TCP_RR")}, {"peer", std::string("remote")}};
+  const ModelRun r = Netperf(remote, -1);
+  ASSERT_EQ(r.stats.tasks.size(), 1u);
+  EXPECT_EQ(r.stats.tasks[0].name, "netserver/0");
+  EXPECT_EQ(r.stats.tasks[0].iowait_ns, 0);
+  const double tps = r.metrics.at("transactions_per_s");
+  EXPECT_LT(tps, 1e6 / 13.2);
+  EXPECT_GT(tps, 0.5e6 / 13.2);
+  const double poll = Netperf(remote, 0).metrics.at("transactions_per_s");
+  EXPECT_GT(poll, 1.03 * tps);
+  // Only the RR tests have a remote form; the peer is named.
+  absl::StatusOr<ModelRun> stream = RunModel(
+      "netperf",
+      {{"test", std::string("TCP_STREAM")}, {"peer", std::string("remote")}},
+      {});
+  ASSERT_FALSE(stream.ok());
+  EXPECT_THAT(stream.status().message(), HasSubstr("RR tests only"));
+  absl::StatusOr<ModelRun> bad =
+      RunModel("netperf", {{"peer", std::string("lan")}}, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(),
+              HasSubstr("peer must be loopback or remote, got 'lan'"));
+}
+
 TEST(NetperfModelTest, UdpCostsLessThanTcpAndInstancesScale) {
   const double tcp = Netperf({{"test", std::string("TCP_RR")}}, 0)
                          .metrics.at("transactions_per_s");
