@@ -480,6 +480,13 @@ absl::StatusOr<std::unique_ptr<Simulator>> Simulator::Create(
         case OpCode::kExec:
           s = check(workload.programs.size(), "program");
           break;
+        case OpCode::kIoWait:
+          if (op.arg != 0 && op.arg != kIoWaitDevice) {
+            s = absl::InvalidArgumentError(absl::StrCat(
+                where, ": wait kind ", op.arg, " is neither 0 (IO wait) nor ",
+                kIoWaitDevice, " (another device's interrupt)"));
+          }
+          break;
         case OpCode::kFork:
           s = check(workload.programs.size(), "program");
           if (s.ok() && (op.arg2 < 1 || op.arg2 > kMaxTasks)) {

@@ -1854,8 +1854,6 @@ TEST(SimulatorTest, DeviceWaitIsNeitherIoWaitNorATimer) {
     }
     EXPECT_EQ(s.tasks[0].iowait_ns, 0);
     EXPECT_GT(s.tasks[0].wakeups, 100u);  // deepest state each time
-    // It woke where it slept: never migrated.
-    EXPECT_EQ(s.tasks[0].migrations, 0u);
     *lengths = idle.lengths;
   };
   std::vector<int64_t> sleeping, waiting;
@@ -1869,6 +1867,24 @@ TEST(SimulatorTest, DeviceWaitIsNeitherIoWaitNorATimer) {
   std::sort(waiting.begin(), waiting.end());
   EXPECT_LE(sleeping[sleeping.size() / 2], 40000);
   EXPECT_GT(waiting[waiting.size() / 2], 100000);
+  // A hand-made op of another wait kind is refused by name.
+  Workload bad;
+  Program p;
+  p.name = "odd";
+  Op op;
+  op.code = OpCode::kIoWait;
+  op.arg = 7;
+  op.d1 = Dist::Constant(1000);
+  p.ops.push_back(op);
+  bad.programs.push_back(p);
+  bad.tasks.push_back(Task("odd", 0, "0", 0));
+  PerformanceGovernor perf;
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  auto refused =
+      Simulator::Create(topo, QuietConfig(), bad, {&perf, &idle, &place}, 1);
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("wait kind 7 is neither 0 (IO wait) nor 1"));
 }
 
 TEST(NoiseTest, IdleCpuSeesABackgroundTimer) {
