@@ -135,6 +135,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   workloads/schbench.cc
   workloads/storage.cc
   workloads/unixbench.cc
+  workloads/ycsb.cc
 )
 
 set(SCHEDSIM_TESTING_SOURCES
