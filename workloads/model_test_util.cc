@@ -90,4 +90,11 @@ absl::StatusOr<ModelRun> RunModel(
   return run;
 }
 
+std::vector<sim::OpCode> OpCodes(const sim::Program& program) {
+  std::vector<sim::OpCode> codes;
+  codes.reserve(program.ops.size());
+  for (const sim::Op& op : program.ops) codes.push_back(op.code);
+  return codes;
+}
+
 }  // namespace schedsim::workloads

@@ -16,10 +16,12 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "platform/registry.h"
 #include "sim/config.h"
+#include "sim/program.h"
 #include "sim/stats.h"
 #include "sim/workload.h"
 #include "topology/topology.h"
@@ -56,6 +58,9 @@ absl::StatusOr<ModelRun> RunModel(
     const std::string& model,
     const std::map<std::string, platform::ParamValue>& params,
     const RunOptions& options);
+
+// The op codes of a program in order: a model's program shape, for tests.
+std::vector<sim::OpCode> OpCodes(const sim::Program& program);
 
 }  // namespace schedsim::workloads
 

@@ -16,12 +16,6 @@ namespace {
 
 using ::testing::ElementsAre;
 
-std::vector<sim::OpCode> Codes(const sim::Program& p) {
-  std::vector<sim::OpCode> codes;
-  for (const sim::Op& op : p.ops) codes.push_back(op.code);
-  return codes;
-}
-
 int TotalTasks(const sim::Workload& w) {
   int n = 0;
   for (const sim::TaskSpec& t : w.tasks) n += t.count;
@@ -37,7 +31,7 @@ TEST(NasWorkloadTest, OpenMpShape) {
   EXPECT_EQ(w->barriers[0].parties, 8);
   using C = sim::OpCode;
   const sim::Program& master = w->programs[0];
-  EXPECT_THAT(Codes(master),
+  EXPECT_THAT(OpCodes(master),
               ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kBarrier,
                           C::kMark, C::kEndLoop, C::kExit));
   // 80 ms / 8 ranks = 10 ms: 7 ms of cycles at 3.9 GHz and 3 ms of stall,
@@ -48,7 +42,7 @@ TEST(NasWorkloadTest, OpenMpShape) {
   EXPECT_EQ(master.ops[2].d2.a, 3000000);
   EXPECT_EQ(master.ops[3].d1.a, 1000000);  // 1 ms spin
   EXPECT_THAT(
-      Codes(w->programs[1]),
+      OpCodes(w->programs[1]),
       ElementsAre(C::kLoop, C::kCompute, C::kBarrier, C::kEndLoop, C::kExit));
 }
 

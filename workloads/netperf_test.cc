@@ -23,12 +23,6 @@ using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::vector<sim::OpCode> Codes(const sim::Program& p) {
-  std::vector<sim::OpCode> codes;
-  for (const sim::Op& op : p.ops) codes.push_back(op.code);
-  return codes;
-}
-
 TEST(NetperfWorkloadTest, RequestResponseShape) {
   NetperfParams p;
   p.instances = 3;
@@ -48,15 +42,15 @@ TEST(NetperfWorkloadTest, RequestResponseShape) {
   EXPECT_EQ(w->tasks[5].name, "netserver/2");
   using C = sim::OpCode;
   const sim::Program& client = w->programs[0];
-  EXPECT_THAT(Codes(client),
+  EXPECT_THAT(OpCodes(client),
               ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kSend, C::kRecv,
                           C::kCompute, C::kMark, C::kEndLoop, C::kExit));
   // tx(1000) = TCP stack + 1000 * 0.35; rx(2000) = 2000 * 0.35.
   EXPECT_EQ(client.ops[2].d1.a, kDefaultTcpStackCycles + 350);
   EXPECT_EQ(client.ops[5].d1.a, 700);
   const sim::Program& server = w->programs[1];
-  EXPECT_THAT(Codes(server), ElementsAre(C::kLoop, C::kRecv, C::kCompute,
-                                         C::kSend, C::kEndLoop, C::kExit));
+  EXPECT_THAT(OpCodes(server), ElementsAre(C::kLoop, C::kRecv, C::kCompute,
+                                           C::kSend, C::kEndLoop, C::kExit));
   EXPECT_EQ(server.ops[2].d1.a, 350 + kDefaultTcpStackCycles + 700);
 }
 
@@ -70,11 +64,11 @@ TEST(NetperfWorkloadTest, StreamShapeAndCapacity) {
   EXPECT_EQ(w->channels[0].capacity, 212992 / (4096 + 768));
   using C = sim::OpCode;
   EXPECT_THAT(
-      Codes(w->programs[0]),
+      OpCodes(w->programs[0]),
       ElementsAre(C::kLoop, C::kCompute, C::kSend, C::kEndLoop, C::kExit));
   EXPECT_EQ(w->programs[0].ops[1].d1.a,
             kDefaultUdpStackCycles + static_cast<int64_t>(4096 * 0.35 + 0.5));
-  EXPECT_THAT(Codes(w->programs[1]),
+  EXPECT_THAT(OpCodes(w->programs[1]),
               ElementsAre(C::kLoop, C::kRecv, C::kCompute, C::kMark,
                           C::kEndLoop, C::kExit));
 }

@@ -18,12 +18,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::vector<sim::OpCode> Codes(const sim::Program& p) {
-  std::vector<sim::OpCode> codes;
-  for (const sim::Op& op : p.ops) codes.push_back(op.code);
-  return codes;
-}
-
 TEST(PgbenchWorkloadTest, ReadWriteShape) {
   PgbenchParams p;
   p.clients = 2;
@@ -41,14 +35,14 @@ TEST(PgbenchWorkloadTest, ReadWriteShape) {
   const int64_t statement = kPgbenchBackendCycles + kDefaultTcpStackCycles;
   const sim::Program& thread = w->programs[w->tasks[0].program];
   EXPECT_THAT(
-      Codes(thread),
+      OpCodes(thread),
       ElementsAre(C::kLoop, C::kCompute, C::kSend, C::kEndLoop, C::kLoop,
                   C::kRecv, C::kCompute, C::kSend, C::kEndLoop, C::kExit));
   EXPECT_EQ(thread.ops[0].arg, 2);  // one first statement per client
   EXPECT_EQ(thread.ops[1].d1.a, kPgbenchClientCycles + kDefaultTcpStackCycles);
   const sim::Program& backend = w->programs[w->tasks[1].program];
   EXPECT_THAT(
-      Codes(backend),
+      OpCodes(backend),
       ElementsAre(C::kLoop, C::kLoop, C::kRecv, C::kCompute, C::kSend,
                   C::kEndLoop, C::kRecv, C::kCompute, C::kIoWait, C::kCompute,
                   C::kSend, C::kMark, C::kEndLoop, C::kExit));
@@ -67,7 +61,7 @@ TEST(PgbenchWorkloadTest, ReadOnlyShape) {
   ASSERT_TRUE(w.ok()) << w.status();
   using C = sim::OpCode;
   const sim::Program& backend = w->programs[w->tasks[1].program];
-  EXPECT_THAT(Codes(backend),
+  EXPECT_THAT(OpCodes(backend),
               ElementsAre(C::kLoop, C::kRecv, C::kCompute, C::kSend, C::kMark,
                           C::kEndLoop, C::kExit));
   EXPECT_EQ(backend.ops[2].d1.a, kPgbenchBackendCycles);

@@ -21,12 +21,6 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-std::vector<sim::OpCode> Codes(const sim::Program& p) {
-  std::vector<sim::OpCode> codes;
-  for (const sim::Op& op : p.ops) codes.push_back(op.code);
-  return codes;
-}
-
 const topology::Topology& Skylake() {
   static const topology::Topology* const t =
       new topology::Topology(Machine("skylake-e3-1240v5"));
@@ -74,7 +68,7 @@ TEST(RtAppParseTest, Example) {
   EXPECT_EQ(video.uclamp_max, -1);
   using C = sim::OpCode;
   const sim::Program& vp = w.programs[video.program];
-  EXPECT_THAT(Codes(vp),
+  EXPECT_THAT(OpCodes(vp),
               ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kCompute,
                           C::kSleep, C::kMark, C::kEndLoop, C::kExit));
   EXPECT_EQ(vp.ops[0].arg, 0);  // loop -1: forever
@@ -92,7 +86,7 @@ TEST(RtAppParseTest, Example) {
   EXPECT_EQ(phased.nice, -5);
   EXPECT_EQ(phased.count, 1);
   const sim::Program& pp = w.programs[phased.program];
-  EXPECT_THAT(Codes(pp),
+  EXPECT_THAT(OpCodes(pp),
               ElementsAre(C::kSleep, C::kLoop, C::kStamp, C::kLoop, C::kSleep,
                           C::kCompute, C::kEndLoop, C::kCompute, C::kYield,
                           C::kBarrier, C::kMark, C::kEndLoop, C::kExit));
@@ -115,7 +109,7 @@ TEST(RtAppParseTest, KeyOrderIsEventOrderAndDefaults) {
       "x", Skylake());
   ASSERT_TRUE(r.ok()) << r.status();
   using C = sim::OpCode;
-  EXPECT_THAT(Codes(r->workload.programs[0]),
+  EXPECT_THAT(OpCodes(r->workload.programs[0]),
               ElementsAre(C::kLoop, C::kStamp, C::kSleep, C::kCompute,
                           C::kSleep, C::kMark, C::kEndLoop, C::kExit));
   EXPECT_EQ(r->workload.tasks[0].policy, sim::SchedPolicy::kIdle);
@@ -135,7 +129,7 @@ TEST(RtAppParseTest, JsonCTrailingCommasAndRepeatedEvents) {
   ASSERT_TRUE(r.ok()) << r.status();
   using C = sim::OpCode;
   EXPECT_THAT(
-      Codes(r->workload.programs[0]),
+      OpCodes(r->workload.programs[0]),
       ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kSleep, C::kCompute,
                   C::kSleep, C::kMark, C::kEndLoop, C::kExit));
   EXPECT_EQ(r->workload.programs[0].ops[5].d1.a, 40000);  // the second sleep
@@ -260,7 +254,7 @@ TEST(RtAppModelTest, SuspendWaitsForResume) {
   ASSERT_EQ(r->workload.channels.size(), 1u);
   EXPECT_EQ(r->workload.channels[0].name, "cond:w");
   using C = sim::OpCode;
-  EXPECT_THAT(Codes(r->workload.programs[1]),
+  EXPECT_THAT(OpCodes(r->workload.programs[1]),
               ElementsAre(C::kLoop, C::kStamp, C::kRecv, C::kCompute, C::kMark,
                           C::kEndLoop, C::kExit));
   RunOptions o;
@@ -302,7 +296,7 @@ TEST(RtAppModelTest, MutexSemaphoreAndFork) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->workload.tasks[1].count, 0);  // started by the fork only
   using C = sim::OpCode;
-  const std::vector<C> parent = Codes(r->workload.programs[0]);
+  const std::vector<C> parent = OpCodes(r->workload.programs[0]);
   ASSERT_GE(parent.size(), 3u);
   EXPECT_EQ(r->workload.programs[0].ops[2].code, C::kFork);
   EXPECT_EQ(r->workload.programs[0].ops[2].arg, 1);  // the child's program
@@ -339,11 +333,11 @@ TEST(RtAppModelTest, ConditionVariables) {
   using C = sim::OpCode;
   // The wait: unlock (send), wait on its own channel, lock again.
   EXPECT_THAT(
-      Codes(r->workload.programs[0]),
+      OpCodes(r->workload.programs[0]),
       ElementsAre(C::kLoop, C::kStamp, C::kRecv, C::kSend, C::kRecv, C::kRecv,
                   C::kSend, C::kCompute, C::kMark, C::kEndLoop, C::kExit));
   // The broad: a message per waiting instance.
-  EXPECT_THAT(Codes(r->workload.programs[1]),
+  EXPECT_THAT(OpCodes(r->workload.programs[1]),
               ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kRecv, C::kSend,
                           C::kSend, C::kSend, C::kSend, C::kSleep, C::kMark,
                           C::kEndLoop, C::kExit));

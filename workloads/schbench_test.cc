@@ -17,12 +17,6 @@ namespace {
 
 using ::testing::ElementsAre;
 
-std::vector<sim::OpCode> Codes(const sim::Program& p) {
-  std::vector<sim::OpCode> codes;
-  for (const sim::Op& op : p.ops) codes.push_back(op.code);
-  return codes;
-}
-
 TEST(SchbenchWorkloadTest, Shape) {
   SchbenchParams p;
   p.message_threads = 2;
@@ -40,11 +34,11 @@ TEST(SchbenchWorkloadTest, Shape) {
   EXPECT_EQ(w->tasks[3].count, 3);
   EXPECT_EQ(w->tasks[3].channel_base, 2);
   using C = sim::OpCode;
-  EXPECT_THAT(Codes(w->programs[0]),
+  EXPECT_THAT(OpCodes(w->programs[0]),
               ElementsAre(C::kLoop, C::kRecv, C::kSend, C::kEndLoop, C::kExit));
   const sim::Program& worker = w->programs[1];
   EXPECT_THAT(
-      Codes(worker),
+      OpCodes(worker),
       ElementsAre(C::kLoop, C::kStamp, C::kSend, C::kRecv, C::kMark, C::kStamp,
                   C::kSleep, C::kCompute, C::kMark, C::kEndLoop, C::kExit));
   EXPECT_EQ(worker.ops[6].d1.a, 100000);  // sleep_usec 100

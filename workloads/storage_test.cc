@@ -21,12 +21,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::vector<sim::OpCode> Codes(const sim::Program& p) {
-  std::vector<sim::OpCode> codes;
-  for (const sim::Op& op : p.ops) codes.push_back(op.code);
-  return codes;
-}
-
 TEST(IoDeviceTest, DefaultIsAnSsdLikeLognormal) {
   const IoDevice d;
   const sim::Dist fsync = d.Fsync();
@@ -46,7 +40,7 @@ TEST(SqliteInsertWorkloadTest, Shape) {
   EXPECT_EQ(w->tasks[0].count, 1);
   using C = sim::OpCode;
   EXPECT_THAT(
-      Codes(w->programs[0]),
+      OpCodes(w->programs[0]),
       ElementsAre(C::kLoop, C::kStamp, C::kCompute, C::kIoWait, C::kIoWait,
                   C::kIoWait, C::kMark, C::kEndLoop, C::kExit));
   p.fsyncs_per_insert = 0;
@@ -64,7 +58,7 @@ TEST(Dbench4WorkloadTest, Shape) {
   ASSERT_EQ(w->tasks.size(), 1u);
   EXPECT_EQ(w->tasks[0].count, 3);
   using C = sim::OpCode;
-  EXPECT_THAT(Codes(w->programs[0]),
+  EXPECT_THAT(OpCodes(w->programs[0]),
               ElementsAre(C::kLoop, C::kLoop, C::kStamp, C::kCompute, C::kMark,
                           C::kEndLoop, C::kStamp, C::kCompute, C::kIoWait,
                           C::kMark, C::kEndLoop, C::kExit));
@@ -83,7 +77,7 @@ TEST(Dbench4JournalWorkloadTest, ShapeClientsJournalThreadAndOneDevice) {
   ASSERT_EQ(w->devices.size(), 1u);
   EXPECT_EQ(w->devices[0].bytes_per_us, 450);
   using C = sim::OpCode;
-  EXPECT_THAT(Codes(w->programs[0]),
+  EXPECT_THAT(OpCodes(w->programs[0]),
               ElementsAre(C::kLoop, C::kLoop, C::kStamp, C::kCompute, C::kMark,
                           C::kEndLoop, C::kStamp, C::kCompute, C::kIo, C::kSend,
                           C::kRecv, C::kMark, C::kEndLoop, C::kExit));
@@ -92,7 +86,7 @@ TEST(Dbench4JournalWorkloadTest, ShapeClientsJournalThreadAndOneDevice) {
   // KiB.
   EXPECT_EQ(w->programs[0].ops[8].d1.a, 50 * 65536);
   EXPECT_EQ(w->programs[0].ops[7].d1.a, 50 * 64 * kExt4WritebackCyclesPerKib);
-  EXPECT_THAT(Codes(w->programs[1]),
+  EXPECT_THAT(OpCodes(w->programs[1]),
               ElementsAre(C::kLoop, C::kRecv, C::kCompute, C::kIo, C::kIo,
                           C::kSend, C::kEndLoop, C::kExit));
   p.dirty_bytes_per_op = -1;
@@ -109,8 +103,8 @@ TEST(FsMarkWorkloadTest, Shape) {
   ASSERT_TRUE(w.ok()) << w.status();
   using C = sim::OpCode;
   const sim::Program& prog = w->programs[0];
-  EXPECT_THAT(Codes(prog), ElementsAre(C::kLoop, C::kCompute, C::kIoWait,
-                                       C::kMark, C::kEndLoop, C::kExit));
+  EXPECT_THAT(OpCodes(prog), ElementsAre(C::kLoop, C::kCompute, C::kIoWait,
+                                         C::kMark, C::kEndLoop, C::kExit));
   EXPECT_EQ(prog.ops[1].d1.a, 60000 + 50000);
   EXPECT_EQ(prog.ops[2].d1.a, (90 + 100) * 1000);  // + 50000 B at 500 MB/s
   p.sync_method = 2;

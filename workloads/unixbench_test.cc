@@ -18,12 +18,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::vector<sim::OpCode> Codes(const sim::Program& p) {
-  std::vector<sim::OpCode> codes;
-  for (const sim::Op& op : p.ops) codes.push_back(op.code);
-  return codes;
-}
-
 TEST(UnixbenchWorkloadTest, SpawnShape) {
   UnixbenchParams p;
   p.copies = 3;
@@ -38,11 +32,11 @@ TEST(UnixbenchWorkloadTest, SpawnShape) {
   using C = sim::OpCode;
   // fork (dup_mmap) and exit (exit_mmap) each take the image's
   // i_mmap_rwsem once per file VMA: one shared line for every copy.
-  EXPECT_THAT(Codes(w->programs[0]),
+  EXPECT_THAT(OpCodes(w->programs[0]),
               ElementsAre(C::kLoop, C::kShared, C::kFork, C::kRecv, C::kMark,
                           C::kEndLoop, C::kExit));
   EXPECT_EQ(w->programs[0].ops[2].arg, 1);  // forks the child program
-  EXPECT_THAT(Codes(w->programs[1]),
+  EXPECT_THAT(OpCodes(w->programs[1]),
               ElementsAre(C::kShared, C::kSend, C::kExit));
   ASSERT_EQ(w->lines.size(), 1u);
   for (const sim::Op& op : {w->programs[0].ops[1], w->programs[1].ops[0]}) {
@@ -66,7 +60,7 @@ TEST(UnixbenchWorkloadTest, LoopTestsShape) {
     using C = sim::OpCode;
     // syscall's loop writes the struct file every copy shares.
     const C work = t == UnixbenchTest::kSyscall ? C::kShared : C::kCompute;
-    EXPECT_THAT(Codes(w->programs[0]),
+    EXPECT_THAT(OpCodes(w->programs[0]),
                 ElementsAre(C::kLoop, work, C::kMark, C::kEndLoop, C::kExit));
     EXPECT_EQ(w->lines.size(), t == UnixbenchTest::kSyscall ? 1u : 0u);
   }
@@ -84,7 +78,7 @@ TEST(UnixbenchWorkloadTest, LoopTestsShape) {
   // The old image's unmap and the new one's map under i_mmap_rwsem, then
   // the faults on the image's shared pages.
   EXPECT_THAT(
-      Codes(execl->programs[0]),
+      OpCodes(execl->programs[0]),
       ElementsAre(C::kShared, C::kShared, C::kMark, C::kExec, C::kExit));
   EXPECT_EQ(execl->programs[0].ops[0].arg2, 2 * p.image_vmas);
   EXPECT_EQ(execl->programs[0].ops[1].arg2, p.exec_fault_writes);

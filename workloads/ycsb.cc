@@ -81,19 +81,17 @@ absl::StatusOr<sim::Workload> YcsbMongodbWorkload(const YcsbParams& params) {
       w.channels.push_back(std::move(ch));
     }
   }
-  for (int i = 0; i < params.threads; ++i) {
-    sim::TaskSpec t;
-    t.name = absl::StrCat("ycsb/", i);
-    t.program = 0;
-    t.channel_base = 2 * i;
-    w.tasks.push_back(std::move(t));
-  }
-  for (int i = 0; i < params.threads; ++i) {
-    sim::TaskSpec t;
-    t.name = absl::StrCat("mongod/conn", i);
-    t.program = 1;
-    t.channel_base = 2 * i;
-    w.tasks.push_back(std::move(t));
+  // The client threads (program 0), then their mongod threads (program 1):
+  // both ends of connection i use its two channels.
+  for (int program : {0, 1}) {
+    for (int i = 0; i < params.threads; ++i) {
+      sim::TaskSpec t;
+      t.name = program == 0 ? absl::StrCat("ycsb/", i)
+                            : absl::StrCat("mongod/conn", i);
+      t.program = program;
+      t.channel_base = 2 * i;
+      w.tasks.push_back(std::move(t));
+    }
   }
   return w;
 }

@@ -18,12 +18,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::vector<sim::OpCode> Codes(const sim::Program& p) {
-  std::vector<sim::OpCode> codes;
-  for (const sim::Op& op : p.ops) codes.push_back(op.code);
-  return codes;
-}
-
 TEST(YcsbWorkloadTest, EachConnectionHasItsOwnMongodThread) {
   YcsbParams p;
   p.threads = 3;
@@ -46,13 +40,13 @@ TEST(YcsbWorkloadTest, EachConnectionHasItsOwnMongodThread) {
   }
   using C = sim::OpCode;
   const sim::Program& client = w->programs[w->tasks[0].program];
-  EXPECT_THAT(Codes(client),
+  EXPECT_THAT(OpCodes(client),
               ElementsAre(C::kLoop, C::kCompute, C::kSend, C::kRecv, C::kMark,
                           C::kEndLoop, C::kExit));
   EXPECT_EQ(client.ops[1].d1.a, kYcsbClientCycles + kDefaultTcpStackCycles);
   const sim::Program& server = w->programs[w->tasks[3].program];
-  EXPECT_THAT(Codes(server), ElementsAre(C::kLoop, C::kRecv, C::kCompute,
-                                         C::kSend, C::kEndLoop, C::kExit));
+  EXPECT_THAT(OpCodes(server), ElementsAre(C::kLoop, C::kRecv, C::kCompute,
+                                           C::kSend, C::kEndLoop, C::kExit));
   EXPECT_EQ(server.ops[2].d1.a, kYcsbServerCycles + kDefaultTcpStackCycles);
 }
 
