@@ -73,6 +73,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"newidle_balance", &C::newidle_balance},
       {"newidle_load_balance", &C::newidle_load_balance},
       {"newidle_migration_cost_gate", &C::newidle_migration_cost_gate},
+      {"smt_ignores_cache_hot", &C::smt_ignores_cache_hot},
       {"find_idlest_group_local", &C::find_idlest_group_local},
       {"balance_by_load", &C::balance_by_load},
       {"noise_scale", &C::noise_scale, 0, 100},

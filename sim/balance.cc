@@ -36,6 +36,18 @@ bool SimulatorImpl::TaskHot(int task) const {
   return now_ns_ - tasks_[task].last_ran_ns < config_.sched_migration_cost_ns;
 }
 
+bool SimulatorImpl::IgnoreHot(const topology::SchedDomain& sd,
+                              uint32_t nr_balance_failed) const {
+  // task_hot() (kernel/sched/fair.c, v5.10 to v6.1): SMT siblings share
+  // their caches, so no task is cache-hot to a balance of an SMT domain
+  // (SD_SHARE_CPUCAPACITY; commit ec73240b1627, SimConfig::
+  // smt_ignores_cache_hot). can_migrate_task() takes a hot task once the
+  // domain's balances have failed more than cache_nice_tries times.
+  return (config_.smt_ignores_cache_hot &&
+          sd.has(topology::kSdShareCpuCapacity)) ||
+         static_cast<int>(nr_balance_failed) > sd.cache_nice_tries;
+}
+
 bool SimulatorImpl::CanMigrate(int task, int dst_cpu, bool ignore_hot) const {
   const Task& t = tasks_[task];
   if (!AllowedOf(t)->Test(dst_cpu)) return false;
@@ -112,9 +124,8 @@ int64_t SimulatorImpl::NewidleBalance(int cpu) {
     const topology::SchedDomain& sd = domains_.domains()[ids[i]];
     const int busiest = FindOverloadedCpu(ids[i], cpu);
     if (busiest < 0) return false;
-    const bool ignore_hot =
-        static_cast<int>(c.balance[i].nr_balance_failed) > sd.cache_nice_tries;
-    return PullOne(busiest, cpu, ignore_hot) > 0;
+    return PullOne(busiest, cpu,
+                   IgnoreHot(sd, c.balance[i].nr_balance_failed)) > 0;
   };
   if (!config_.newidle_load_balance) {
     // The default model: the lowest level that yields a task, at no cost.
@@ -324,9 +335,8 @@ int SimulatorImpl::CountBalance(int cpu, size_t level) {
   if (src < 0) return -1;
   // can_migrate_task(): cache-hot tasks stay until nr_balance_failed
   // exceeds cache_nice_tries.
-  const bool ignore_hot = static_cast<int>(c.balance[level].nr_balance_failed) >
-                          sd.cache_nice_tries;
-  const int moved = PullOne(src, cpu, ignore_hot);
+  const int moved =
+      PullOne(src, cpu, IgnoreHot(sd, c.balance[level].nr_balance_failed));
   if (moved > 0) c.balance[level].interval_ms = sd.min_interval_ms;
   return moved;  // -1: every candidate pinned (LBF_ALL_PINNED)
 }
@@ -573,7 +583,7 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
   if (cpus_[src].nr_running <= 1) return 0;
   // detach_tasks(): from the least recently run (the tail of cfs_tasks).
   const uint32_t failed = cpus_[cpu].balance[level].nr_balance_failed;
-  const bool ignore_hot = static_cast<int>(failed) > sd.cache_nice_tries;
+  const bool ignore_hot = IgnoreHot(sd, failed);
   std::vector<int32_t>& cand = balance_candidates_;
   cand = cpus_[src].rq;
   std::sort(cand.begin(), cand.end(), [&](int32_t a, int32_t b) {

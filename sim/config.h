@@ -140,6 +140,16 @@ struct SimConfig {
   // the model always had it; off only means something for v5.16+ kernels
   // (with newidle_load_balance; same measurement).
   bool newidle_migration_cost_gate = true;
+  // task_hot() treats no task as cache-hot to a balance of an SMT domain
+  // (SD_SHARE_CPUCAPACITY: the siblings share their caches), so a sibling
+  // may always take a queued task (commit ec73240b1627, "sched/fair: Ignore
+  // cache hotness for SMT migration", v5.10). False models kernels before
+  // v5.10, where the cache-hot rule held at the SMT level too. Off by
+  // default because, measured on 2026-12-04, it takes seed 001's quick
+  // tier below the floor like the other eager pulls above
+  // (docs/validation.md, "SMT siblings ignore cache hotness, measured but
+  // off").
+  bool smt_ignores_cache_hot = false;
   // Fork, exec and initial placement with find_idlest_group()'s local
   // group (kernel/sched/fair.c, v6.1): at each level the local group is
   // kept when it has spare capacity and the idlest other one has none, or

@@ -689,6 +689,10 @@ class SimulatorImpl {
   void NohzKick(int cpu);
   // task_hot(): ran within sched_migration_cost.
   bool TaskHot(int task) const;
+  // Whether a balance of `sd` may take a cache-hot task: at an SMT level
+  // always, elsewhere after more than cache_nice_tries failed balances.
+  bool IgnoreHot(const topology::SchedDomain& sd,
+                 uint32_t nr_balance_failed) const;
   bool CanMigrate(int task, int dst_cpu, bool ignore_hot) const;
   void MigrateQueued(int task, int src, int dst);
   int FindBusiestCpu(const topology::CpuSet& span, int this_cpu,

@@ -1298,6 +1298,54 @@ TEST(SimulatorTest, NewidleBalanceLeavesCacheHotTasksWhereTheyAre) {
   EXPECT_EQ(on_cpu1, 1);
 }
 
+TEST(SimulatorTest, SmtSiblingTakesCacheHotTasksSinceV510) {
+  // The cache-hot tasks of the test above, now sharing CPU 0 with CPU 0's
+  // SMT sibling allowed, and the blinker on the sibling. task_hot()
+  // (kernel/sched/fair.c) returns "not hot" for a balance of an SMT domain
+  // since v5.10 (commit ec73240b1627, "sched/fair: Ignore cache hotness for
+  // SMT migration": the siblings share their caches), so the sibling's
+  // newidle balance takes one at once; before v5.10
+  // (smt_ignores_cache_hot false) none moves before CPU 0's first tick.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  const topology::CpuSet& core = topo.smt_siblings(0);
+  const int sibling = core.First() == 0 ? core.Next(0) : core.First();
+  ASSERT_GT(sibling, 0);
+  const std::string pair = absl::StrCat("0,", sibling);
+  Workload w;
+  ProgramBuilder hot("hot");
+  hot.Loop(0)
+      .Compute(Dist::Constant(175000))
+      .Sleep(Dist::Constant(1000))
+      .EndLoop();
+  ProgramBuilder blink("blink");
+  blink.Loop(0)
+      .Compute(Dist::Constant(35000))
+      .Sleep(Dist::Constant(50000))
+      .EndLoop();
+  w.programs = {Build(hot), Build(blink)};
+  TaskSpec t = Task("hot", 0, pair, 0);
+  t.count = 3;
+  w.tasks.push_back(t);
+  w.tasks.push_back(Task("blink", 1, absl::StrCat(sibling), sibling));
+  auto pulls_before_first_tick = [&](bool smt_ignores_cache_hot) {
+    FixedFreqGovernor freq(3500000);
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    SimConfig config = QuietConfig();
+    config.load_balance = true;
+    config.smt_ignores_cache_hot = smt_ignores_cache_hot;
+    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+    EXPECT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(3000000)).ok());
+    int on_sibling = 0;
+    for (int i = 0; i < 3; ++i) on_sibling += sim->task_cpu(i) == sibling;
+    EXPECT_EQ(static_cast<uint64_t>(on_sibling) > 0,
+              sim->Stats().load_balance_migrations > 0);
+    return on_sibling;
+  };
+  EXPECT_GE(pulls_before_first_tick(true), 1);
+  EXPECT_EQ(pulls_before_first_tick(false), 0);
+}
+
 TEST(SimulatorTest, NewidleBalanceGateFollowsTheKernelVersion) {
   // Three hogs share CPU 0 (allowed on CPUs 0 and 1): each waits a whole
   // slice (milliseconds) while the others run, so the queued ones are not
