@@ -1253,17 +1253,35 @@ TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {
   }
 }
 
-TEST(SimulatorTest, NewidleBalanceLeavesCacheHotTasksWhereTheyAre) {
-  // Three tasks share CPU 0 (allowed on CPUs 0 and 1), each running 50 us
-  // and sleeping 1 us, so a queued one always ran well within
-  // sched_migration_cost (500 us): task_hot(). CPU 1 runs a blinker and
-  // goes idle every 60 us. can_migrate_task() (kernel/sched/fair.c, Linux
-  // 5.19 and 6.1) lets a newidle balance take no cache-hot task (it never
-  // counts a failure towards cache_nice_tries), so CPU 1's many newidle
-  // balances leave all three on CPU 0 (the model before this rule took a
-  // hot task on a second pass at once). A NO_HZ kick from CPU 0's tick
-  // still pulls one.
-  topology::Topology topo = Preset("skylake-e3-1240v5");
+// Runs `w` with load balancing on (and `config`'s other switches), the
+// frequency fixed at 3.5 GHz, no idle states and placement on the previous
+// CPU, until `until_ns`; returns the balancer's migrations and where each
+// task is then.
+struct BalancedRun {
+  uint64_t migrations = 0;
+  std::vector<int> task_cpus;
+};
+BalancedRun RunBalanced(const topology::Topology& topo, SimConfig config,
+                        const Workload& w, int64_t until_ns) {
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor idle(0);
+  PrevTargetPlacement place;
+  config.load_balance = true;
+  auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+  BalancedRun run;
+  if (sim == nullptr) return run;
+  EXPECT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(until_ns)).ok());
+  run.migrations = sim->Stats().load_balance_migrations;
+  for (int i = 0; i < sim->task_count(); ++i) {
+    run.task_cpus.push_back(sim->task_cpu(i));
+  }
+  return run;
+}
+
+// Three cache-hot tasks started on CPU 0 and allowed on `hot_cpus`, each
+// running 50 us (175000 cycles at 3.5 GHz) and sleeping 1 us, beside a
+// blinker on `blink_cpu` that runs 10 us and sleeps 50 us.
+Workload HotTasksBesideABlinker(const std::string& hot_cpus, int blink_cpu) {
   Workload w;
   ProgramBuilder hot("hot");
   hot.Loop(0)
@@ -1276,10 +1294,25 @@ TEST(SimulatorTest, NewidleBalanceLeavesCacheHotTasksWhereTheyAre) {
       .Sleep(Dist::Constant(50000))
       .EndLoop();
   w.programs = {Build(hot), Build(blink)};
-  TaskSpec t = Task("hot", 0, "0-1", 0);
+  TaskSpec t = Task("hot", 0, hot_cpus, 0);
   t.count = 3;
   w.tasks.push_back(t);
-  w.tasks.push_back(Task("blink", 1, "1", 1));
+  w.tasks.push_back(Task("blink", 1, absl::StrCat(blink_cpu), blink_cpu));
+  return w;
+}
+
+TEST(SimulatorTest, NewidleBalanceLeavesCacheHotTasksWhereTheyAre) {
+  // Three tasks share CPU 0 (allowed on CPUs 0 and 1), each running 50 us
+  // and sleeping 1 us, so a queued one always ran well within
+  // sched_migration_cost (500 us): task_hot(). CPU 1 runs a blinker and
+  // goes idle every 60 us. can_migrate_task() (kernel/sched/fair.c, Linux
+  // 5.19 and 6.1) lets a newidle balance take no cache-hot task (it never
+  // counts a failure towards cache_nice_tries), so CPU 1's many newidle
+  // balances leave all three on CPU 0 (the model before this rule took a
+  // hot task on a second pass at once). A NO_HZ kick from CPU 0's tick
+  // still pulls one.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  const Workload w = HotTasksBesideABlinker("0-1", 1);
   FixedFreqGovernor freq(3500000);
   FixedIdleGovernor idle(0);
   PrevTargetPlacement place;
@@ -1311,35 +1344,14 @@ TEST(SimulatorTest, SmtSiblingTakesCacheHotTasksSinceV510) {
   const int sibling = core.First() == 0 ? core.Next(0) : core.First();
   ASSERT_GT(sibling, 0);
   const std::string pair = absl::StrCat("0,", sibling);
-  Workload w;
-  ProgramBuilder hot("hot");
-  hot.Loop(0)
-      .Compute(Dist::Constant(175000))
-      .Sleep(Dist::Constant(1000))
-      .EndLoop();
-  ProgramBuilder blink("blink");
-  blink.Loop(0)
-      .Compute(Dist::Constant(35000))
-      .Sleep(Dist::Constant(50000))
-      .EndLoop();
-  w.programs = {Build(hot), Build(blink)};
-  TaskSpec t = Task("hot", 0, pair, 0);
-  t.count = 3;
-  w.tasks.push_back(t);
-  w.tasks.push_back(Task("blink", 1, absl::StrCat(sibling), sibling));
+  const Workload w = HotTasksBesideABlinker(pair, sibling);
   auto pulls_before_first_tick = [&](bool smt_ignores_cache_hot) {
-    FixedFreqGovernor freq(3500000);
-    FixedIdleGovernor idle(0);
-    PrevTargetPlacement place;
     SimConfig config = QuietConfig();
-    config.load_balance = true;
     config.smt_ignores_cache_hot = smt_ignores_cache_hot;
-    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
-    EXPECT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(3000000)).ok());
+    const BalancedRun run = RunBalanced(topo, config, w, 3000000);
     int on_sibling = 0;
-    for (int i = 0; i < 3; ++i) on_sibling += sim->task_cpu(i) == sibling;
-    EXPECT_EQ(static_cast<uint64_t>(on_sibling) > 0,
-              sim->Stats().load_balance_migrations > 0);
+    for (int i = 0; i < 3; ++i) on_sibling += run.task_cpus[i] == sibling;
+    EXPECT_EQ(on_sibling > 0, run.migrations > 0);
     return on_sibling;
   };
   EXPECT_GE(pulls_before_first_tick(true), 1);
@@ -1370,16 +1382,10 @@ TEST(SimulatorTest, NewidleBalanceGateFollowsTheKernelVersion) {
   w.tasks.push_back(t);
   w.tasks.push_back(Task("blink", 1, "1", 1));
   auto pulls_before_first_tick = [&](bool old_gate) {
-    FixedFreqGovernor freq(3500000);
-    FixedIdleGovernor idle(0);
-    PrevTargetPlacement place;
     SimConfig config = QuietConfig();
-    config.load_balance = true;
     config.newidle_load_balance = true;
     config.newidle_migration_cost_gate = old_gate;
-    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
-    EXPECT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(3900000)).ok());
-    return sim->Stats().load_balance_migrations;
+    return RunBalanced(topo, config, w, 3900000).migrations;
   };
   EXPECT_GE(pulls_before_first_tick(false), 1u);
   EXPECT_EQ(pulls_before_first_tick(true), 0u);
