@@ -689,8 +689,9 @@ class SimulatorImpl {
   void NohzKick(int cpu);
   // task_hot(): ran within sched_migration_cost.
   bool TaskHot(int task) const;
-  // Whether a balance of `sd` may take a cache-hot task: at an SMT level
-  // always, elsewhere after more than cache_nice_tries failed balances.
+  // Whether a balance of `sd` may take a cache-hot task: after more than
+  // cache_nice_tries failed balances, and at an SMT level always when
+  // SimConfig::smt_ignores_cache_hot is on.
   bool IgnoreHot(const topology::SchedDomain& sd,
                  uint32_t nr_balance_failed) const;
   bool CanMigrate(int task, int dst_cpu, bool ignore_hot) const;

@@ -1337,8 +1337,8 @@ TEST(SimulatorTest, SmtSiblingTakesCacheHotTasksSinceV510) {
   // (kernel/sched/fair.c) returns "not hot" for a balance of an SMT domain
   // since v5.10 (commit ec73240b1627, "sched/fair: Ignore cache hotness for
   // SMT migration": the siblings share their caches), so the sibling's
-  // newidle balance takes one at once; before v5.10
-  // (smt_ignores_cache_hot false) none moves before CPU 0's first tick.
+  // balancing takes one before CPU 0's first tick; before v5.10
+  // (smt_ignores_cache_hot false) none moves by then.
   topology::Topology topo = Preset("skylake-e3-1240v5");
   const topology::CpuSet& core = topo.smt_siblings(0);
   const int sibling = core.First() == 0 ? core.Next(0) : core.First();
