@@ -32,8 +32,14 @@
 
 namespace schedsim::sim {
 
-bool SimulatorImpl::TaskHot(int task) const {
-  return now_ns_ - tasks_[task].last_ran_ns < config_.sched_migration_cost_ns;
+bool SimulatorImpl::TaskHot(int task, int dst_cpu) const {
+  const Task& t = tasks_[task];
+  // CACHE_HOT_BUDDY: a buddy of its runqueue is hot to a busy destination.
+  if (config_.cfs_buddies && cpus_[dst_cpu].nr_running > 0) {
+    const Buddies& src = buddies_[static_cast<size_t>(t.cpu)];
+    if (src.next == task || src.last == task) return true;
+  }
+  return now_ns_ - t.last_ran_ns < config_.sched_migration_cost_ns;
 }
 
 bool SimulatorImpl::IgnoreHot(const topology::SchedDomain& sd,
@@ -52,7 +58,7 @@ bool SimulatorImpl::CanMigrate(int task, int dst_cpu, bool ignore_hot) const {
   const Task& t = tasks_[task];
   if (!AllowedOf(t)->Test(dst_cpu)) return false;
   if (t.policy == SchedPolicy::kFifo) return false;
-  if (!ignore_hot && TaskHot(task)) {
+  if (!ignore_hot && TaskHot(task, dst_cpu)) {
     return false;
   }
   return true;
@@ -179,7 +185,7 @@ int SimulatorImpl::PullOne(int src, int dst, bool ignore_hot) {
   bool hot = false;
   for (int q : cpus_[src].rq) {
     if (!CanMigrate(q, dst, /*ignore_hot=*/true)) continue;  // pinned
-    if (!ignore_hot && TaskHot(q)) {
+    if (!ignore_hot && TaskHot(q, dst)) {
       hot = true;
       continue;
     }

@@ -150,6 +150,22 @@ struct SimConfig {
   // (docs/validation.md, "SMT siblings ignore cache hotness, measured but
   // off").
   bool smt_ignores_cache_hot = false;
+  // CFS buddies (kernel/sched/fair.c, v2.6.29 to v6.5; features.h: NEXT_BUDDY
+  // off, LAST_BUDDY and CACHE_HOT_BUDDY on): a wake-up that preempts marks
+  // the wakee as the runqueue's next buddy and, with at least
+  // sched_nr_latency (8) tasks on it, the preempted task as its last buddy
+  // (check_preempt_wakeup()); pick_next_entity() runs the next buddy, else
+  // the last, instead of the leftmost task when that is not unfair
+  // (wakeup_preempt_entity() < 1); a task's marks go when it is picked
+  // (set_next_entity()), dequeued (dequeue_entity()) or has run its slice
+  // (check_preempt_tick()); task_hot() calls a buddy cache-hot to a balance
+  // whose destination has tasks. Commit 4793241be408 ("sched: backward
+  // looking buddy") added the last buddy so that a producer preempted by its
+  // consumer gets the CPU back. Off by default (the leftmost task always
+  // runs, as the model always had it): measured on 2026-12-05 it takes seed
+  // 001's quick tier below the floor, as the other measured-but-off rules
+  // above do (docs/validation.md, "CFS buddies, measured but off").
+  bool cfs_buddies = false;
   // Fork, exec and initial placement with find_idlest_group()'s local
   // group (kernel/sched/fair.c, v6.1): at each level the local group is
   // kept when it has spare capacity and the idlest other one has none, or

@@ -627,6 +627,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           if (rightmost >= 0 && t.policy != SchedPolicy::kFifo) {
             t.vruntime = std::max(t.vruntime, tasks_[rightmost].vruntime + 1);
           }
+          ClearBuddies(cpu, id);  // yield_task_fair() -> clear_buddies()
           c.need_resched = true;
           return Schedule(cpu);
         }

@@ -335,6 +335,7 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
       }
     }
     if (t.rq_pos >= 0) HeapRemove(c, task);
+    ClearBuddies(cpu, task);  // dequeue_entity() -> clear_buddies()
     --c.nr_fair;
     c.load_weight -= t.weight;
     if (util_est_) {
@@ -391,7 +392,9 @@ void SimulatorImpl::Schedule(int cpu) {
   if (!c.rt_rq.empty()) {
     next = c.rt_rq.front();
   } else {
-    next = HeapTop(c);
+    next = PickNextFair(cpu);
+    // set_next_entity() -> clear_buddies(): a buddy earns its favour anew.
+    if (next >= 0) ClearBuddies(cpu, next);
   }
   if (next == prev && prev >= 0) {
     // Keep running it.
@@ -494,13 +497,47 @@ void SimulatorImpl::CheckPreemptWakeup(int cpu, int task) {
     preempt =
         curr.policy != SchedPolicy::kFifo || w.rt_priority > curr.rt_priority;
   } else if (curr.policy != SchedPolicy::kFifo) {
+    // check_preempt_wakeup() (kernel/sched/fair.c, v6.1) returns at once
+    // when a reschedule is already due: no buddy is marked.
+    if (c.need_resched && config_.cfs_buddies) return;
     UpdateCurr(cpu);
     // wakeup_gran(): the granularity in the wakee's virtual time.
     int64_t gran = w.weight == 1024 ? wakeup_granularity_ns_
                                     : wakeup_granularity_ns_ * 1024 / w.weight;
     preempt = curr.vruntime - w.vruntime > gran;
+    if (preempt && config_.cfs_buddies) {
+      // set_next_buddy(wakee); with sched_nr_latency (8) or more tasks on
+      // the runqueue, LAST_BUDDY marks the preempted task too. Neither
+      // marks a SCHED_IDLE task.
+      Buddies& b = buddies_[static_cast<size_t>(cpu)];
+      if (w.policy != SchedPolicy::kIdle) b.next = task;
+      if (c.nr_fair >= 8 && curr.policy != SchedPolicy::kIdle) {
+        b.last = c.curr;
+      }
+    }
   }
   if (preempt) c.need_resched = true;
+}
+
+int SimulatorImpl::PickNextFair(int cpu) const {
+  const Cpu& c = cpus_[cpu];
+  const int left = HeapTop(c);
+  if (left < 0 || !config_.cfs_buddies) return left;
+  // wakeup_preempt_entity(buddy, left) < 1: the buddy's vruntime leads the
+  // leftmost's by at most the wake-up granularity in the leftmost's
+  // virtual time.
+  const Task& l = tasks_[left];
+  const int64_t gran = l.weight == 1024
+                           ? wakeup_granularity_ns_
+                           : wakeup_granularity_ns_ * 1024 / l.weight;
+  auto fair = [&](int b) {
+    return b >= 0 && tasks_[b].rq_pos >= 0 &&
+           tasks_[b].vruntime - l.vruntime <= gran;
+  };
+  const Buddies& b = buddies_[static_cast<size_t>(cpu)];
+  if (fair(b.next)) return b.next;
+  if (fair(b.last)) return b.last;
+  return left;
 }
 
 void SimulatorImpl::StartTick(int cpu) {
@@ -532,6 +569,8 @@ void SimulatorImpl::OnTick(int cpu) {
       int top = HeapTop(c);
       if (t.slice_exec_ns > ideal) {
         c.need_resched = true;
+        // It ran long enough: no buddy favour brings it back.
+        ClearBuddies(cpu, c.curr);
       } else if (top >= 0 && t.slice_exec_ns >= min_granularity_ns_ &&
                  t.vruntime - tasks_[top].vruntime > ideal) {
         c.need_resched = true;

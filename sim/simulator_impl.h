@@ -688,7 +688,24 @@ class SimulatorImpl {
   bool ShouldWeBalance(int cpu, const topology::SchedDomain& sd) const;
   void NohzKick(int cpu);
   // task_hot(): ran within sched_migration_cost.
-  bool TaskHot(int task) const;
+  // task_hot() for a balance towards `dst_cpu`.
+  bool TaskHot(int task, int dst_cpu) const;
+  // CFS buddies (SimConfig::cfs_buddies), per CPU: cfs_rq->next and
+  // ->last, task ids on that runqueue or -1.
+  struct Buddies {
+    int32_t next = -1;
+    int32_t last = -1;
+  };
+  std::vector<Buddies> buddies_;
+  // pick_next_entity(): the leftmost queued fair task of `cpu`, or a buddy
+  // that is not unfair to it; -1 when none is queued.
+  int PickNextFair(int cpu) const;
+  // `task`'s marks as a buddy of `cpu` go (clear_buddies()).
+  void ClearBuddies(int cpu, int task) {
+    Buddies& b = buddies_[static_cast<size_t>(cpu)];
+    if (b.next == task) b.next = -1;
+    if (b.last == task) b.last = -1;
+  }
   // Whether a balance of `sd` may take a cache-hot task: after more than
   // cache_nice_tries failed balances, and at an SMT level always when
   // SimConfig::smt_ignores_cache_hot is on.

@@ -223,6 +223,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     phase_resume_.push_back(std::move(next));
   }
   cpus_.resize(n);
+  buddies_.assign(static_cast<size_t>(n), Buddies{});
   rq_load_.assign(n, PeltSignal{});
   util_est_ = config_.util_est;
   rq_util_est_.assign(util_est_ ? n : 0, 0);

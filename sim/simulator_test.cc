@@ -1358,6 +1358,63 @@ TEST(SimulatorTest, SmtSiblingTakesCacheHotTasksSinceV510) {
   EXPECT_EQ(pulls_before_first_tick(false), 0);
 }
 
+TEST(SimulatorTest, APreemptedProducerGetsTheCpuBackAsTheLastBuddy) {
+  // A producer and its consumer share CPU 0 with eight CPU hogs. Each
+  // message wakes the consumer, which preempts the producer
+  // (check_preempt_wakeup(), kernel/sched/fair.c, v6.1). With ten tasks on
+  // the runqueue (at least sched_nr_latency) the preempted producer becomes
+  // the last buddy, and when the consumer sleeps again pick_next_entity()
+  // gives the CPU back to it rather than to the leftmost hog while that is
+  // fair to within the wake-up granularity (4 ms here; commit 4793241be408,
+  // "sched: backward looking buddy"). A producer burst is 2 ms, so it
+  // gets the CPU back after the consumer until it leads the leftmost hog by
+  // more than that. Without buddies the leftmost task always runs next: the
+  // producer comes back after the consumer only when it is the leftmost.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  const int ch = w.AddChannel("pipe");
+  w.metrics = {"message"};
+  ProgramBuilder producer("producer"), consumer("consumer"), hog("hog");
+  producer.Loop(0).Compute(Dist::Constant(7000000)).Send(ch).EndLoop();
+  consumer.Loop(0).Recv(ch).Mark(0).Compute(Dist::Constant(2000)).EndLoop();
+  hog.Compute(Dist::Constant(int64_t{1} << 40)).Exit();
+  w.programs = {Build(producer), Build(consumer), Build(hog)};
+  w.tasks.push_back(Task("producer", 0, "0", 0));
+  w.tasks.push_back(Task("consumer", 1, "0", 0));
+  TaskSpec hogs = Task("hog", 2, "0", 0);
+  hogs.count = 8;
+  w.tasks.push_back(hogs);
+  // How often the consumer hands the CPU back to the producer when it
+  // sleeps.
+  struct Handbacks : TraceSink {
+    int to_producer = 0;
+    void OnSwitch(int64_t, int, int prev, int next) override {
+      if (prev == 1 && next == 0) ++to_producer;
+    }
+  };
+  auto run = [&](bool buddies) {
+    SimConfig config = QuietConfig();
+    config.cfs_buddies = buddies;
+    FixedFreqGovernor freq(3500000);
+    FixedIdleGovernor poll(0);
+    PrevTargetPlacement place;
+    auto sim = MakeSim(topo, config, w, {&freq, &poll, &place});
+    Handbacks h;
+    sim->set_trace_sink(&h);
+    EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+    EXPECT_GT(sim->Stats().metrics[0].count, 2u);
+    return h;
+  };
+  // In the first 100 ms (4 ms ticks, eight 4 ms hog slices between the
+  // producer's turns) the producer's bursts leave it microseconds to 2 ms of
+  // vruntime ahead of the leftmost hog when the consumer sleeps.
+  const Handbacks with = run(true);
+  const Handbacks without = run(false);
+  EXPECT_GE(with.to_producer, 3);
+  EXPECT_GT(with.to_producer, 2 * without.to_producer)
+      << with.to_producer << " against " << without.to_producer;
+}
+
 TEST(SimulatorTest, NewidleBalanceGateFollowsTheKernelVersion) {
   // Three hogs share CPU 0 (allowed on CPUs 0 and 1): each waits a whole
   // slice (milliseconds) while the others run, so the queued ones are not
