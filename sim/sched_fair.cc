@@ -501,10 +501,7 @@ void SimulatorImpl::CheckPreemptWakeup(int cpu, int task) {
     // when a reschedule is already due: no buddy is marked.
     if (c.need_resched && config_.cfs_buddies) return;
     UpdateCurr(cpu);
-    // wakeup_gran(): the granularity in the wakee's virtual time.
-    int64_t gran = w.weight == 1024 ? wakeup_granularity_ns_
-                                    : wakeup_granularity_ns_ * 1024 / w.weight;
-    preempt = curr.vruntime - w.vruntime > gran;
+    preempt = curr.vruntime - w.vruntime > WakeupGranNs(w);
     if (preempt && config_.cfs_buddies) {
       // set_next_buddy(wakee); with sched_nr_latency (8) or more tasks on
       // the runqueue, LAST_BUDDY marks the preempted task too. Neither
@@ -527,9 +524,7 @@ int SimulatorImpl::PickNextFair(int cpu) const {
   // leftmost's by at most the wake-up granularity in the leftmost's
   // virtual time.
   const Task& l = tasks_[left];
-  const int64_t gran = l.weight == 1024
-                           ? wakeup_granularity_ns_
-                           : wakeup_granularity_ns_ * 1024 / l.weight;
+  const int64_t gran = WakeupGranNs(l);
   auto fair = [&](int b) {
     return b >= 0 && tasks_[b].rq_pos >= 0 &&
            tasks_[b].vruntime - l.vruntime <= gran;

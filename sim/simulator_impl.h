@@ -687,9 +687,15 @@ class SimulatorImpl {
   // its first CPU, balances the domain periodically.
   bool ShouldWeBalance(int cpu, const topology::SchedDomain& sd) const;
   void NohzKick(int cpu);
-  // task_hot(): ran within sched_migration_cost.
-  // task_hot() for a balance towards `dst_cpu`.
+  // task_hot() for a balance towards `dst_cpu`: ran within
+  // sched_migration_cost, or (SimConfig::cfs_buddies) a buddy of its
+  // runqueue while `dst_cpu` runs tasks (CACHE_HOT_BUDDY).
   bool TaskHot(int task, int dst_cpu) const;
+  // wakeup_gran(): the wake-up granularity in `t`'s virtual time.
+  int64_t WakeupGranNs(const Task& t) const {
+    return t.weight == 1024 ? wakeup_granularity_ns_
+                            : wakeup_granularity_ns_ * 1024 / t.weight;
+  }
   // CFS buddies (SimConfig::cfs_buddies), per CPU: cfs_rq->next and
   // ->last, task ids on that runqueue or -1.
   struct Buddies {
@@ -700,8 +706,10 @@ class SimulatorImpl {
   // pick_next_entity(): the leftmost queued fair task of `cpu`, or a buddy
   // that is not unfair to it; -1 when none is queued.
   int PickNextFair(int cpu) const;
-  // `task`'s marks as a buddy of `cpu` go (clear_buddies()).
+  // `task`'s marks as a buddy of `cpu` go (clear_buddies()). Without
+  // buddies there are none: the switch and dequeue paths touch nothing.
   void ClearBuddies(int cpu, int task) {
+    if (!config_.cfs_buddies) return;
     Buddies& b = buddies_[static_cast<size_t>(cpu)];
     if (b.next == task) b.next = -1;
     if (b.last == task) b.last = -1;
