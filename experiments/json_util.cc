@@ -74,6 +74,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"newidle_load_balance", &C::newidle_load_balance},
       {"newidle_migration_cost_gate", &C::newidle_migration_cost_gate},
       {"smt_ignores_cache_hot", &C::smt_ignores_cache_hot},
+      {"nohz_idle_balance", &C::nohz_idle_balance},
       {"cfs_buddies", &C::cfs_buddies},
       {"find_idlest_group_local", &C::find_idlest_group_local},
       {"balance_by_load", &C::balance_by_load},

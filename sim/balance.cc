@@ -17,7 +17,8 @@
 // anything. Newidle balancing, by default, and NO_HZ kicks are simpler:
 // they pull one queued task from the busiest CPU (by runnable tasks) of the
 // lowest level that has one; with SimConfig::newidle_load_balance the
-// newidle balance is newidle_balance()'s walk (NewidleBalance()).
+// newidle balance is newidle_balance()'s walk (StartNewidleWalk(): each
+// level an event, the CPU not idle to wake-ups until the walk ends).
 // Both the count model and newidle balancing obey can_migrate_task()'s
 // cache-hot rule (task_hot(): ran within sched_migration_cost): a hot task
 // moves only once the level's nr_balance_failed, which periodic balances
@@ -111,64 +112,117 @@ int SimulatorImpl::FindOverloadedCpu(int domain_id, int this_cpu) const {
   return busiest;
 }
 
-int64_t SimulatorImpl::NewidleBalance(int cpu) {
+void SimulatorImpl::NewidleBalance(int cpu) {
   Cpu& c = cpus_[cpu];
   // Before v5.16 newidle_balance() also skipped whenever avg_idle was below
   // sysctl_sched_migration_cost (removed by commit c5b0a7eefc70,
   // "sched/fair: Remove sysctl_sched_migration_cost condition").
   if (config_.newidle_migration_cost_gate &&
       c.avg_idle_ns < config_.sched_migration_cost_ns) {
-    return 0;
+    return;
   }
+  // The default model: the lowest level that yields a task, at no cost.
   const std::vector<int>& ids = domains_.stack_ids(cpu);
-  // The simple pull at level i: one task that is not cache-hot from the
-  // busiest CPU by runnable tasks. can_migrate_task(): a cache-hot task
-  // moves only once this level's periodic balances have failed more than
-  // cache_nice_tries times in a row (a newidle balance never counts a
-  // failure). Returns whether a task moved.
-  auto pull_from_busiest = [&](size_t i) {
-    const topology::SchedDomain& sd = domains_.domains()[ids[i]];
-    const int busiest = FindOverloadedCpu(ids[i], cpu);
-    if (busiest < 0) return false;
-    return PullOne(busiest, cpu,
-                   IgnoreHot(sd, c.balance[i].nr_balance_failed)) > 0;
-  };
-  if (!config_.newidle_load_balance) {
-    // The default model: the lowest level that yields a task, at no cost.
-    for (size_t i = 0; i < ids.size(); ++i) {
-      if (!domains_.domains()[ids[i]].has(topology::kSdBalanceNewidle)) {
-        continue;
-      }
-      if (pull_from_busiest(i)) break;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!domains_.domains()[ids[i]].has(topology::kSdBalanceNewidle)) {
+      continue;
     }
-    return 0;
+    if (NewidlePull(cpu, static_cast<int>(i))) return;
+  }
+}
+
+bool SimulatorImpl::NewidlePull(int cpu, int level) {
+  // With balance_by_load, find_busiest_group()'s rules as the periodic
+  // balance (below), without counting a failure. Else the simple pull: one
+  // task that is not cache-hot from the busiest CPU by runnable tasks;
+  // can_migrate_task(): a cache-hot task moves only once this level's
+  // periodic balances have failed more than cache_nice_tries times in a
+  // row (a newidle balance never counts a failure).
+  if (config_.newidle_load_balance && track_load_) {
+    return LoadBalance(cpu, static_cast<size_t>(level), /*idle=*/true,
+                       /*newidle=*/true) > 0;
+  }
+  const int id = domains_.stack_ids(cpu)[level];
+  const topology::SchedDomain& sd = domains_.domains()[id];
+  const int busiest = FindOverloadedCpu(id, cpu);
+  if (busiest < 0) return false;
+  return PullOne(busiest, cpu,
+                 IgnoreHot(sd, cpus_[cpu].balance[level].nr_balance_failed)) >
+         0;
+}
+
+// newidle_balance() (kernel/sched/fair.c, v5.19 and v6.1) runs inside
+// schedule() once pick_next_task_fair() finds nothing: rq->curr is still
+// the task that blocked, so idle_cpu() is false for the whole walk and no
+// wake-up's search takes the CPU as idle. The walk drops the runqueue
+// lock, so a task can be woken onto it meanwhile; the loop stops after the
+// level under way when one has (nr_running or ttwu_pending). Each level's
+// load_balance() scans its span (update_sg_lb_stats(), a remote probe per
+// CPU) before it pulls, so the pull decides on the runqueues as they are
+// at the end of the scan.
+bool SimulatorImpl::StartNewidleWalk(int cpu) {
+  Cpu& c = cpus_[cpu];
+  if (config_.newidle_migration_cost_gate &&
+      c.avg_idle_ns < config_.sched_migration_cost_ns) {
+    return false;
   }
   // rd->overload: no CPU has a task queued behind its running one, so
   // there is nothing to pull anywhere; the kernel stops before any cost.
   bool overload = false;
   for (const LlcShared& l : llcs_) overload |= l.nr_overloaded > 0;
-  if (!overload) return 0;
-  int64_t curr_cost_ns = 0;
-  for (size_t i = 0; i < ids.size(); ++i) {
+  if (!overload) return false;
+  // this_rq->idle_stamp: the idle period (avg_idle) counts from here.
+  c.idle_stamp_ns = now_ns_;
+  newidle_walk_cost_ns_[cpu] = 0;
+  return NewidleWalkFrom(cpu, 0);
+}
+
+bool SimulatorImpl::NewidleWalkFrom(int cpu, int level) {
+  Cpu& c = cpus_[cpu];
+  const std::vector<int>& ids = domains_.stack_ids(cpu);
+  for (int i = level; i < static_cast<int>(ids.size()); ++i) {
     const topology::SchedDomain& sd = domains_.domains()[ids[i]];
-    NewidleCost& level = newidle_costs_[cpu][i];
+    NewidleCost& cost = newidle_costs_[cpu][i];
     // for_each_domain(): stop where the balance so far plus this level's
     // dearest one would outlast the idle period the CPU expects.
-    if (c.avg_idle_ns < curr_cost_ns + level.max_ns) break;
+    if (c.avg_idle_ns < newidle_walk_cost_ns_[cpu] + cost.max_ns) break;
     if (!sd.has(topology::kSdBalanceNewidle)) continue;
-    // load_balance(CPU_NEWLY_IDLE): find_busiest_group() reads every CPU
-    // of the span (update_sg_lb_stats()), a remote probe each.
     const int64_t cost_ns = sd.span.Count() * config_.probe_cost_ns;
-    UpdateNewidleCost(level, cost_ns);
-    curr_cost_ns += cost_ns;
-    // With balance_by_load, find_busiest_group()'s rules as the periodic
-    // balance (below), without counting a failure; else the count model.
-    const bool pulled =
-        track_load_ ? LoadBalance(cpu, i, /*idle=*/true, /*newidle=*/true) > 0
-                    : pull_from_busiest(i);
-    if (pulled) break;
+    UpdateNewidleCost(cost, cost_ns);
+    newidle_walk_cost_ns_[cpu] += cost_ns;
+    if (!c.newidle_walk) {
+      c.newidle_walk = true;
+      c.exiting = true;  // deliveries wait for the level's end
+      RefreshProbe(cpu);
+    }
+    QueuePush(SimTime::FromNanoseconds(now_ns_ + cost_ns), kBandSched,
+              kEvNewidleStep, cpu, i);
+    return true;
   }
-  return curr_cost_ns;
+  return false;
+}
+
+void SimulatorImpl::OnNewidleStep(int cpu, int level) {
+  Cpu& c = cpus_[cpu];
+  if (!c.newidle_walk) return;
+  c.newidle_walk = false;
+  c.exiting = false;
+  RefreshProbe(cpu);
+  // Tasks woken onto the runqueue during the scan (and interrupts it
+  // held) are enqueued now; then this level's pull.
+  DrainHeldWakeups(cpu);
+  if (c.nr_running == 0 && c.ttwu_pending == 0 && NewidlePull(cpu, level) &&
+      c.nr_running > 0) {
+    // pulled_task: no idle period after all.
+    c.idle_stamp_ns = 0;
+  }
+  if (c.nr_running > 0) {
+    NoteIdleEnd(c);  // a woken task ends the idle period (ttwu_do_wakeup)
+    return Schedule(cpu);
+  }
+  if (c.ttwu_pending > 0) return;  // a delivery is coming: it schedules
+  if (NewidleWalkFrom(cpu, level + 1)) return;
+  return EnterIdleState(cpu);
 }
 
 void SimulatorImpl::UpdateNewidleCost(NewidleCost& level, int64_t cost_ns) {
@@ -628,6 +682,25 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
 void SimulatorImpl::NohzKick(int cpu) {
   Cpu& c = cpus_[cpu];
   if (c.nr_running < 2 || c.rq.empty()) return;
+  if (config_.nohz_idle_balance) {
+    // nohz_balancer_kick(): not before nohz.next_balance, nor while a
+    // kicked CPU has yet to balance (NOHZ_KICK_MASK); kick_ilb() ->
+    // find_new_ilb(): the first idle CPU.
+    if (now_ns_ < nohz_next_balance_ns_) return;
+    bool any = false;
+    for (const LlcShared& l : llcs_) any |= l.nr_idle > 0;
+    if (!any) return;
+    for (int x = 0; x < topo_.num_cpus(); ++x) {
+      if (cpus_[x].mode != CpuMode::kIdle || !available_idle(x)) continue;
+      nohz_next_balance_ns_ = kNoKick;
+      ++placement_stats_.ipis;
+      ++cpus_[x].stats.ipis_received;
+      QueuePush(SimTime::FromNanoseconds(now_ns_ + config_.ipi_latency_ns),
+                kBandSched, kEvNohzBalance, x, -1);
+      return;
+    }
+    return;
+  }
   // The nearest idle CPU (by domain level) that may take a queued task.
   const std::vector<int>& ids = domains_.stack_ids(cpu);
   for (size_t i = 0; i < ids.size(); ++i) {
@@ -652,6 +725,57 @@ void SimulatorImpl::NohzKick(int cpu) {
       }
     }
   }
+}
+
+int64_t SimulatorImpl::NextBalanceNs(int cpu) const {
+  // rq->next_balance of an idle CPU: the earliest level's last balance
+  // plus its interval (get_sd_balance_interval() without the busy factor).
+  const Cpu& c = cpus_[cpu];
+  const int64_t max_interval_ns = tick_ns_ * config_.hz * topo_.num_cpus() / 10;
+  int64_t next = kNoKick;
+  for (const auto& level : c.balance) {
+    const int64_t interval_ns =
+        std::clamp<int64_t>(int64_t{level.interval_ms} * 1000000, tick_ns_,
+                            std::max(max_interval_ns, tick_ns_));
+    next = std::min(next, level.last_ns + interval_ns);
+  }
+  return next;
+}
+
+void SimulatorImpl::OnNohzBalance(int ilb) {
+  // _nohz_idle_balance() (kernel/sched/fair.c, v6.1) in the kicked CPU's
+  // softirq, which runs only while that CPU is still idle.
+  const int n = topo_.num_cpus();
+  int64_t next = kNoKick;
+  if (cpus_[ilb].mode == CpuMode::kIdle && available_idle(ilb)) {
+    // for_each_cpu_wrap() from the next CPU: the kicked one balances
+    // itself last.
+    for (int k = 1; k <= n; ++k) {
+      const int x = (ilb + k) % n;
+      Cpu& cx = cpus_[x];
+      if (cx.mode != CpuMode::kIdle || !available_idle(x)) continue;
+      if (now_ns_ >= NextBalanceNs(x)) {
+        PeriodicBalance(x);  // rebalance_domains(rq, CPU_IDLE)
+        if (cx.nr_running > 0) {
+          // attach_tasks() -> resched_curr(): the CPU leaves idle, by IPI
+          // unless it polls.
+          if (cx.polling) {
+            LeaveIdle(x, /*by_poll=*/true);
+            Schedule(x);
+            continue;
+          }
+          const int64_t exit_ns = PhysicalExitNs(x);
+          LeaveIdle(x, /*by_poll=*/false);
+          cx.exiting = true;
+          PushIdleExit(now_ns_ + config_.ipi_latency_ns + exit_ns, x);
+          continue;
+        }
+      }
+      next = std::min(next, NextBalanceNs(x));
+    }
+  }
+  // nohz.next_balance: the earliest due balance of the CPUs still idle.
+  nohz_next_balance_ns_ = next == kNoKick ? now_ns_ : next;
 }
 
 }  // namespace schedsim::sim

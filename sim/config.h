@@ -123,16 +123,18 @@ struct SimConfig {
   // --- Load balancing --------------------------------------------------------
   bool load_balance = true;
   bool newidle_balance = true;
-  // Newidle balancing as newidle_balance() (kernel/sched/fair.c, Linux
-  // 5.19 and 6.1): load_balance(CPU_NEWLY_IDLE) level by level (with
-  // balance_by_load; the count model's pull without), each level's cost
-  // (probe_cost_ns per CPU of its span) charged to the CPU, the walk
+  // Newidle balancing as newidle_balance() (kernel/sched/fair.c, Linux 5.19
+  // and 6.1): load_balance(CPU_NEWLY_IDLE) level by level (with
+  // balance_by_load; the count model's pull without), each level's scan
+  // (probe_cost_ns per CPU of its span) taking simulated time during which the
+  // CPU is not idle to wake-ups (rq->curr is still the blocked task), the walk
   // stopping where avg_idle is below the cost so far plus the level's
-  // sd->max_newidle_lb_cost. Off (the default): one task pulled from the
-  // busiest CPU of the lowest level with one queued, at no cost. Off by
-  // default because, measured on 2026-12-03, it takes away most of seed
-  // 001's published SIS_CORE gains (docs/validation.md, "Newidle balancing
-  // as the kernel's, measured but off").
+  // sd->max_newidle_lb_cost, or once a task was woken onto it. Off (the
+  // default): one task pulled from the busiest CPU of the lowest level with
+  // one queued, at no cost. Off by default because, measured on 2026-12-03, it
+  // takes away most of seed 001's published SIS_CORE gains
+  // (docs/validation.md, "Newidle balancing as the kernel's, measured but
+  // off").
   bool newidle_load_balance = false;
   // Kernels before v5.16 skipped newidle balancing while avg_idle was below
   // sched_migration_cost (commit c5b0a7eefc70, "sched/fair: Remove
@@ -150,6 +152,16 @@ struct SimConfig {
   // (docs/validation.md, "SMT siblings ignore cache hotness, measured but
   // off").
   bool smt_ignores_cache_hot = false;
+  // NO_HZ idle balancing as the kernel's (kernel/sched/fair.c, v5.19 and
+  // v6.1): an overloaded CPU's tick (nohz_balancer_kick(), nr_running >= 2)
+  // kicks one idle CPU only once nohz.next_balance has come, and the kicked
+  // CPU (_nohz_idle_balance()) runs rebalance_domains(CPU_IDLE) for every
+  // idle CPU whose balance is due: each level at its own interval (no busy
+  // factor), should_we_balance(), load_balance() with the cache-hot rule
+  // and its failures counted; a CPU that received tasks leaves idle. Off
+  // (the default): every such tick hands one queued task, hot or not, to
+  // the nearest idle CPU at once.
+  bool nohz_idle_balance = false;
   // CFS buddies (kernel/sched/fair.c, v2.6.29 to v6.5; features.h: NEXT_BUDDY
   // off, LAST_BUDDY and CACHE_HOT_BUDDY on): a wake-up that preempts marks
   // the wakee as the runqueue's next buddy and, with at least

@@ -76,17 +76,21 @@ std::unique_ptr<platform::IdleDevice> MakeSimIdleDevice(SimulatorImpl* sim,
 // idle state.
 void SimulatorImpl::EnterIdle(int cpu) {
   Cpu& c = cpus_[cpu];
-  int64_t balance_ns = 0;
   if (config_.load_balance && config_.newidle_balance) {
-    balance_ns = NewidleBalance(cpu);
-    if (c.nr_running > 0) {
-      newidle_cost_ns_ = balance_ns;
-      Schedule(cpu);
-      newidle_cost_ns_ = 0;
-      return;
+    if (config_.newidle_load_balance) {
+      // The walk's levels end in kEvNewidleStep (OnNewidleStep), which
+      // runs a task or enters idle.
+      if (StartNewidleWalk(cpu)) return;
+    } else {
+      NewidleBalance(cpu);
+      if (c.nr_running > 0) return Schedule(cpu);
     }
   }
   c.idle_stamp_ns = now_ns_;
+  return EnterIdleState(cpu);
+}
+
+void SimulatorImpl::EnterIdleState(int cpu) {
   // update_idle_core (and a policy's own idle-entry work) runs on the CPU
   // going idle, in the idle task before cpuidle: its probes of the
   // siblings and the shared lines it reads and writes delay the idle
@@ -97,7 +101,7 @@ void SimulatorImpl::EnterIdle(int cpu) {
   line_cost_ns_ = 0;
   policies_.placement->OnCpuIdle(*sched_view_, cpu);
   const int64_t entry_work_ns =
-      balance_ns + scan_probes_ * config_.probe_cost_ns + line_cost_ns_;
+      scan_probes_ * config_.probe_cost_ns + line_cost_ns_;
   scan_probes_ = 0;
   line_cpu_ = -1;
   line_cost_ns_ = 0;
@@ -212,6 +216,13 @@ void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   c.polling = false;
   QueueCancel(c.idle_timer);
   c.idle_timer = EventHandle();
+  NoteIdleEnd(c);
+  if (s >= 0) policies_.idle->Reflect(*idle_devices_[cpu], s);
+  if (sink_) sink_->OnIdle(now_ns_, cpu, -1);
+  (void)by_poll;
+}
+
+void SimulatorImpl::NoteIdleEnd(Cpu& c) {
   // SIS_PROP's avg_idle (ttwu_do_wakeup): EWMA 1/8 of idle durations,
   // clamped at 2 * max_idle_balance_cost.
   if (c.idle_stamp_ns > 0) {
@@ -223,15 +234,29 @@ void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
     c.wake_avg_idle_ns = c.avg_idle_ns / 2;
     c.idle_stamp_ns = 0;
   }
-  if (s >= 0) policies_.idle->Reflect(*idle_devices_[cpu], s);
-  if (sink_) sink_->OnIdle(now_ns_, cpu, -1);
-  (void)by_poll;
 }
 
 void SimulatorImpl::OnIdleExitDone(int cpu) {
   Cpu& c = cpus_[cpu];
   AccountEnergy(cpu);  // the exit was charged at its own power
   c.exiting = false;
+  DrainHeldWakeups(cpu);
+  if (c.mode == CpuMode::kBusy) {
+    // An interrupt-context wake-up on a CPU that is already busy cannot
+    // happen here, but keep preemption right if it does.
+    if (c.need_resched) {
+      SettlePhase(cpu);
+      return Schedule(cpu);
+    }
+    return;
+  }
+  if (c.nr_running > 0) return Schedule(cpu);
+  if (c.ttwu_pending > 0) return;  // a delivery is coming
+  return EnterIdle(cpu);
+}
+
+void SimulatorImpl::DrainHeldWakeups(int cpu) {
+  Cpu& c = cpus_[cpu];
   // Interrupt work first (timer and IO wake-ups this CPU handles).
   if (!c.irq_pending.empty()) {
     for (size_t i = 0; i < c.irq_pending.size(); ++i) {
@@ -253,18 +278,6 @@ void SimulatorImpl::OnIdleExitDone(int cpu) {
     EnqueueTask(cpu, task, /*wakeup=*/true, flags);
     task = next;
   }
-  if (c.mode == CpuMode::kBusy) {
-    // An interrupt-context wake-up on a CPU that is already busy cannot
-    // happen here, but keep preemption right if it does.
-    if (c.need_resched) {
-      SettlePhase(cpu);
-      return Schedule(cpu);
-    }
-    return;
-  }
-  if (c.nr_running > 0) return Schedule(cpu);
-  if (c.ttwu_pending > 0) return;  // a delivery is coming
-  return EnterIdle(cpu);
 }
 
 void SimulatorImpl::OnPollTimeout(int cpu) {

@@ -182,6 +182,10 @@ void SimulatorImpl::Dispatch(const Event& e) {
       return OnPmu(e.cpu);
     case kEvNoise:
       return OnNoise(e.cpu, e.task);
+    case kEvNewidleStep:
+      return OnNewidleStep(e.cpu, e.task);
+    case kEvNohzBalance:
+      return OnNohzBalance(e.cpu);
     case kEvPhaseEnd:
     case kEvTick:
     case kEvWakeDeliver:

@@ -66,6 +66,9 @@ enum EventKind : uint16_t {
                     // (queue_)
   kEvTaskIrq,       // task: a device interrupt (not IO, not a timer) wakes
                     // it; cpu: where it slept (queue_)
+  kEvNewidleStep,   // cpu: a level of its newidle balance walk ends (queue_)
+  kEvNohzBalance,   // cpu: the kicked idle CPU balances for the idle ones
+                    // (queue_)
 };
 
 // The background activity of docs/model.md "Run-to-run variability".
@@ -195,6 +198,11 @@ struct alignas(64) Cpu {
   EventHandle idle_timer;  // POLL time limit
   bool tick_running = false;
   bool poll_limit_hit = false;
+  // In newidle_balance() (SimConfig::newidle_load_balance): the CPU is
+  // still in schedule() with its last task as rq->curr, so idle_cpu() is
+  // false and no wake-up picks it as idle; deliveries wait for the level
+  // under way to end (kEvNewidleStep).
+  bool newidle_walk = false;
   // The runqueue's utilization changed (its PELT signal decayed across a
   // period boundary, or a task's signal was attached or removed) since the
   // governor was last told: the kernel's cfs_rq_util_change() condition.
@@ -336,8 +344,8 @@ class SimulatorImpl {
   static constexpr uint8_t kProbeAvailableIdle = 1;
   static constexpr uint8_t kProbeSchedIdle = 2;
   static uint8_t ProbeBits(const Cpu& c) {
-    const bool available =
-        c.mode != CpuMode::kBusy && c.nr_running == 0 && c.ttwu_pending == 0;
+    const bool available = c.mode != CpuMode::kBusy && !c.newidle_walk &&
+                           c.nr_running == 0 && c.ttwu_pending == 0;
     // sched_idle_rq(): every runnable task is SCHED_IDLE.
     const bool sched_idle = c.nr_running > 0 && c.nr_sched_idle == c.nr_running;
     return (available ? kProbeAvailableIdle : 0) |
@@ -366,9 +374,6 @@ class SimulatorImpl {
   std::vector<LlcShared> llcs_;
   // CPUs with nr_running >= 2, as CpuSet words.
   std::vector<uint64_t> overloaded_;
-  // Time of the newidle balance that just pulled a task, set by EnterIdle
-  // for the switch it then makes (charged with the context switch).
-  int64_t newidle_cost_ns_ = 0;
   // sd->max_newidle_lb_cost and sd->last_decay_max_lb_cost of one CPU's
   // domain level: the dearest newidle balance of the level so far.
   struct NewidleCost {
@@ -378,6 +383,12 @@ class SimulatorImpl {
   // Per CPU, per domain level; only with SimConfig::newidle_load_balance
   // (empty otherwise).
   std::vector<std::vector<NewidleCost>> newidle_costs_;
+  // nohz.next_balance (SimConfig::nohz_idle_balance): no kick before it;
+  // kNoKick while a kicked CPU has yet to balance.
+  int64_t nohz_next_balance_ns_ = 0;
+  static constexpr int64_t kNoKick = INT64_MAX;
+  // Per CPU: the time its newidle walk has taken so far (curr_cost).
+  std::vector<int64_t> newidle_walk_cost_ns_;
   std::vector<uint8_t> probe_;  // ProbeBits of each CPU
   // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
   // load balancing (kept by NoteNrRunning).
@@ -604,6 +615,16 @@ class SimulatorImpl {
   void SelectAndEnterIdle(int cpu, int64_t entry_work_ns = 0);
   void LeaveIdle(int cpu, bool by_poll);  // ends the idle period now
   void OnIdleExitDone(int cpu);
+  // The interrupt work and the wake list held while the CPU could not take
+  // them (a C-state exit, a newidle balance level): wake-ups first, then
+  // the tasks delivered meanwhile are enqueued.
+  void DrainHeldWakeups(int cpu);
+  // ttwu_do_wakeup()'s avg_idle update: the idle period that began at
+  // idle_stamp ends now.
+  void NoteIdleEnd(Cpu& c);
+  // The rest of EnterIdle once no newidle balance found a task: the
+  // policy's idle-entry work, then the idle state.
+  void EnterIdleState(int cpu);
   void OnPollTimeout(int cpu);
   void OnIdleTick(int cpu);
   int64_t PhysicalExitNs(int cpu) const;
@@ -676,8 +697,19 @@ class SimulatorImpl {
   void AccountEnergy(int cpu);
 
   // balance.cc
-  // Returns the time the balance took (charged by the caller to the CPU).
-  int64_t NewidleBalance(int cpu);
+  // Newidle balancing without SimConfig::newidle_load_balance: the lowest
+  // level that yields a task pulls one, at no cost.
+  void NewidleBalance(int cpu);
+  // SimConfig::newidle_load_balance: newidle_balance()'s walk over the
+  // levels as events, each level's pull at the end of its scan. Start it
+  // (false: nothing to do, the caller enters idle), or go on from
+  // `level` (newidle_walk_cost_ns_ holds the cost so far).
+  bool StartNewidleWalk(int cpu);
+  bool NewidleWalkFrom(int cpu, int level);
+  void OnNewidleStep(int cpu, int level);
+  // load_balance(CPU_NEWLY_IDLE) at `level` of `cpu`'s domains: whether a
+  // task moved to `cpu`.
+  bool NewidlePull(int cpu, int level);
   // update_newidle_cost() (kernel/sched/fair.c, Linux 5.19): raise the
   // level's max cost, or decay it by 253/256 when a second has passed
   // since the last raise or decay.
@@ -687,6 +719,11 @@ class SimulatorImpl {
   // its first CPU, balances the domain periodically.
   bool ShouldWeBalance(int cpu, const topology::SchedDomain& sd) const;
   void NohzKick(int cpu);
+  // SimConfig::nohz_idle_balance: _nohz_idle_balance() on `ilb`, for every
+  // idle CPU whose balance is due; then nohz.next_balance.
+  void OnNohzBalance(int ilb);
+  // When `cpu`'s rebalance_domains() is next due (rq->next_balance).
+  int64_t NextBalanceNs(int cpu) const;
   // task_hot() for a balance towards `dst_cpu`: ran within
   // sched_migration_cost, or (SimConfig::cfs_buddies) a buddy of its
   // runqueue while `dst_cpu` runs tasks (CACHE_HOT_BUDDY).

@@ -234,8 +234,10 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   phase_ns_memo_.assign(n, PhaseNsMemo());
   overloaded_.assign((n + 63) / 64, 0);
   newidle_costs_.clear();
+  newidle_walk_cost_ns_.clear();
   if (config_.newidle_load_balance) {
     newidle_costs_.resize(n);
+    newidle_walk_cost_ns_.assign(n, 0);
     for (int cpu = 0; cpu < n; ++cpu) {
       newidle_costs_[cpu].resize(domains_.depth(cpu));
     }

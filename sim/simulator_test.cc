@@ -1331,6 +1331,37 @@ TEST(SimulatorTest, NewidleBalanceLeavesCacheHotTasksWhereTheyAre) {
   EXPECT_EQ(on_cpu1, 1);
 }
 
+TEST(SimulatorTest, NohzIdleBalanceWaitsForItsIntervalAndTheCacheHotRule) {
+  // The cache-hot tasks and the blinker of the test above. The model's
+  // default NO_HZ kick hands CPU 1 a queued task at CPU 0's first tick
+  // (4 ms), hot or not. The kernel's (kernel/sched/fair.c, v6.1:
+  // nohz_balancer_kick(), _nohz_idle_balance()) kicks an idle CPU only
+  // once nohz.next_balance has come, and that CPU runs
+  // rebalance_domains(CPU_IDLE) for CPU 1: load_balance() finds only hot
+  // tasks, counts a failure and goes back to the level's min_interval; a
+  // later balance, with nr_balance_failed above cache_nice_tries, takes
+  // one.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  const Workload w = HotTasksBesideABlinker("0-1", 1);
+  auto on_cpu1_at = [&](bool nohz, int64_t ns) {
+    FixedFreqGovernor freq(3500000);
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    SimConfig config = QuietConfig();
+    config.load_balance = true;
+    config.nohz_idle_balance = nohz;
+    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+    if (sim == nullptr) return -1;
+    EXPECT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(ns)).ok());
+    int n = 0;
+    for (int i = 0; i < 3; ++i) n += sim->task_cpu(i) == 1;
+    return n;
+  };
+  EXPECT_EQ(on_cpu1_at(false, 6000000), 1);
+  EXPECT_EQ(on_cpu1_at(true, 6000000), 0);
+  EXPECT_EQ(on_cpu1_at(true, 30000000), 1);
+}
+
 TEST(SimulatorTest, SmtSiblingTakesCacheHotTasksSinceV510) {
   // The cache-hot tasks of the test above, now sharing CPU 0 with CPU 0's
   // SMT sibling allowed, and the blinker on the sibling. task_hot()
@@ -1446,6 +1477,60 @@ TEST(SimulatorTest, NewidleBalanceGateFollowsTheKernelVersion) {
   };
   EXPECT_GE(pulls_before_first_tick(false), 1u);
   EXPECT_EQ(pulls_before_first_tick(true), 0u);
+}
+
+TEST(SimulatorTest, ACpuInItsNewidleBalanceIsNotIdleYet) {
+  // newidle_balance() runs inside schedule() with the blocked task still
+  // rq->curr, so idle_cpu() is false until the walk over the levels ends
+  // (kernel/sched/fair.c, core.c, v5.19 and v6.1): no wake-up takes the CPU
+  // as idle meanwhile. Three hogs pinned to CPU 0 keep rd->overload set
+  // and cannot be pulled, so CPU 1's walk runs every level: the SMT pair
+  // and the LLC, 2 + 8 CPUs at probe_cost_ns (60) each, 600 ns. Without
+  // newidle_load_balance the model's pull costs nothing and the CPU is in
+  // its idle state as soon as the blinker blocks.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  Workload w;
+  ProgramBuilder hog("hog");
+  hog.Loop(0).Compute(Dist::Constant(1000000000)).EndLoop();
+  ProgramBuilder blink("blink");
+  blink.Loop(0)
+      .Compute(Dist::Constant(35000))
+      .Sleep(Dist::Constant(50000))
+      .EndLoop();
+  w.programs = {Build(hog), Build(blink)};
+  TaskSpec t = Task("hog", 0, "0", 0);
+  t.count = 3;
+  w.tasks.push_back(t);
+  w.tasks.push_back(Task("blink", 1, "1", 1));
+  // The time from the blinker's first block to CPU 1's idle state, in
+  // 20 ns steps (-1: not seen).
+  auto gap_ns = [&](bool walk) -> int64_t {
+    SimConfig config = QuietConfig();
+    config.load_balance = true;
+    config.newidle_load_balance = walk;
+    config.newidle_migration_cost_gate = false;
+    FixedFreqGovernor freq(3500000);
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+    if (sim == nullptr) return -1;
+    bool ran = false;
+    int64_t blocked_ns = -1;
+    for (int64_t ns = 20; ns < 40000; ns += 20) {
+      EXPECT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(ns)).ok());
+      const bool running = sim->task_running(3);
+      ran |= running;
+      if (ran && !running && blocked_ns < 0) blocked_ns = ns;
+      if (blocked_ns >= 0 && sim->cpu_idle_state(1) >= 0) {
+        return ns - blocked_ns;
+      }
+    }
+    return -1;
+  };
+  EXPECT_EQ(gap_ns(false), 0);
+  const int64_t walk = gap_ns(true);
+  EXPECT_GE(walk, 580);
+  EXPECT_LE(walk, 640);
 }
 
 TEST(SimulatorTest, PeriodicBalanceEvensLoadBetweenOverloadedCpus) {
