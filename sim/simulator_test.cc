@@ -1344,17 +1344,11 @@ TEST(SimulatorTest, NohzIdleBalanceWaitsForItsIntervalAndTheCacheHotRule) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   const Workload w = HotTasksBesideABlinker("0-1", 1);
   auto on_cpu1_at = [&](bool nohz, int64_t ns) {
-    FixedFreqGovernor freq(3500000);
-    FixedIdleGovernor idle(0);
-    PrevTargetPlacement place;
     SimConfig config = QuietConfig();
-    config.load_balance = true;
     config.nohz_idle_balance = nohz;
-    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
-    if (sim == nullptr) return -1;
-    EXPECT_TRUE(sim->RunUntil(SimTime::FromNanoseconds(ns)).ok());
+    const BalancedRun run = RunBalanced(topo, config, w, ns);
     int n = 0;
-    for (int i = 0; i < 3; ++i) n += sim->task_cpu(i) == 1;
+    for (int i = 0; i < 3; ++i) n += run.task_cpus[i] == 1;
     return n;
   };
   EXPECT_EQ(on_cpu1_at(false, 6000000), 1);
@@ -1446,6 +1440,25 @@ TEST(SimulatorTest, APreemptedProducerGetsTheCpuBackAsTheLastBuddy) {
       << with.to_producer << " against " << without.to_producer;
 }
 
+// Three hogs started on CPU 0 and allowed on `hog_cpus`, and a blinker on
+// CPU 1 that runs 10 us (35000 cycles at 3.5 GHz) and sleeps `sleep_ns`.
+Workload HogsBesideABlinker(const std::string& hog_cpus, int64_t sleep_ns) {
+  Workload w;
+  ProgramBuilder hog("hog");
+  hog.Loop(0).Compute(Dist::Constant(1000000000)).EndLoop();
+  ProgramBuilder blink("blink");
+  blink.Loop(0)
+      .Compute(Dist::Constant(35000))
+      .Sleep(Dist::Constant(sleep_ns))
+      .EndLoop();
+  w.programs = {Build(hog), Build(blink)};
+  TaskSpec t = Task("hog", 0, hog_cpus, 0);
+  t.count = 3;
+  w.tasks.push_back(t);
+  w.tasks.push_back(Task("blink", 1, "1", 1));
+  return w;
+}
+
 TEST(SimulatorTest, NewidleBalanceGateFollowsTheKernelVersion) {
   // Three hogs share CPU 0 (allowed on CPUs 0 and 1): each waits a whole
   // slice (milliseconds) while the others run, so the queued ones are not
@@ -1456,19 +1469,7 @@ TEST(SimulatorTest, NewidleBalanceGateFollowsTheKernelVersion) {
   // CPU 1 pulls a hog well before CPU 0's first tick; before v5.16 it also
   // skipped while avg_idle < sched_migration_cost (500 us): no pull.
   topology::Topology topo = Preset("skylake-e3-1240v5");
-  Workload w;
-  ProgramBuilder hog("hog");
-  hog.Loop(0).Compute(Dist::Constant(1000000000)).EndLoop();
-  ProgramBuilder blink("blink");
-  blink.Loop(0)
-      .Compute(Dist::Constant(35000))
-      .Sleep(Dist::Constant(5000))
-      .EndLoop();
-  w.programs = {Build(hog), Build(blink)};
-  TaskSpec t = Task("hog", 0, "0-1", 0);
-  t.count = 3;
-  w.tasks.push_back(t);
-  w.tasks.push_back(Task("blink", 1, "1", 1));
+  const Workload w = HogsBesideABlinker("0-1", 5000);
   auto pulls_before_first_tick = [&](bool old_gate) {
     SimConfig config = QuietConfig();
     config.newidle_load_balance = true;
@@ -1489,19 +1490,7 @@ TEST(SimulatorTest, ACpuInItsNewidleBalanceIsNotIdleYet) {
   // newidle_load_balance the model's pull costs nothing and the CPU is in
   // its idle state as soon as the blinker blocks.
   topology::Topology topo = Preset("skylake-e3-1240v5");
-  Workload w;
-  ProgramBuilder hog("hog");
-  hog.Loop(0).Compute(Dist::Constant(1000000000)).EndLoop();
-  ProgramBuilder blink("blink");
-  blink.Loop(0)
-      .Compute(Dist::Constant(35000))
-      .Sleep(Dist::Constant(50000))
-      .EndLoop();
-  w.programs = {Build(hog), Build(blink)};
-  TaskSpec t = Task("hog", 0, "0", 0);
-  t.count = 3;
-  w.tasks.push_back(t);
-  w.tasks.push_back(Task("blink", 1, "1", 1));
+  const Workload w = HogsBesideABlinker("0", 50000);
   // The time from the blinker's first block to CPU 1's idle state, in
   // 20 ns steps (-1: not seen).
   auto gap_ns = [&](bool walk) -> int64_t {
