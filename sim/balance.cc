@@ -192,7 +192,10 @@ bool SimulatorImpl::NewidleWalkFrom(int cpu, int level) {
     newidle_walk_cost_ns_[cpu] += cost_ns;
     if (!c.newidle_walk) {
       c.newidle_walk = true;
-      c.exiting = true;  // deliveries wait for the level's end
+      // Deliveries and interrupts wait for the level's end, as during a
+      // C-state exit (whose POLL-level power the walk is charged at too:
+      // a simplification).
+      c.exiting = true;
       RefreshProbe(cpu);
     }
     QueuePush(SimTime::FromNanoseconds(now_ns_ + cost_ns), kBandSched,
@@ -211,8 +214,7 @@ void SimulatorImpl::OnNewidleStep(int cpu, int level) {
   // Tasks woken onto the runqueue during the scan (and interrupts it
   // held) are enqueued now; then this level's pull.
   DrainHeldWakeups(cpu);
-  if (c.nr_running == 0 && c.ttwu_pending == 0 && NewidlePull(cpu, level) &&
-      c.nr_running > 0) {
+  if (c.nr_running == 0 && c.ttwu_pending == 0 && NewidlePull(cpu, level)) {
     // pulled_task: no idle period after all.
     c.idle_stamp_ns = 0;
   }
@@ -279,8 +281,6 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
   Cpu& c = cpus_[cpu];
   const std::vector<int>& ids = domains_.stack_ids(cpu);
   bool busy = c.mode == CpuMode::kBusy;
-  // max_load_balance_interval: HZ * num_online_cpus / 10 jiffies.
-  const int64_t max_interval_ns = tick_ns_ * config_.hz * topo_.num_cpus() / 10;
   // Every level's newidle cost decays here, the regular visit to all the
   // domains (update_newidle_cost(sd, 0)), whether or not it balances.
   if (!newidle_costs_.empty()) {
@@ -288,13 +288,9 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
   }
   for (size_t i = 0; i < ids.size(); ++i) {
     const topology::SchedDomain& sd = domains_.domains()[ids[i]];
-    // get_sd_balance_interval(): busy CPUs balance busy_factor times less
-    // often; clamped to [1 jiffy, max_load_balance_interval].
-    const int64_t interval_ns =
-        std::clamp<int64_t>(int64_t{c.balance[i].interval_ms} *
-                                (busy ? sd.busy_factor : 1) * 1000000,
-                            tick_ns_, std::max(max_interval_ns, tick_ns_));
-    if (now_ns_ < c.balance[i].last_ns + interval_ns) continue;
+    if (now_ns_ < c.balance[i].last_ns + BalanceIntervalNs(cpu, i, busy)) {
+      continue;
+    }
     c.balance[i].last_ns = now_ns_;
     // load_balance(): a CPU that is not this group's balancer stops here,
     // and does not go on to the levels above (continue_balancing = 0).
@@ -727,17 +723,25 @@ void SimulatorImpl::NohzKick(int cpu) {
   }
 }
 
+int64_t SimulatorImpl::BalanceIntervalNs(int cpu, size_t level,
+                                         bool busy) const {
+  const topology::SchedDomain& sd =
+      domains_.domains()[domains_.stack_ids(cpu)[level]];
+  // max_load_balance_interval: HZ * num_online_cpus / 10 jiffies.
+  const int64_t max_interval_ns = tick_ns_ * config_.hz * topo_.num_cpus() / 10;
+  return std::clamp<int64_t>(int64_t{cpus_[cpu].balance[level].interval_ms} *
+                                 (busy ? sd.busy_factor : 1) * 1000000,
+                             tick_ns_, std::max(max_interval_ns, tick_ns_));
+}
+
 int64_t SimulatorImpl::NextBalanceNs(int cpu) const {
   // rq->next_balance of an idle CPU: the earliest level's last balance
-  // plus its interval (get_sd_balance_interval() without the busy factor).
+  // plus its interval.
   const Cpu& c = cpus_[cpu];
-  const int64_t max_interval_ns = tick_ns_ * config_.hz * topo_.num_cpus() / 10;
   int64_t next = kNoKick;
-  for (const auto& level : c.balance) {
-    const int64_t interval_ns =
-        std::clamp<int64_t>(int64_t{level.interval_ms} * 1000000, tick_ns_,
-                            std::max(max_interval_ns, tick_ns_));
-    next = std::min(next, level.last_ns + interval_ns);
+  for (size_t i = 0; i < c.balance.size(); ++i) {
+    next = std::min(
+        next, c.balance[i].last_ns + BalanceIntervalNs(cpu, i, /*busy=*/false));
   }
   return next;
 }
@@ -764,6 +768,8 @@ void SimulatorImpl::OnNohzBalance(int ilb) {
             Schedule(x);
             continue;
           }
+          ++placement_stats_.ipis;
+          ++cx.stats.ipis_received;
           const int64_t exit_ns = PhysicalExitNs(x);
           LeaveIdle(x, /*by_poll=*/false);
           cx.exiting = true;

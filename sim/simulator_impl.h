@@ -344,8 +344,11 @@ class SimulatorImpl {
   static constexpr uint8_t kProbeAvailableIdle = 1;
   static constexpr uint8_t kProbeSchedIdle = 2;
   static uint8_t ProbeBits(const Cpu& c) {
-    const bool available = c.mode != CpuMode::kBusy && !c.newidle_walk &&
-                           c.nr_running == 0 && c.ttwu_pending == 0;
+    // A newidle walk keeps `exiting` set, so the walk's flag (off the hot
+    // line) is read only then.
+    const bool available = c.mode != CpuMode::kBusy && c.nr_running == 0 &&
+                           c.ttwu_pending == 0 &&
+                           !(c.exiting && c.newidle_walk);
     // sched_idle_rq(): every runnable task is SCHED_IDLE.
     const bool sched_idle = c.nr_running > 0 && c.nr_sched_idle == c.nr_running;
     return (available ? kProbeAvailableIdle : 0) |
@@ -724,6 +727,10 @@ class SimulatorImpl {
   void OnNohzBalance(int ilb);
   // When `cpu`'s rebalance_domains() is next due (rq->next_balance).
   int64_t NextBalanceNs(int cpu) const;
+  // get_sd_balance_interval(): `cpu`'s interval at `level`, busy_factor
+  // times longer on a busy CPU, clamped to [1 jiffy,
+  // max_load_balance_interval].
+  int64_t BalanceIntervalNs(int cpu, size_t level, bool busy) const;
   // task_hot() for a balance towards `dst_cpu`: ran within
   // sched_migration_cost, or (SimConfig::cfs_buddies) a buddy of its
   // runqueue while `dst_cpu` runs tasks (CACHE_HOT_BUDDY).
