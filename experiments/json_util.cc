@@ -55,6 +55,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"pipe_op_ns", &C::pipe_op_ns, 0, kMaxNs},
       {"socket_op_ns", &C::socket_op_ns, 0, kMaxNs},
       {"pipe_lock_lines", &C::pipe_lock_lines, 0, 1000},
+      {"kernel_work_at_frequency", &C::kernel_work_at_frequency},
       {"llc_migration_penalty_ns", &C::llc_migration_penalty_ns, 0, kMaxNs},
       {"smt_migration_penalty_ns", &C::smt_migration_penalty_ns, 0, kMaxNs},
       {"smt_factor_pct", &C::smt_factor_pct, 1, 100},

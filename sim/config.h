@@ -56,6 +56,18 @@ struct SimConfig {
   // docs/validation.md).
   int64_t pipe_lock_lines = 0;
 
+  // Kernel CPU work at the CPU's speed: context_switch_ns, wakeup_cost_ns
+  // (and uclamp_enqueue_cost_ns) and the channels' pipe_op_ns/socket_op_ns
+  // are instructions the CPU executes (__schedule(), try_to_wake_up(),
+  // pipe_write()/pipe_read(), the socket calls), so they are given at the
+  // machine's top frequency and take top / current frequency times as
+  // long on a slower CPU (and longer beside a busy SMT sibling, as user
+  // cycles do). The costs of moving cache lines (probe_cost_ns, the
+  // coherence costs, ipi_latency_ns, the migration refill) stay in ns:
+  // they are the fabric's, not the core's. Off: every kernel cost takes
+  // its ns whatever the frequency.
+  bool kernel_work_at_frequency = false;
+
   // --- Cache-hot migration penalty --------------------------------------
   // Extra stall when a task resumes on another LLC, scaled by NUMA distance
   // / 10 across nodes (assumed; working-set refill).

@@ -65,6 +65,8 @@ void SimulatorImpl::InitFrequency() {
   const int64_t top = f.max_turbo_khz > 0 ? f.max_turbo_khz : base;
   const int64_t low = f.min_khz > 0 ? f.min_khz : base;
   max_khz_ = config_.turbo ? top : base;
+  kernel_cycles_per_ns_ =
+      config_.kernel_work_at_frequency ? static_cast<double>(top) * 1e-6 : 0;
   packages_.resize(topo_.num_packages());
   for (int p = 0; p < topo_.num_packages(); ++p) {
     PackageState& ps = packages_[p];

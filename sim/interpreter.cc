@@ -513,7 +513,8 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         int32_t n = 1;
         if (ABSL_PREDICT_FALSE(op.arg2 == kChannelBatch)) n = TakeBatch(id);
         ch.messages += n;
-        t.pending_cost_ns += ch.op_ns + ChannelLinesNs(ch, cpu);
+        t.pending_cost_ns +=
+            KernelWorkNs(cpu, ch.op_ns) + ChannelLinesNs(ch, cpu);
         for (; n > 0 && ch.readers_head >= 0; --n) {
           int reader = ch.readers_head;
           ch.readers_head = tasks_[reader].next_waiter;
@@ -554,7 +555,8 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           batch_taken_[id] = n;
         }
         ch.messages -= n;
-        t.pending_cost_ns += ch.op_ns + ChannelLinesNs(ch, cpu);
+        t.pending_cost_ns +=
+            KernelWorkNs(cpu, ch.op_ns) + ChannelLinesNs(ch, cpu);
         for (; n > 0 && ch.writers_head >= 0; --n) {
           int writer = ch.writers_head;
           ch.writers_head = tasks_[writer].next_waiter;
@@ -661,8 +663,9 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           ct.wake_start_ns = now_ns_;
           ++cpus_[dst].ttwu_pending;
           RefreshProbe(dst);
-          PushDelivery(now_ns_ + config_.wakeup_cost_ns, dst, child);
-          tasks_[id].pending_cost_ns += config_.wakeup_cost_ns;
+          const int64_t wake_ns = KernelWorkNs(cpu, config_.wakeup_cost_ns);
+          PushDelivery(now_ns_ + wake_ns, dst, child);
+          tasks_[id].pending_cost_ns += wake_ns;
         }
         // Each child counts as an inline op, so a task that forks in a
         // loop that takes no time stops with the error below instead of
@@ -697,7 +700,8 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         RefreshProbe(dst);
         // The stopper's switch and the move cost this CPU what a wake-up
         // costs its waker.
-        PushDelivery(now_ns_ + config_.wakeup_cost_ns, dst, id);
+        PushDelivery(now_ns_ + KernelWorkNs(cpu, config_.wakeup_cost_ns), dst,
+                     id);
         return Schedule(cpu);
       }
       case OpCode::kExit: {

@@ -447,7 +447,7 @@ void SimulatorImpl::Schedule(int cpu) {
   c.curr = next;
   t.exec_start_ns = now_ns_;
   t.slice_exec_ns = 0;
-  t.pending_cost_ns += config_.context_switch_ns;
+  t.pending_cost_ns += KernelWorkNs(cpu, config_.context_switch_ns);
   if (t.wake_start_ns >= 0) {
     // Wake-ups that began before the last ResetStats() are not counted.
     if (t.wake_start_ns >= stats_start_ns_) {

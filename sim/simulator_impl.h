@@ -489,6 +489,18 @@ class SimulatorImpl {
   void ArmPhaseEnd(int cpu);  // its body (inlined into RunTask)
   double RateOf(int cpu) const;
   static double NsPerCycle(double rate) { return rate > 0 ? 1.0 / rate : 0; }
+  // Kernel CPU work of `ns_at_top` ns at the machine's top frequency: how
+  // long it takes on `cpu` now (SimConfig::kernel_work_at_frequency; the
+  // ns unchanged when off).
+  int64_t KernelWorkNs(int cpu, int64_t ns_at_top) const {
+    if (kernel_cycles_per_ns_ == 0) return ns_at_top;
+    const double ns = static_cast<double>(ns_at_top) * kernel_cycles_per_ns_ *
+                      cpus_[cpu].ns_per_cycle;
+    return static_cast<int64_t>(ns + 0.5);
+  }
+  // Cycles per ns of the biggest CPU at the machine's top frequency when
+  // kernel_work_at_frequency is on, else 0.
+  double kernel_cycles_per_ns_ = 0;
   void UpdateRate(int cpu);  // Cpu::ns_per_cycle = NsPerCycle(RateOf(cpu))
   // Sets a domain's cur_khz and the ns_per_cycle values that follow.
   void SetCurKhz(FreqDomainState& d, int64_t khz);

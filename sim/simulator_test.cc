@@ -153,7 +153,8 @@ TaskSpec Task(const std::string& name, int program, const std::string& cpus,
 
 // One task running a single phase of `cycles` + `stall_ns` on CPU 0.
 int64_t OnePhaseRunNs(const char* machine, int64_t khz, int64_t cycles,
-                      int64_t stall_ns) {
+                      int64_t stall_ns,
+                      const SimConfig& config = QuietConfig()) {
   topology::Topology topo = Preset(machine);
   Workload w;
   ProgramBuilder b("work");
@@ -163,7 +164,7 @@ int64_t OnePhaseRunNs(const char* machine, int64_t khz, int64_t cycles,
   FixedFreqGovernor freq(khz);
   FixedIdleGovernor idle(0);
   PrevTargetPlacement place;
-  auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &idle, &place});
+  auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
   EXPECT_TRUE(sim->RunFor(Seconds(1)).ok());
   SimStats s = sim->Stats();
   EXPECT_TRUE(s.tasks[0].exited);
@@ -187,6 +188,22 @@ TEST(SimulatorTest, ComputeScalesWithFrequencyAndStallDoesNot) {
   int64_t stall_only_slow =
       OnePhaseRunNs("skylake-e3-1240v5", 1700000, 0, 1000000);
   EXPECT_EQ(stall_only_fast, stall_only_slow);
+}
+
+TEST(SimulatorTest, KernelWorkTakesLongerAtALowerFrequencyWhenAsked) {
+  // The context switch into the task (1500 ns at the Skylake preset's top
+  // 3.9 GHz) is kernel work: with kernel_work_at_frequency it takes
+  // 3.9 / 1.3 = 3 times as long at 1.3 GHz and 3.9 / 3.5 times at
+  // 3.5 GHz; without it, 1500 ns at any frequency. The stall is not CPU
+  // work and does not change.
+  SimConfig c = QuietConfig();
+  c.kernel_work_at_frequency = true;
+  EXPECT_EQ(OnePhaseRunNs("skylake-e3-1240v5", 1300000, 0, 1000000, c),
+            1000000 + 3 * c.context_switch_ns);
+  EXPECT_EQ(OnePhaseRunNs("skylake-e3-1240v5", 3500000, 0, 1000000, c),
+            1000000 + 1671);  // 1500 x 3.9 / 3.5 = 1671.4
+  EXPECT_EQ(OnePhaseRunNs("skylake-e3-1240v5", 1300000, 0, 1000000),
+            1000000 + c.context_switch_ns);
 }
 
 TEST(SimulatorTest, FrequencyChangeMidPhaseReschedulesItsEnd) {

@@ -323,12 +323,15 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   // runqueue itself, for a direct enqueue) from the target.
   const int64_t wake_lines_ns =
       LineNs(p.cpu, waker_cpu) + 2 * LineNs(target, waker_cpu);
-  int64_t cost = config_.wakeup_cost_ns + scan_probes_ * config_.probe_cost_ns +
-                 line_cost_ns_ + wake_lines_ns;
+  int64_t cost = KernelWorkNs(waker_cpu, config_.wakeup_cost_ns) +
+                 scan_probes_ * config_.probe_cost_ns + line_cost_ns_ +
+                 wake_lines_ns;
   line_cost_ns_ = 0;
   line_cpu_ = -1;
   // uclamp bucket updates: the enqueue now and the dequeue when it sleeps.
-  if (config_.uclamp) cost += 2 * config_.uclamp_enqueue_cost_ns;
+  if (config_.uclamp) {
+    cost += 2 * KernelWorkNs(waker_cpu, config_.uclamp_enqueue_cost_ns);
+  }
   // The wake-up happens after the kernel work the waker has already
   // queued (the pipe copy before the wake, say), then costs `cost` more.
   int64_t delay = cost;
