@@ -302,6 +302,37 @@ TEST(SimulatorTest, CStateExitLatencyShowsInWakeupLatency) {
   EXPECT_GT(b.cpus[1].states[4].usage, 100u);
 }
 
+TEST(SimulatorTest, PipeAndWakeupWorkTakeLongerAtALowerFrequencyWhenAsked) {
+  // A ping-pong between two pinned, polling CPUs at 1.3 GHz, a third of the
+  // Skylake preset's top 3.9 GHz. Each one-way trip is kernel work on the
+  // critical path: the sender's pipe_write(), its try_to_wake_up() (the
+  // wake-up cost and the two uclamp updates of enqueue and dequeue), the
+  // wakee's context switch and its pipe_read(). With
+  // kernel_work_at_frequency each takes 3.9 / 1.3 = 3 times as long, so
+  // a round trip (two trips) grows by 2 x 2 x that work.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(1300000);
+  FixedIdleGovernor poll(0);
+  PrevTargetPlacement place;
+  auto round_trip = [&](bool at_frequency) {
+    SimConfig config = QuietConfig();
+    config.kernel_work_at_frequency = at_frequency;
+    auto sim = MakeSim(topo, config, PingPong(0), {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(10)).ok());
+    sim->ResetStats();
+    EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+    SimStats s = sim->Stats();
+    EXPECT_GT(s.metrics[0].count, 100u);
+    EXPECT_EQ(s.metrics[0].latency_ns.min(), s.metrics[0].latency_ns.max());
+    return s.metrics[0].latency_ns.mean();
+  };
+  const SimConfig c;
+  const double work = 2.0 * c.pipe_op_ns + c.wakeup_cost_ns +
+                      2.0 * c.uclamp_enqueue_cost_ns + c.context_switch_ns;
+  const double off = round_trip(false), on = round_trip(true);
+  EXPECT_NEAR(on - off, 2 * 2 * work, 2.0);
+}
+
 TEST(SimulatorTest, PollTimeLimitIsAKernelVersionSwitch) {
   // One task sleeps 1 ms at a time on a Skylake CPU whose governor always
   // polls. From v4.18 poll_idle() gives up after the cpuidle core's limit
