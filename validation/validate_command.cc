@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,11 +17,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "experiments/flags.h"
 #include "experiments/json_util.h"
 #include "experiments/shard.h"
 #include "validation/catalogue.h"
 #include "validation/scoreboard.h"
+#include "validation/seeds.h"
 #include "validation/validate.h"
 
 namespace schedsim::validation {
@@ -28,6 +31,7 @@ namespace {
 
 constexpr int kUsageError = 2;
 constexpr int kMaxJobs = 4096;
+constexpr int kMaxSeeds = 16;
 
 constexpr char kUsage[] =
     "Usage: schedsim validate [--tier=quick|full] [--only=REGEX]\n"
@@ -37,7 +41,7 @@ constexpr char kUsage[] =
     "[--floor=FILE]\n"
     "                         [--catalogue=FILE] [--seed=N] [--label=TEXT] "
     "[--list]\n"
-    "                         [--shard=I/N]\n";
+    "                         [--shard=I/N] [--seeds=LIST]\n";
 
 std::string Duration(double s) {
   if (!std::isfinite(s) || s < 0) s = 0;
@@ -178,6 +182,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   bool list = false;
   bool progress_flag = false;
   std::string shard_text;
+  std::string seeds_text;
   bool help = false;
   experiments::FlagSet flags("validate");
   flags.String("tier", &tier,
@@ -219,6 +224,11 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                "runs and write its partial result to shard-I-of-N.json in "
                "--out (or the current directory) for `schedsim merge` "
                "(docs/scale-out.md)");
+  flags.String("seeds", &seeds_text,
+               "run the tier at each experiment seed of this comma-separated "
+               "list (2 to 16 distinct seeds) and report the rows whose "
+               "verdict differs between them, with each figure's range "
+               "(docs/validation.md, 'Verdicts across seeds')");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   // --robustness without a value.
@@ -275,6 +285,39 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     options.robustness_pct = pct;
   }
   if (!floor_file.empty()) check_floor = true;
+  std::vector<uint64_t> seeds;
+  if (flags.Given("seeds")) {
+    for (const char* other : {"seed", "shard", "check-floor", "floor",
+                              "robustness", "out", "label", "list"}) {
+      if (flags.Given(other)) {
+        return usage_error(
+            absl::StrCat("--seeds compares whole scoreboards; it does not "
+                         "combine with --",
+                         other));
+      }
+    }
+    if (format == "markdown") {
+      return usage_error("--seeds prints a table or json, not markdown");
+    }
+    for (absl::string_view part : absl::StrSplit(seeds_text, ',')) {
+      uint64_t value = 0;
+      if (!absl::SimpleAtoi(part, &value)) {
+        return usage_error(
+            absl::StrCat("--seeds expects integers in 0..2^64-1 separated by "
+                         "commas, got '",
+                         seeds_text, "'"));
+      }
+      if (std::find(seeds.begin(), seeds.end(), value) != seeds.end()) {
+        return usage_error(
+            absl::StrCat("--seeds: seed ", value, " is given twice"));
+      }
+      seeds.push_back(value);
+    }
+    if (seeds.size() < 2 || seeds.size() > kMaxSeeds) {
+      return usage_error(absl::StrCat("--seeds expects 2 to ", kMaxSeeds,
+                                      " seeds, got ", seeds.size()));
+    }
+  }
   std::optional<experiments::Shard> shard;
   if (flags.Given("shard")) {
     absl::StatusOr<experiments::Shard> parsed_shard =
@@ -354,8 +397,12 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
         << ", " << runs << " runs)\n";
     return 0;
   }
-  const Estimate estimate =
+  Estimate estimate =
       EstimateCost(*groups, options.jobs, options.robustness_pct);
+  const int rounds = seeds.empty() ? 1 : static_cast<int>(seeds.size());
+  estimate.runs *= rounds;
+  estimate.sim_cpu_s *= rounds;
+  estimate.wall_s *= rounds;
   // The rows that run and the not expressible ones (BuildGroups checked
   // the regular expression).
   int rows_total = 0;
@@ -371,7 +418,10 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
       "simulated CPU-seconds; estimated %s at %.0f per second per job%s\n",
       tier, rows_total, groups->size(), estimate.runs, estimate.sim_cpu_s,
       Duration(estimate.wall_s), kAssumedSimCpuSecondsPerSecond,
-      options.robustness_pct > 0 ? " (robustness re-runs included)" : "");
+      options.robustness_pct > 0 ? " (robustness re-runs included)"
+      : rounds > 1               ? absl::StrCat(" (", rounds, " seeds)")
+                                 : std::string());
+  rows_total *= rounds;
   const bool show_progress =
       progress_flag || (&err == &std::cerr && isatty(STDERR_FILENO));
   int rows_done = 0;
@@ -386,6 +436,29 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
       }
       err << std::flush;
     };
+  }
+  if (!seeds.empty()) {
+    std::vector<SeedScoreboard> runs;
+    for (uint64_t s : seeds) {
+      options.seed = s;
+      absl::StatusOr<ValidationResult> r = RunValidation(*catalogue, options);
+      if (!r.ok()) return fail(r.status());
+      err << "schedsim validate: seed " << s << ": " << SummaryLine(r->summary)
+          << "\n";
+      runs.push_back({s, std::move(r->rows), r->summary});
+    }
+    absl::StatusOr<AcrossSeeds> across = CompareSeeds(runs);
+    if (!across.ok()) return fail(across.status());
+    if (format == "json") {
+      out << AcrossSeedsJson(runs, *across)
+                 .dump(2, ' ', false,
+                       experiments::OrderedJson::error_handler_t::replace)
+          << "\n";
+    } else {
+      out << AcrossSeedsTable(runs, *across);
+    }
+    err << "schedsim validate: " << AcrossSeedsLine(runs, *across) << "\n";
+    return 0;
   }
   absl::StatusOr<ValidationResult> result = RunValidation(*catalogue, options);
   if (!result.ok()) return fail(result.status());

@@ -214,6 +214,73 @@ TEST(ValidateCommand, UsageErrors) {
   EXPECT_NE(err.find("/nonexistent/cat.json"), std::string::npos) << err;
 }
 
+TEST(ValidateCommand, SeedsLineUpEachSeedsScoreboard) {
+  const std::string cat = TempFile("cat-seeds.json", kCatalogue);
+  std::string out, err;
+  ASSERT_EQ(Validate({"--catalogue=" + cat, "--jobs=2", "--seeds=1,7",
+                      "--format=json"},
+                     &out, &err),
+            0)
+      << err;
+  const nlohmann::json j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["seeds"], nlohmann::json::array({1, 7}));
+  ASSERT_EQ(j["per_seed"].size(), 2u);
+  ASSERT_EQ(j["rows"].size(), 3u);
+  int hold = 0;
+  for (const auto& row : j["rows"]) {
+    ASSERT_EQ(row["verdicts"].size(), 2u);
+    ASSERT_EQ(row["change_pct"].size(), 2u);
+    EXPECT_EQ(row["holds"], row["verdicts"][0] == row["verdicts"][1]);
+    hold += row["holds"].get<bool>();
+  }
+  EXPECT_EQ(j["summary"]["hold"], hold);
+  EXPECT_EQ(j["rows"][2]["verdicts"][1], "not-expressible");
+  EXPECT_TRUE(j["rows"][2]["change_pct"][0].is_null());
+  // Each seed's summary is what a run at that seed alone gives.
+  for (int k = 0; k < 2; ++k) {
+    const std::string seed = k == 0 ? "1" : "7";
+    std::string one, one_err;
+    ASSERT_EQ(Validate({"--catalogue=" + cat, "--jobs=1", "--seed=" + seed,
+                        "--format=json"},
+                       &one, &one_err),
+              0)
+        << one_err;
+    const nlohmann::json s = nlohmann::json::parse(one);
+    EXPECT_EQ(j["per_seed"][k]["seed"], std::stoi(seed));
+    EXPECT_EQ(j["per_seed"][k]["summary"], s["summary"]) << seed;
+    for (int r = 0; r < 2; ++r) {
+      EXPECT_EQ(j["rows"][r]["verdicts"][k], s["rows"][r]["verdict"]);
+      EXPECT_EQ(j["rows"][r]["change_pct"][k],
+                s["rows"][r]["simulated"]["change_pct"]);
+    }
+  }
+  EXPECT_NE(err.find("(2 seeds)"), std::string::npos) << err;
+  EXPECT_NE(err.find("seed 7: direction"), std::string::npos) << err;
+  EXPECT_NE(err.find("verdicts hold at every seed for"), std::string::npos)
+      << err;
+  // The table names the seeds and ends with the same line.
+  ASSERT_EQ(Validate({"--catalogue=" + cat, "--seeds=1,7"}, &out, &err), 0);
+  EXPECT_NE(out.find("seed 1: direction"), std::string::npos) << out;
+  EXPECT_NE(out.find("(seeds 1, 7)"), std::string::npos) << out;
+
+  for (const std::vector<std::string>& bad :
+       std::vector<std::vector<std::string>>{
+           {"--seeds=1"},
+           {"--seeds=1,1"},
+           {"--seeds=1,x"},
+           {"--seeds=1,,2"},
+           {"--seeds=1,2", "--seed=3"},
+           {"--seeds=1,2", "--check-floor"},
+           {"--seeds=1,2", "--shard=0/2"},
+           {"--seeds=1,2", "--format=markdown"},
+           {"--seeds=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"}}) {
+    std::vector<std::string> args = {"--catalogue=" + cat};
+    args.insert(args.end(), bad.begin(), bad.end());
+    EXPECT_EQ(Validate(args, &out, &err), 2) << bad.back();
+    EXPECT_NE(err.find("--seeds"), std::string::npos) << err;
+  }
+}
+
 TEST(ValidateCommand, ListsTheBuiltInCatalogue) {
   std::string out, err;
   ASSERT_EQ(Validate({"--list"}, &out, &err), 0) << err;
