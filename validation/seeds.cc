@@ -82,7 +82,7 @@ absl::StatusOr<AcrossSeeds> CompareSeeds(
     a.row_class = runs[0].rows[i].row_class;
     for (const SeedScoreboard& r : runs) {
       const ScoredRow& s = r.rows[i];
-      if (s.row != a.row) {
+      if (s.row->id != a.row->id) {
         return absl::InvalidArgumentError(
             absl::StrCat("seed ", r.seed, " scored row ", s.row->id,
                          " where seed ", runs[0].seed, " scored ", a.row->id));

@@ -85,9 +85,12 @@ TEST(AcrossSeeds, NeedsTwoDistinctSeedsOverTheSameRows) {
   const SeedScoreboard one = Board(1, rows, {{1, 0.5}, {9, 0.001}});
   EXPECT_FALSE(CompareSeeds({one}).ok());
   EXPECT_FALSE(CompareSeeds({one, one}).ok());
-  SeedScoreboard fewer = Board(2, {rows[0]}, {{1, 0.5}});
+  // The scored rows point into these, which must outlive the boards.
+  const std::vector<Row> first = {rows[0]};
+  const std::vector<Row> reversed = {rows[1], rows[0]};
+  SeedScoreboard fewer = Board(2, first, {{1, 0.5}});
   EXPECT_FALSE(CompareSeeds({one, fewer}).ok());
-  SeedScoreboard swapped = Board(2, {rows[1], rows[0]}, {{9, 0.001}, {1, 0.5}});
+  SeedScoreboard swapped = Board(2, reversed, {{9, 0.001}, {1, 0.5}});
   absl::StatusOr<AcrossSeeds> a = CompareSeeds({one, swapped});
   ASSERT_FALSE(a.ok());
   EXPECT_NE(a.status().message().find("001/a/32"), std::string::npos)
