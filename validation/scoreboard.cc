@@ -20,24 +20,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 int Sign(double x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
 
-// JSON number, or null for NaN/inf.
-Json Num(double x) {
-  if (!std::isfinite(x)) return nullptr;
-  return x;
-}
-
-// Rounded for reports: JSON keeps 4 decimals of percentages and ratios.
-double Round(double x, int digits) {
-  if (!std::isfinite(x)) return x;
-  const double f = std::pow(10.0, digits);
-  return std::round(x * f) / f;
-}
-
-std::string Pct(double x) {
-  if (!std::isfinite(x)) return "n/a";
-  return absl::StrFormat("%+.2f%%", x);
-}
-
 std::string Ratio(double x) {
   if (!std::isfinite(x)) return "-";
   return absl::StrFormat("%.2f", x);
@@ -58,10 +40,26 @@ std::string CountPct(int hits, int rows) {
 }
 
 double Percent(int hits, int rows) {
-  return rows == 0 ? 0.0 : Round(100.0 * hits / rows, 1);
+  return rows == 0 ? 0.0 : ReportRound(100.0 * hits / rows, 1);
 }
 
 }  // namespace
+
+experiments::OrderedJson ReportNumber(double x) {
+  if (!std::isfinite(x)) return nullptr;
+  return x;
+}
+
+double ReportRound(double x, int digits) {
+  if (!std::isfinite(x)) return x;
+  const double f = std::pow(10.0, digits);
+  return std::round(x * f) / f;
+}
+
+std::string ReportPct(double x) {
+  if (!std::isfinite(x)) return "n/a";
+  return absl::StrFormat("%+.2f%%", x);
+}
 
 const char* VerdictName(Verdict v) {
   switch (v) {
@@ -116,17 +114,18 @@ ScoredRow ScoreRow(const Row& row, const std::optional<Simulated>& simulated,
     s.verdict = agree ? Verdict::kNeutralAgree : Verdict::kNeutralDisagree;
     if (agree) {
       s.reason = std::fabs(sim) < kNeutralSimPct
-                     ? absl::StrFormat("|%s| < 5%%", Pct(sim))
-                     : absl::StrFormat("%s, not significant", Pct(sim));
+                     ? absl::StrFormat("|%s| < 5%%", ReportPct(sim))
+                     : absl::StrFormat("%s, not significant", ReportPct(sim));
     } else {
-      s.reason = tested ? absl::StrFormat(
-                              "published neutral (%s), simulated %s and "
-                              "significant (p = %.3f)",
-                              Pct(pub), Pct(sim), simulated->p_value)
-                        : absl::StrFormat(
-                              "published neutral (%s), simulated %s "
-                              "with no spread to test it",
-                              Pct(pub), Pct(sim));
+      s.reason = tested
+                     ? absl::StrFormat(
+                           "published neutral (%s), simulated %s and "
+                           "significant (p = %.3f)",
+                           ReportPct(pub), ReportPct(sim), simulated->p_value)
+                     : absl::StrFormat(
+                           "published neutral (%s), simulated %s "
+                           "with no spread to test it",
+                           ReportPct(pub), ReportPct(sim));
     }
     return s;
   }
@@ -146,17 +145,17 @@ ScoredRow ScoreRow(const Row& row, const std::optional<Simulated>& simulated,
     s.reason = absl::StrFormat(
         "simulated %s against published %s: "
         "the opposite direction",
-        Pct(sim), Pct(pub));
+        ReportPct(sim), ReportPct(pub));
   } else if (!s.sign_only) {
     s.reason = absl::StrFormat(
         "simulated %s against published %s: below max(1%%, a fifth of the "
         "published size)",
-        Pct(sim), Pct(pub));
+        ReportPct(sim), ReportPct(pub));
   } else if (!match) {
     s.reason = absl::StrFormat(
         "simulated %s against published %s: the published direction, but "
         "not significant (p = %.2f)",
-        Pct(sim), Pct(pub), simulated->p_value);
+        ReportPct(sim), ReportPct(pub), simulated->p_value);
   } else {
     s.reason = s.within_2x
                    ? "direction and size (within 2x)"
@@ -337,12 +336,14 @@ Json ScoreboardJson(const std::vector<ScoredRow>& rows,
     if (s.simulated) {
       const Simulated& m = *s.simulated;
       j["simulated"] = {
-          {"baseline", Num(m.baseline)},
-          {"variant", Num(m.variant)},
-          {"change_pct", Num(Round(m.change_pct, 4))},
-          {"p_value", Num(Round(m.p_value, 6))},
-          {"coeffvar_baseline_pct", Num(Round(m.coeffvar_baseline_pct, 4))},
-          {"coeffvar_variant_pct", Num(Round(m.coeffvar_variant_pct, 4))},
+          {"baseline", ReportNumber(m.baseline)},
+          {"variant", ReportNumber(m.variant)},
+          {"change_pct", ReportNumber(ReportRound(m.change_pct, 4))},
+          {"p_value", ReportNumber(ReportRound(m.p_value, 6))},
+          {"coeffvar_baseline_pct",
+           ReportNumber(ReportRound(m.coeffvar_baseline_pct, 4))},
+          {"coeffvar_variant_pct",
+           ReportNumber(ReportRound(m.coeffvar_variant_pct, 4))},
           {"iterations", m.iterations},
           {"identical", m.identical}};
     } else {
@@ -350,9 +351,9 @@ Json ScoreboardJson(const std::vector<ScoredRow>& rows,
     }
     j["class"] = RowClassName(s.row_class);
     j["verdict"] = VerdictName(s.verdict);
-    j["size_ratio"] = Num(Round(s.size_ratio, 4));
+    j["size_ratio"] = ReportNumber(ReportRound(s.size_ratio, 4));
     j["within_2x"] = s.within_2x;
-    j["absolute_ratio"] = Num(Round(s.absolute_ratio, 4));
+    j["absolute_ratio"] = ReportNumber(ReportRound(s.absolute_ratio, 4));
     j["reason"] = s.reason;
     if (IsMiss(s.verdict)) {
       j["why"] = s.row->mismatch_why.empty() ? Json(nullptr)
@@ -379,9 +380,9 @@ Columns RowColumns(const ScoredRow& s) {
   Columns c;
   c.id = s.row->id;
   c.cls = RowClassName(s.row_class);
-  c.pub = Pct(s.row->published.change_pct);
+  c.pub = ReportPct(s.row->published.change_pct);
   if (s.simulated) {
-    c.sim = Pct(s.simulated->change_pct);
+    c.sim = ReportPct(s.simulated->change_pct);
     c.p = PValue(s);
     c.cvb = absl::StrFormat("%.2f", s.simulated->coeffvar_baseline_pct);
     c.cvv = absl::StrFormat("%.2f", s.simulated->coeffvar_variant_pct);

@@ -161,6 +161,14 @@ std::string ScoreboardMarkdown(const std::vector<ScoredRow>& rows,
                                const Summary& summary,
                                const std::string& label);
 
+// How the scoreboard writes numbers, for the reports built on it: a JSON
+// number or null when not finite; rounded to `digits` decimals (JSON keeps
+// 4 of percentages and ratios, 6 of p-values); a signed percentage with 2
+// decimals, "n/a" when not finite.
+experiments::OrderedJson ReportNumber(double x);
+double ReportRound(double x, int digits);
+std::string ReportPct(double x);
+
 // One line for the progress output: id, published and simulated change,
 // verdict.
 std::string ProgressLine(const ScoredRow& row);

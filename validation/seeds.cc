@@ -38,18 +38,6 @@ ClassCount Size(const Summary& s) {
 ClassCount Neutral(const Summary& s) { return s.neutral; }
 ClassCount Absolute(const Summary& s) { return s.absolute; }
 
-std::string Change(double pct) {
-  if (!std::isfinite(pct)) return "-";
-  return absl::StrFormat("%+.2f%%", pct);
-}
-
-// As the scoreboard's JSON keeps them: 4 decimals of a percentage, 6 of
-// a p-value.
-double Round(double x, int digits) {
-  const double f = std::pow(10.0, digits);
-  return std::round(x * f) / f;
-}
-
 std::string SeedList(const std::vector<uint64_t>& seeds) {
   return absl::StrJoin(seeds, ", ");
 }
@@ -132,9 +120,10 @@ std::string AcrossSeedsTable(const std::vector<SeedScoreboard>& runs,
           absl::StrFormat("%-42s %-11s", a.row->id, RowClassName(a.row_class));
       for (size_t k = 0; k < a.verdicts.size(); ++k) {
         absl::StrAppend(
-            &line, absl::StrFormat(
-                       " %-27s", absl::StrCat(VerdictName(a.verdicts[k]), " (",
-                                              Change(a.change_pct[k]), ")")));
+            &line,
+            absl::StrFormat(" %-27s",
+                            absl::StrCat(VerdictName(a.verdicts[k]), " (",
+                                         ReportPct(a.change_pct[k]), ")")));
       }
       absl::StripTrailingAsciiWhitespace(&line);
       absl::StrAppend(&out, line, "\n");
@@ -147,7 +136,6 @@ std::string AcrossSeedsTable(const std::vector<SeedScoreboard>& runs,
 experiments::OrderedJson AcrossSeedsJson(
     const std::vector<SeedScoreboard>& runs, const AcrossSeeds& across) {
   using Json = experiments::OrderedJson;
-  auto number = [](double x) { return std::isfinite(x) ? Json(x) : Json(); };
   Json j = Json::object();
   j["seeds"] = across.seeds;
   Json per_seed = Json::array();
@@ -164,8 +152,8 @@ experiments::OrderedJson AcrossSeedsJson(
     Json verdicts = Json::array(), changes = Json::array(), ps = Json::array();
     for (size_t k = 0; k < a.verdicts.size(); ++k) {
       verdicts.push_back(VerdictName(a.verdicts[k]));
-      changes.push_back(number(Round(a.change_pct[k], 4)));
-      ps.push_back(number(Round(a.p_value[k], 6)));
+      changes.push_back(ReportNumber(ReportRound(a.change_pct[k], 4)));
+      ps.push_back(ReportNumber(ReportRound(a.p_value[k], 6)));
     }
     row["verdicts"] = std::move(verdicts);
     row["change_pct"] = std::move(changes);
