@@ -497,11 +497,14 @@ std::string ScoreboardMarkdown(const std::vector<ScoredRow>& rows,
   absl::StrAppend(&out, "**Summary (", summary.tier, " tier):** ",
                   SummaryLine(summary), "\n\n");
   if (summary.direction_not_significant > 0) {
+    const bool one = summary.direction_not_significant == 1;
     absl::StrAppend(&out, "Besides the direction matches, ",
                     summary.direction_not_significant,
-                    " directional rows have the published direction and "
-                    "size but a change their runs cannot tell from noise "
-                    "(p >= 0.05): counted as misses.\n\n");
+                    one ? " directional row has" : " directional rows have",
+                    " the published direction and size but a change ",
+                    one ? "its runs cannot" : "their runs cannot",
+                    " tell from noise (p >= 0.05): counted as ",
+                    one ? "a miss" : "misses", ".\n\n");
   }
   if (!label.empty()) absl::StrAppend(&out, "Made from ", label, ".\n\n");
   absl::StrAppend(

@@ -67,6 +67,19 @@ TEST(Verdict, DirectionalMatchNeedsASignificantChange) {
   EXPECT_EQ(sum.directional.rows, 3);
   EXPECT_EQ(sum.directional.hits, 1);
   EXPECT_EQ(sum.direction_not_significant, 1);
+  // The markdown counts them in a sentence whose number agrees.
+  const std::vector<ScoredRow> one = {noisy, ScoreRow(r, Sim(8, 0.01))};
+  EXPECT_NE(ScoreboardMarkdown(one, Summarize(one, "quick"), "")
+                .find("1 directional row has the published direction and "
+                      "size but a change its runs cannot tell from noise "
+                      "(p >= 0.05): counted as a miss."),
+            std::string::npos);
+  const std::vector<ScoredRow> two = {noisy, noisy};
+  EXPECT_NE(ScoreboardMarkdown(two, Summarize(two, "quick"), "")
+                .find("2 directional rows have the published direction and "
+                      "size but a change their runs cannot tell from noise "
+                      "(p >= 0.05): counted as misses."),
+            std::string::npos);
 }
 
 TEST(Verdict, SizeRatioAndWithin2x) {
