@@ -79,8 +79,15 @@ class SchedView {
   // SIS_UTIL's scan depth, updated by periodic load balancing.
   virtual int nr_idle_scan(int cpu) const = 0;
 
-  // SIS_PROP inputs: rq->avg_idle / wake_avg_idle of `cpu`, and the LLC's
-  // avg_scan_cost (EWMA 1/8 of whole-scan time), all ns.
+  // SIS_PROP inputs, all ns: rq->avg_idle / wake_avg_idle of `cpu` (a
+  // backend may return wake_avg_idle aged to now, halved once per jiffy
+  // since rq->wake_stamp, which the view does not expose; the simulator
+  // does, FakeSchedView does not), and
+  // avg_scan_cost (EWMA 1/8 of whole-scan time) of `cpu`'s own LLC-level
+  // sched_domain: each CPU has its own struct sched_domain at every level
+  // (kernel/sched/topology.c __sdt_alloc, per_cpu_ptr(sdd->sd, j)), so the
+  // average is per waking CPU (select_idle_cpu() reads and updates
+  // this_cpu's sd_llc, kernel/sched/fair.c, v6.1).
   virtual int64_t avg_idle_ns(int cpu) const = 0;
   virtual int64_t wake_avg_idle_ns(int cpu) = 0;
   virtual void set_wake_avg_idle_ns(int cpu, int64_t value) = 0;

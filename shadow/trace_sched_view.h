@@ -44,10 +44,10 @@ class TraceSchedView final : public platform::SchedView {
     int64_t avg_idle_ns = kAvgIdleMaxNs;
     int64_t wake_avg_idle_ns = kAvgIdleMaxNs / 2;
     int64_t wake_stamp_jiffies = 0;
+    int64_t avg_scan_cost_ns = 0;  // this CPU's sd_llc's
   };
   struct Llc {
     bool has_idle_cores = false;
-    int64_t avg_scan_cost_ns = 0;
   };
 
   void Start(int64_t now_ns, const std::vector<int>& first_pid) {
@@ -168,10 +168,10 @@ class TraceSchedView final : public platform::SchedView {
     cpus_[c].wake_avg_idle_ns = value;
   }
   int64_t avg_scan_cost_ns(int c) const override {
-    return llcs_[topology_.place(c).llc].avg_scan_cost_ns;
+    return cpus_[c].avg_scan_cost_ns;
   }
   void set_avg_scan_cost_ns(int c, int64_t value) override {
-    llcs_[topology_.place(c).llc].avg_scan_cost_ns = value;
+    cpus_[c].avg_scan_cost_ns = value;
   }
   int64_t scan_time_ns() const override { return probes_ * probe_cost_ns_; }
 

@@ -368,13 +368,15 @@ class SimulatorImpl {
   struct LlcShared {
     bool has_idle_cores = false;
     int32_t nr_idle_scan = 0;
-    int64_t avg_scan_cost_ns = 0;
     int32_t nr_overloaded = 0;  // CPUs with nr_running >= 2
     int32_t nr_idle = 0;        // CPUs in an idle state
   };
   // LLC ids covered by each distinct scheduling domain (domains_.domains()).
   std::vector<std::vector<int32_t>> domain_llcs_;
   std::vector<LlcShared> llcs_;
+  // Each CPU's sd_llc->avg_scan_cost (SIS_PROP; platform/placement.h):
+  // cold, so outside Cpu.
+  std::vector<int64_t> avg_scan_cost_ns_;
   // CPUs with nr_running >= 2, as CpuSet words.
   std::vector<uint64_t> overloaded_;
   // sd->max_newidle_lb_cost and sd->last_decay_max_lb_cost of one CPU's

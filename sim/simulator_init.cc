@@ -233,6 +233,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   phase_op_.assign(n, nullptr);
   phase_ns_memo_.assign(n, PhaseNsMemo());
   overloaded_.assign((n + 63) / 64, 0);
+  avg_scan_cost_ns_.assign(n, 0);
   newidle_costs_.clear();
   newidle_walk_cost_ns_.clear();
   if (config_.newidle_load_balance) {

@@ -389,6 +389,44 @@ TEST(SimulatorTest, PollingCpuIsWokenWithoutAnIpi) {
   EXPECT_EQ(d.placement.ipis, d.placement.wakeups);
 }
 
+// Reads, then sets, the waking CPU's avg_scan_cost through the simulator's
+// view, each CPU writing its own number, and counts reads that saw another
+// CPU's number.
+class ScanCostPlacement final : public platform::PlacementPolicy {
+ public:
+  absl::string_view name() const override { return "scan_cost"; }
+  int SelectIdleSibling(platform::SchedView& view,
+                        const platform::WakeupRequest& req) override {
+    const int64_t mine = 1000 + req.this_cpu;
+    const int64_t seen = view.avg_scan_cost_ns(req.this_cpu);
+    if (seen != 0 && seen != mine) ++foreign;
+    view.set_avg_scan_cost_ns(req.this_cpu, mine);
+    wakers.insert(req.this_cpu);
+    ++calls;
+    return req.target;
+  }
+  int calls = 0;
+  int foreign = 0;
+  std::set<int> wakers;
+};
+
+TEST(SimulatorTest, EachWakingCpuKeepsItsOwnAvgScanCost) {
+  // select_idle_cpu() averages the scan time in this CPU's own sd_llc
+  // (every CPU has its own struct sched_domain, kernel/sched/topology.c
+  // __sdt_alloc), not in state the LLC shares: two CPUs of one LLC waking
+  // each other in turn never see each other's average.
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor poll(0);
+  ScanCostPlacement place;
+  auto sim =
+      MakeSim(topo, QuietConfig(), PingPong(100), {&freq, &poll, &place});
+  ASSERT_TRUE(sim->RunFor(Seconds(1)).ok());
+  EXPECT_GE(place.calls, 199);
+  EXPECT_GE(place.wakers.size(), 2u);  // both sides of one LLC woke
+  EXPECT_EQ(place.foreign, 0);
+}
+
 TEST(SimulatorTest, ScanCostIsChargedToTheWaker) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   FixedFreqGovernor freq(3500000);

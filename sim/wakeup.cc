@@ -96,10 +96,10 @@ class SimSchedView final : public platform::SchedView {
     sim_->cpus_[cpu].wake_avg_idle_ns = value;
   }
   int64_t avg_scan_cost_ns(int cpu) const override {
-    return sim_->llcs_[sim_->cpus_[cpu].llc].avg_scan_cost_ns;
+    return sim_->avg_scan_cost_ns_[cpu];
   }
   void set_avg_scan_cost_ns(int cpu, int64_t value) override {
-    sim_->llcs_[sim_->cpus_[cpu].llc].avg_scan_cost_ns = value;
+    sim_->avg_scan_cost_ns_[cpu] = value;
   }
   int64_t scan_time_ns() const override {
     return sim_->scan_probes_ * sim_->config().probe_cost_ns;

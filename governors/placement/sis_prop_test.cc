@@ -110,5 +110,22 @@ TEST(SisPropTest, UsesWakingCpusAverages) {
   EXPECT_EQ(v.probes().size(), 2u + 16u);
 }
 
+TEST(SisPropTest, EachWakingCpuKeepsItsOwnScanCost) {
+  // avg_scan_cost lives in the waking CPU's own sd_llc (each CPU has its
+  // own sched_domain): a scan from CPU 0 feeds CPU 0's average and leaves
+  // CPU 1's, in the same LLC, as it was.
+  SisProp sis;
+  FakeSchedView v = FakeSchedView::ForPreset("zen3-2s-nps1");
+  sis.Attach(v.topology(), v.domains());
+  v.SetAllBusy();
+  v.SetIdle(3);
+  v.set_wake_avg_idle_ns(0, 100000);
+  v.set_avg_scan_cost_ns(0, 1000);
+  v.set_avg_scan_cost_ns(1, 5000);
+  EXPECT_EQ(sis.SelectIdleSibling(v, v.Request(1, 0, 0, 0)), 3);
+  EXPECT_EQ(v.avg_scan_cost_ns(0), 1000 + (180 - 1000) / 8);
+  EXPECT_EQ(v.avg_scan_cost_ns(1), 5000);
+}
+
 }  // namespace
 }  // namespace schedsim::governors

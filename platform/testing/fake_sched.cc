@@ -19,12 +19,12 @@ FakeSchedView::FakeSchedView(topology::Topology topology,
   ttwu_pending_.assign(n, false);
   avg_idle_.assign(n, 1000000);
   wake_avg_idle_.assign(n, 500000);
+  avg_scan_cost_.assign(n, 0);
   has_idle_cores_.assign(topology_.num_llcs(), false);
   nr_idle_scan_.resize(topology_.num_llcs());
   for (int l = 0; l < topology_.num_llcs(); ++l) {
     nr_idle_scan_[l] = topology_.llcs()[l].Count();
   }
-  avg_scan_cost_.assign(topology_.num_llcs(), 0);
   all_ = topology_.all_cpus();
 }
 
@@ -97,10 +97,10 @@ int FakeSchedView::nr_idle_scan(int cpu) const {
   return nr_idle_scan_[topology_.place(cpu).llc];
 }
 int64_t FakeSchedView::avg_scan_cost_ns(int cpu) const {
-  return avg_scan_cost_[topology_.place(cpu).llc];
+  return avg_scan_cost_[cpu];
 }
 void FakeSchedView::set_avg_scan_cost_ns(int cpu, int64_t value) {
-  avg_scan_cost_[topology_.place(cpu).llc] = value;
+  avg_scan_cost_[cpu] = value;
 }
 
 }  // namespace schedsim::platform::testing

@@ -108,10 +108,10 @@ class FakeSchedView final : public SchedView {
   std::vector<bool> ttwu_pending_;
   std::vector<int64_t> avg_idle_;
   std::vector<int64_t> wake_avg_idle_;
+  std::vector<int64_t> avg_scan_cost_;  // each CPU's sd_llc's
   // Per LLC.
   std::vector<bool> has_idle_cores_;
   std::vector<int> nr_idle_scan_;
-  std::vector<int64_t> avg_scan_cost_;
   topology::CpuSet all_;
   std::vector<int> probes_;
   int64_t probe_count_ = 0;
