@@ -44,7 +44,7 @@ TEST(SisPropTest, ScanDepthFollowsAvgIdleOverAvgCost) {
   EXPECT_EQ(ScanProbes(0, 0), 3u);
 }
 
-TEST(SisPropTest, CompletedScanChargesItsTime) {
+TEST(SisPropTest, CompletedScanChargesItsTimeToTheWakingCpu) {
   SisProp sis;
   FakeSchedView v = FakeSchedView::ForPreset("zen3-2s-nps1");
   sis.Attach(v.topology(), v.domains());
@@ -52,10 +52,14 @@ TEST(SisPropTest, CompletedScanChargesItsTime) {
   v.SetIdle(3);
   v.set_wake_avg_idle_ns(0, 100000);
   v.set_avg_scan_cost_ns(0, 1000);
+  // avg_scan_cost lives in the waking CPU's own sd_llc (each CPU has its
+  // own sched_domain): CPU 1, in the same LLC, keeps its own.
+  v.set_avg_scan_cost_ns(1, 5000);
   // Scan 1, 2, 3: three probes, 180 ns.
   EXPECT_EQ(sis.SelectIdleSibling(v, v.Request(1, 0, 0, 0)), 3);
   EXPECT_EQ(v.wake_avg_idle_ns(0), 100000 - 180);
   EXPECT_EQ(v.avg_scan_cost_ns(0), 1000 + (180 - 1000) / 8);
+  EXPECT_EQ(v.avg_scan_cost_ns(1), 5000);
 }
 
 TEST(SisPropTest, ScanTimeCannotMakeWakeAvgIdleNegative) {
@@ -108,23 +112,6 @@ TEST(SisPropTest, UsesWakingCpusAverages) {
   v.set_avg_scan_cost_ns(9, 0);
   EXPECT_EQ(sis.SelectIdleSibling(v, v.Request(1, 9, 0, 0)), 0);
   EXPECT_EQ(v.probes().size(), 2u + 16u);
-}
-
-TEST(SisPropTest, EachWakingCpuKeepsItsOwnScanCost) {
-  // avg_scan_cost lives in the waking CPU's own sd_llc (each CPU has its
-  // own sched_domain): a scan from CPU 0 feeds CPU 0's average and leaves
-  // CPU 1's, in the same LLC, as it was.
-  SisProp sis;
-  FakeSchedView v = FakeSchedView::ForPreset("zen3-2s-nps1");
-  sis.Attach(v.topology(), v.domains());
-  v.SetAllBusy();
-  v.SetIdle(3);
-  v.set_wake_avg_idle_ns(0, 100000);
-  v.set_avg_scan_cost_ns(0, 1000);
-  v.set_avg_scan_cost_ns(1, 5000);
-  EXPECT_EQ(sis.SelectIdleSibling(v, v.Request(1, 0, 0, 0)), 3);
-  EXPECT_EQ(v.avg_scan_cost_ns(0), 1000 + (180 - 1000) / 8);
-  EXPECT_EQ(v.avg_scan_cost_ns(1), 5000);
 }
 
 }  // namespace
