@@ -79,10 +79,10 @@ class SchedView {
   // SIS_UTIL's scan depth, updated by periodic load balancing.
   virtual int nr_idle_scan(int cpu) const = 0;
 
-  // SIS_PROP inputs, all ns: rq->avg_idle / wake_avg_idle of `cpu` (a
-  // backend may return wake_avg_idle aged to now, halved once per jiffy
-  // since rq->wake_stamp, which the view does not expose; the simulator
-  // does, FakeSchedView does not), and
+  // SIS_PROP inputs, all ns. rq->avg_idle and wake_avg_idle of `cpu`; a
+  // backend may return wake_avg_idle aged to now (halved once per jiffy
+  // since rq->wake_stamp, which the view does not expose): the simulator
+  // and the shadow trace view do, FakeSchedView does not. And the
   // avg_scan_cost (EWMA 1/8 of whole-scan time) of `cpu`'s own LLC-level
   // sched_domain: each CPU has its own struct sched_domain at every level
   // (kernel/sched/topology.c __sdt_alloc, per_cpu_ptr(sdd->sd, j)), so the
