@@ -21,6 +21,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/flags.cc
   experiments/govd_command.cc
   experiments/json_util.cc
+  experiments/kernels_command.cc
   experiments/machine_source.cc
   experiments/merge_command.cc
   experiments/param_flags.cc
@@ -82,12 +83,15 @@ set(SCHEDSIM_LIBRARY_SOURCES
   shadow/shadow_idle.cc
   shadow/shadow_placement.cc
   sim/balance.cc
+  sim/cfs.cc
+  sim/eevdf.cc
   sim/event_queue.cc
   sim/freq.cc
   sim/histogram.cc
   sim/hwp_model.cc
   sim/idle.cc
   sim/interpreter.cc
+  sim/kernels.cc
   sim/noise.cc
   sim/pelt.cc
   sim/power.cc

@@ -10,6 +10,7 @@
 #include "base/version.h"
 #include "experiments/flags.h"
 #include "experiments/govd_command.h"
+#include "experiments/kernels_command.h"
 #include "experiments/machine_source.h"
 #include "experiments/merge_command.h"
 #include "experiments/policies_command.h"
@@ -74,7 +75,10 @@ std::string MainUsage() {
       "a\n             recorded ftrace trace (docs/traces.md)\n"
       "  policies   list the cpufreq, cpuidle and placement policies with "
       "their\n"
-      "             parameters and defaults\n",
+      "             parameters and defaults\n"
+      "  kernels    the kernel versions and the version-dependent features "
+      "the\n"
+      "             model has (docs/model.md, \"Kernel versions\")\n",
       ExtraUsage(),
       "  version    the version and the commit it was built from (also "
       "--version)\n"
@@ -227,6 +231,7 @@ int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
   context.cpufreq = run->cpufreq;
   context.cpuidle = scenario->policies.cpuidle;
   context.placement = scenario->policies.placement;
+  context.kernel = scenario->kernel;
   if (format == "json") {
     out << SimReportJson(run->stats, run->machine, context)
                .dump(2, ' ', false,
@@ -258,6 +263,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   }
   if (command == "topology") return TopologyCommand(rest, out, err);
   if (command == "policies") return PoliciesCommand(rest, out, err);
+  if (command == "kernels") return KernelsCommand(rest, out, err);
   if (command == "simulate") return SimulateCommand(rest, out, err);
   if (command == "run") return RunCommand(rest, out, err);
   if (command == "merge") return MergeCommand(rest, out, err);
@@ -267,7 +273,8 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   auto extra = ExtraCommands().find(command);
   if (extra != ExtraCommands().end()) return extra->second.run(rest, out, err);
   std::string names =
-      "topology, simulate, run, merge, slurm, policies, govd, shadow";
+      "topology, simulate, run, merge, slurm, policies, kernels, govd, "
+      "shadow";
   for (const auto& [name, unused] : ExtraCommands()) {
     absl::StrAppend(&names, ", ", name);
   }

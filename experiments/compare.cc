@@ -491,12 +491,14 @@ OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {
     auto policy = [](const PolicySpec& p) {
       return OrderedJson{{"name", p.name}, {"params", ParamMapJson(p.params)}};
     };
-    variants.push_back({{"name", v.name},
-                        {"description", v.description},
-                        {"cpufreq", policy(v.cpufreq)},
-                        {"cpuidle", policy(v.cpuidle)},
-                        {"placement", policy(v.placement)},
-                        {"config", v.config_overrides}});
+    variants.push_back(
+        {{"name", v.name},
+         {"description", v.description},
+         {"cpufreq", policy(v.cpufreq)},
+         {"cpuidle", policy(v.cpuidle)},
+         {"placement", policy(v.placement)},
+         {"kernel", v.kernel.empty() ? OrderedJson() : OrderedJson(v.kernel)},
+         {"config", v.config_overrides}});
   }
   j["variants"] = std::move(variants);
   OrderedJson metrics = OrderedJson::array();

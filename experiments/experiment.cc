@@ -23,15 +23,17 @@ using Json = OrderedJson;
 
 const std::vector<std::string>& TopLevelKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "description", "machine",     "sysfs",    "hwloc",      "power_model",
-      "workload",    "sweep",       "variants", "iterations", "seed",
-      "warmup_ms",   "duration_ms", "config",   "policies",   "max_runs"};
+      "description", "machine",  "sysfs",     "hwloc",
+      "power_model", "workload", "sweep",     "variants",
+      "iterations",  "seed",     "warmup_ms", "duration_ms",
+      "config",      "policies", "max_runs",  "kernel"};
   return *keys;
 }
 
 const std::vector<std::string>& VariantKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "name", "description", "cpufreq", "cpuidle", "placement", "config"};
+      "name",      "description", "cpufreq", "cpuidle",
+      "placement", "config",      "kernel"};
   return *keys;
 }
 
@@ -90,7 +92,7 @@ class ExperimentParser {
   absl::Status ParseSweep(const Json& j, Experiment& e) const;
   absl::StatusOr<std::vector<platform::ParamValue>> SweepRange(
       const Json& j, const platform::ParamSpec& spec) const;
-  absl::Status ParseVariants(const Json& j, const Variant& base,
+  absl::Status ParseVariants(const Json& root, const Variant& base,
                              Experiment& e) const;
 
   JsonFileReader r_;
@@ -302,8 +304,12 @@ absl::Status ExperimentParser::ParseSweep(const Json& j, Experiment& e) const {
   return absl::OkStatus();
 }
 
-absl::Status ExperimentParser::ParseVariants(const Json& j, const Variant& base,
+absl::Status ExperimentParser::ParseVariants(const Json& root,
+                                             const Variant& base,
                                              Experiment& e) const {
+  const Json& j = root["variants"];
+  const bool root_names_placement =
+      root.contains("policies") && root["policies"].contains("placement");
   SCHEDSIM_RETURN_IF_ERROR(r_.ExpectArray(
       j, "variants", "the variants compared, the baseline first"));
   if (j.empty()) {
@@ -344,6 +350,24 @@ absl::Status ExperimentParser::ParseVariants(const Json& j, const Variant& base,
       SCHEDSIM_ASSIGN_OR_RETURN(
           variant.description,
           r_.String(v["description"], JsonField(path, "description")));
+    }
+    if (v.contains("kernel")) {
+      // Its own kernel: the defaults, that kernel's switches and the
+      // file's "config" (the variant's follows below), and that kernel's
+      // idle-CPU search unless the file names one.
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          sim::KernelVersion kv,
+          r_.Kernel(v["kernel"], JsonField(path, "kernel")));
+      variant.kernel = kv.ToString();
+      variant.config = sim::SimConfig{};
+      sim::ApplyKernel(kv, &variant.config);
+      if (root.contains("config")) {
+        SCHEDSIM_RETURN_IF_ERROR(
+            r_.ApplySimConfig(root["config"], "config", &variant.config));
+      }
+      if (!root_names_placement) {
+        variant.placement = PolicySpec{sim::KernelPlacementPolicy(kv), {}};
+      }
     }
     for (const Family& f : Families()) {
       if (!v.contains(f.key)) continue;
@@ -422,6 +446,16 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
   Variant base;
   base.cpuidle.name = kDefaultIdleGovernor;
   base.placement.name = kDefaultPlacementPolicy;
+  if (root.contains("kernel")) {
+    // The kernel's switches first, so that "config" overrides one as a
+    // sched_feat toggle does; its idle-CPU search unless "policies" names
+    // one.
+    SCHEDSIM_ASSIGN_OR_RETURN(sim::KernelVersion kv,
+                              r_.Kernel(root["kernel"], "kernel"));
+    base.kernel = kv.ToString();
+    sim::ApplyKernel(kv, &base.config);
+    base.placement.name = sim::KernelPlacementPolicy(kv);
+  }
   if (root.contains("config")) {
     SCHEDSIM_RETURN_IF_ERROR(
         r_.ApplySimConfig(root["config"], "config", &base.config));
@@ -448,7 +482,7 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
                  "missing \"variants\" (the configurations to compare, the "
                  "baseline first)");
   }
-  SCHEDSIM_RETURN_IF_ERROR(ParseVariants(root["variants"], base, e));
+  SCHEDSIM_RETURN_IF_ERROR(ParseVariants(root, base, e));
   return e;
 }
 

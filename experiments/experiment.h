@@ -66,7 +66,12 @@ struct Variant {
   PolicySpec cpufreq;
   PolicySpec cpuidle;
   PolicySpec placement;
-  sim::SimConfig config;  // the defaults, the file's "config", the variant's
+  // The kernel it models ("6.12"; sim/kernels.h), "" when none is named:
+  // the variant's "kernel", else the file's.
+  std::string kernel;
+  // The defaults, the kernel's switches, the file's "config", the
+  // variant's.
+  sim::SimConfig config;
   // The config keys set (the file's, then the variant's), for reports.
   OrderedJson config_overrides = OrderedJson::object();
 };

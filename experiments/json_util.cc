@@ -85,6 +85,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"preempt_short", &C::preempt_short},
       {"delay_dequeue", &C::delay_dequeue},
       {"delay_zero", &C::delay_zero},
+      {"task_slices", &C::task_slices},
       {"find_idlest_group_local", &C::find_idlest_group_local},
       {"balance_by_load", &C::balance_by_load},
       {"noise_scale", &C::noise_scale, 0, 100},
@@ -608,6 +609,20 @@ absl::Status SetSimConfigFields(
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<sim::KernelVersion> JsonFileReader::Kernel(
+    const Json& j, const std::string& path) const {
+  if (!j.is_string()) {
+    return Error(path, absl::StrCat("expected a kernel version string such "
+                                    "as \"6.12\" (schedsim kernels lists "
+                                    "them), got ",
+                                    ShowJson(j)));
+  }
+  absl::StatusOr<sim::KernelVersion> v =
+      sim::ParseKernelVersion(j.get<std::string>());
+  if (!v.ok()) return Error(path, std::string(v.status().message()));
+  return v;
 }
 
 absl::Status JsonFileReader::ApplySimConfig(const Json& j,

@@ -550,8 +550,9 @@ absl::Status ProgramParser::ParsePrograms(const Json& j, sim::Workload& w) {
 absl::Status ProgramParser::ParseTasks(const Json& j, sim::Workload& w) const {
   SCHEDSIM_RETURN_IF_ERROR(ExpectArray(j, "tasks", "task objects"));
   static const auto* kKeys = new std::vector<std::string>{
-      "name",        "program",  "count",     "nice",       "policy",
-      "rt_priority", "affinity", "start_cpu", "uclamp_min", "uclamp_max"};
+      "name",       "program",     "count",    "nice",
+      "policy",     "rt_priority", "affinity", "start_cpu",
+      "uclamp_min", "uclamp_max",  "slice_us"};
   for (size_t i = 0; i < j.size(); ++i) {
     const std::string path = Element("tasks", i);
     const Json& t = j[i];
@@ -620,6 +621,11 @@ absl::Status ProgramParser::ParseTasks(const Json& j, sim::Workload& w) const {
         integer("start_cpu", -1, kMaxCpuId, &spec.start_cpu));
     SCHEDSIM_RETURN_IF_ERROR(integer("uclamp_min", -1, 1024, &spec.uclamp_min));
     SCHEDSIM_RETURN_IF_ERROR(integer("uclamp_max", -1, 1024, &spec.uclamp_max));
+    if (t.contains("slice_us")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          int64_t us, Int(t["slice_us"], Field(path, "slice_us"), 100, 100000));
+      spec.slice_ns = us * 1000;
+    }
     if (spec.uclamp_min >= 0 && spec.uclamp_max >= 0 &&
         spec.uclamp_min > spec.uclamp_max) {
       return Error(path,

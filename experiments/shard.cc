@@ -86,7 +86,15 @@ std::vector<std::pair<const char*, Counter*>> Counters(Report& r) {
           {"chose_prev", &r.chose_prev},
           {"chose_other", &r.chose_other},
           {"migrations", &r.migrations},
-          {"context_switches", &r.context_switches}};
+          {"context_switches", &r.context_switches},
+          {"wait_count", &r.wait_count},
+          {"nr_voluntary_switches", &r.nr_voluntary_switches},
+          {"nr_involuntary_switches", &r.nr_involuntary_switches},
+          {"nr_wakeups_local", &r.nr_wakeups_local},
+          {"nr_wakeups_remote", &r.nr_wakeups_remote},
+          {"nr_wakeups_migrate", &r.nr_wakeups_migrate},
+          {"nr_wakeups_affine", &r.nr_wakeups_affine},
+          {"searches_failed", &r.searches_failed}};
 }
 
 absl::StatusOr<RunReport> ParseRunReport(const OrderedJson& j,
@@ -125,6 +133,10 @@ absl::StatusOr<RunReport> ParseRunReport(const OrderedJson& j,
   for (const auto& [key, field] : Counters<RunReport, uint64_t>(r)) {
     SCHEDSIM_ASSIGN_OR_RETURN(*field, Unsigned<uint64_t>(j, key, where));
   }
+  SCHEDSIM_ASSIGN_OR_RETURN(r.wait_sum_ns,
+                            Unsigned<int64_t>(j, "wait_sum_ns", where));
+  SCHEDSIM_ASSIGN_OR_RETURN(r.wait_max_ns,
+                            Unsigned<int64_t>(j, "wait_max_ns", where));
   return r;
 }
 
@@ -228,6 +240,8 @@ OrderedJson RunResultJson(const RunResult& run, OrderedJson j) {
        Counters<const RunReport, const uint64_t>(r)) {
     report[key] = *field;
   }
+  report["wait_sum_ns"] = r.wait_sum_ns;
+  report["wait_max_ns"] = r.wait_max_ns;
   j["seed"] = run.seed;
   j["events"] = run.events;
   j["metrics"] = std::move(metrics);

@@ -206,6 +206,10 @@ struct SimConfig {
   bool preempt_short = false;
   bool delay_dequeue = false;
   bool delay_zero = true;
+  // A task's own slice (TaskSpec::slice_ns, sched_attr.sched_runtime) as
+  // EEVDF's request size (v6.12 on); off: every task asks for the base
+  // slice. Read only with eevdf.
+  bool task_slices = false;
   // Fork, exec and initial placement with find_idlest_group()'s local
   // group (kernel/sched/fair.c, v6.1): at each level the local group is
   // kept when it has spare capacity and the idlest other one has none, or

@@ -240,6 +240,7 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     if (util_est_) UtilEstEnqueue(rq_util_est_[cpu], task_util_est_[task]);
   }
   NoteNrRunning(cpu, +1);
+  WaitStart(task);
   if (t.policy == SchedPolicy::kIdle) ++c.nr_sched_idle;
   RefreshProbe(cpu);
   if (t.uclamp_min != 0 || t.uclamp_max != 1024) ++c.nr_uclamped;
@@ -261,6 +262,7 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
 void SimulatorImpl::DequeueTask(int cpu, int task, bool sleep) {
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[task];
+  WaitEnd(task);  // a queued task leaving (moved by a balance)
   if (t.policy == SchedPolicy::kFifo) {
     auto it = std::find(c.rt_rq.begin(), c.rt_rq.end(), task);
     if (it != c.rt_rq.end()) c.rt_rq.erase(it);
@@ -338,6 +340,7 @@ void SimulatorImpl::Schedule(int cpu) {
       SettlePhase(cpu);
       UpdatePelt(cpu);
       pt.last_ran_ns = now_ns_;
+      WaitStart(prev);
       if (pt.policy == SchedPolicy::kFifo) {
         auto it = std::find_if(c.rt_rq.begin(), c.rt_rq.end(), [&](int q) {
           return tasks_[q].rt_priority < pt.rt_priority;
@@ -369,6 +372,7 @@ void SimulatorImpl::Schedule(int cpu) {
     }
     Task& t = tasks_[prev];
     t.exec_start_ns = now_ns_;
+    WaitEnd(prev);
     if (t.in_phase) {
       c.seg_start_ns = now_ns_;
       ReschedulePhaseEnd(cpu);
@@ -409,6 +413,7 @@ void SimulatorImpl::Schedule(int cpu) {
   }
   ++c.stats.context_switches;
   c.curr = next;
+  WaitEnd(next);
   t.exec_start_ns = now_ns_;
   t.slice_exec_ns = 0;
   t.pending_cost_ns += KernelWorkNs(cpu, config_.context_switch_ns);

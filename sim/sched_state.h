@@ -84,6 +84,12 @@ struct TaskCounters {
   uint64_t voluntary_switches = 0;
   uint64_t involuntary_switches = 0;
   int64_t iowait_ns = 0;
+  // schedstats' se.statistics.wait_*: time on a runqueue, runnable but not
+  // running (from enqueue or preemption to the switch in).
+  int64_t wait_sum_ns = 0;
+  int64_t wait_max_ns = 0;
+  uint64_t wait_count = 0;
+  int64_t wait_start_ns = -1;  // waiting since; -1 when not waiting
   CompactLatencyHistogram wakeup_latency_ns;  // runnable -> running
 };
 

@@ -370,6 +370,9 @@ class SimulatorImpl {
   void RunTask(int cpu) { RunTask(cpu, cpus_[cpu].curr); }
   void OnPhaseEnd(int cpu);
   int CreateTask(int spec_index, int parent_cpu);
+  struct SpecInfo;
+  // The fair class's share of a new task: its entity, its own slice.
+  void NewFairTask(int id, const SpecInfo& spec);
   // Frees the slot of `id`, an exited task its CPU has just switched away
   // from, for CreateTask to reuse.
   void ReapTask(int id);
@@ -423,6 +426,18 @@ class SimulatorImpl {
   void DequeueTask(int cpu, int task, bool sleep = false);
   // The dequeue of a delayed entity (DELAY_DEQUEUE) that was picked.
   void FinishDelayed(int cpu, int task);
+  // schedstats' update_stats_wait_start()/_end(): `task` starts or ends a
+  // wait on a runqueue.
+  void WaitStart(int task) { task_stats_[task].wait_start_ns = now_ns_; }
+  void WaitEnd(int task) {
+    TaskCounters& k = task_stats_[task];
+    if (k.wait_start_ns < 0) return;
+    const int64_t wait = now_ns_ - k.wait_start_ns;
+    k.wait_sum_ns += wait;
+    if (wait > k.wait_max_ns) k.wait_max_ns = wait;
+    ++k.wait_count;
+    k.wait_start_ns = -1;
+  }
   // What every dequeue does once the task has left the class's queue.
   void DequeueAccount(int cpu, int task);
   void Schedule(int cpu);  // pick next, switch
@@ -659,6 +674,7 @@ class SimulatorImpl {
     SchedPolicy policy = SchedPolicy::kNormal;
     uint8_t rt_priority = 0;
     int64_t working_set_bytes = -1;  // TaskSpec::working_set_bytes
+    int64_t slice_ns = 0;            // TaskSpec::slice_ns
   };
   std::vector<Program> programs_;
   std::vector<SpecInfo> specs_;

@@ -87,7 +87,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
     if (util_est_) task_util_est_[id] = UtilEst();
     task_lock_[id] = 0;
     if (layout_sigma_ > 0) task_layout_[id] = layout;
-    Fair([&](auto& f) { f.TaskNew(id); });
+    NewFairTask(id, spec);
     return id;
   }
   const int id = static_cast<int>(tasks_.size());
@@ -97,8 +97,19 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   if (util_est_) task_util_est_.emplace_back();
   task_lock_.push_back(0);
   if (layout_sigma_ > 0) task_layout_.push_back(layout);
-  Fair([&](auto& f) { f.TaskNew(id); });
+  NewFairTask(id, spec);
   return id;
+}
+
+void SimulatorImpl::NewFairTask(int id, const SpecInfo& spec) {
+  Fair([&](auto& f) { f.TaskNew(id); });
+  // sched_setattr()'s sched_runtime as the slice (commit 857b158dc5e8,
+  // "sched/eevdf: Use sched_attr::sched_runtime to set request/slice
+  // suggestion", v6.12).
+  if (eevdf_on_ && config_.task_slices && spec.slice_ns > 0 &&
+      spec.policy != SchedPolicy::kFifo) {
+    eevdf_.SetSlice(id, spec.slice_ns);
+  }
 }
 
 void SimulatorImpl::ReapTask(int id) {
@@ -151,6 +162,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     info.policy = spec.policy;
     info.rt_priority = static_cast<uint8_t>(spec.rt_priority);
     info.working_set_bytes = spec.working_set_bytes;
+    info.slice_ns = spec.slice_ns;
     info.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
     int64_t default_min =
         spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;

@@ -360,6 +360,7 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
     }
   }
   ++placement_stats_.wakeups;
+  if (target != p.cpu) ++placement_stats_.migrated_wakeups;
   ++task_stats_[task].wakeups;
   ++tc.ttwu_pending;
   RefreshProbe(target);
@@ -423,6 +424,7 @@ void SimulatorImpl::EnqueueWoken(int cpu, int task, uint32_t util_flags) {
   UpdatePelt(cpu);
   eevdf_.Requeue(cpu, task);
   t.state = TaskState::kRunnable;
+  WaitStart(task);
   if (util_est_) UtilEstEnqueue(rq_util_est_[cpu], task_util_est_[task]);
   UtilChangeUpdate(cpu);
 }

@@ -546,12 +546,20 @@ class Parser {
     if (task.contains("nodes_membind")) {
       Warn(absl::StrCat(path, ".nodes_membind"), "ignored");
     }
-    for (const char* key : {"dl-runtime", "dl-period", "dl-deadline"}) {
-      // With SCHED_OTHER, rt-app passes dl-runtime as the EEVDF custom
-      // slice; the simulator's fair class has no per-task slice.
+    if (task.contains("dl-runtime")) {
+      // With SCHED_OTHER, rt-app passes dl-runtime as sched_attr's
+      // sched_runtime, which EEVDF takes as the task's slice from 6.12
+      // (TaskSpec::slice_ns; config task_slices).
+      absl::StatusOr<int64_t> us =
+          Int(task["dl-runtime"], absl::StrCat(path, ".dl-runtime"), 0,
+              100000000, "us of requested slice");
+      if (!us.ok()) return us.status();
+      spec.slice_ns = *us * 1000;
+    }
+    for (const char* key : {"dl-period", "dl-deadline"}) {
       if (task.contains(key)) {
         Warn(absl::StrCat(path, ".", key),
-             "ignored: no per-task slice in the simulator's fair class");
+             "ignored: the simulator has no SCHED_DEADLINE");
       }
     }
 

@@ -386,9 +386,9 @@ TEST(RtAppModelTest, ConditionVariables) {
                         "tasks wait on (w1, w2), is not supported"));
 }
 
-// Accepted with a warning: a per-phase taskgroup (no cgroups), SCHED_OTHER's
-// custom slice (dl-runtime) and a key without a value (video-short.json's
-// "suspend",).
+// Accepted with a warning: a per-phase taskgroup (no cgroups) and a key
+// without a value (video-short.json's "suspend",). SCHED_OTHER's custom
+// slice (dl-runtime) is the task's requested slice (EEVDF, 6.12).
 TEST(RtAppParseTest, IgnoredWithAWarning) {
   absl::StatusOr<RtAppWorkload> r = ParseRtApp(R"({"tasks": {
       "t": {"dl-runtime": 100000, "phases": {
@@ -403,9 +403,10 @@ TEST(RtAppParseTest, IgnoredWithAWarning) {
       ElementsAre(
           HasSubstr("x.json: line 4: suspend: a key without a value, read as "
                     "the empty string"),
-          HasSubstr("x.json: tasks.t.dl-runtime: ignored: no per-task slice"),
           HasSubstr("x.json: tasks.t.phases.p0.taskgroup: ignored: the "
                     "simulator has no task groups")));
+  ASSERT_FALSE(r->workload.tasks.empty());
+  EXPECT_EQ(r->workload.tasks[0].slice_ns, 100000000);
 }
 
 TEST(RtAppModelTest, NeedsExactlyOneSource) {
