@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "platform/linux/fake_tree.h"
@@ -66,6 +67,7 @@ class GovdCommandTest : public ::testing::Test {
     paths_ = *paths;
     dir_ = *dir;
     hooks_.snapshot_dir = *dir;  // not /run/schedsim
+    hooks_.lock_dir = *dir;
   }
   void MakeAcpiCpufreqTree() {
     host::testing::FakeMachine m;
@@ -144,6 +146,53 @@ TEST_F(GovdCommandTest, ApplyRunsSchedutilAndRestoresEverything) {
     if (path == Policy0("scaling_cur_freq")) continue;  // the "kernel's"
     EXPECT_EQ(state.content, before.at(path).content) << path;
   }
+}
+
+// Issue 49 #9: a second --apply on the same root (spelled differently)
+// while the first runs is refused before it saves or writes anything, and
+// the first still puts every file back.
+TEST_F(GovdCommandTest, ASecondApplyOnTheSameRootIsRefused) {
+  MakeAcpiCpufreqTree();
+  BusyCpu0();
+  const auto before = host::testing::TreeState(paths_.sysfs_root);
+  auto busy = hooks_.after_period;
+  Result second;
+  std::map<std::string, host::testing::FileState> during, after_second;
+  hooks_.after_period = [&](int64_t periods) {
+    busy(periods);
+    if (periods != 2) return;
+    during = host::testing::TreeState(paths_.sysfs_root);
+    GovdHooks hooks;
+    hooks.snapshot_dir = dir_;
+    hooks.lock_dir = dir_;
+    std::ostringstream out, err;
+    second.code =
+        GovdCommand({"--sysfs=" + paths_.sysfs_root + "/./",
+                     "--proc=" + paths_.proc_root, "--dev=" + paths_.dev_root,
+                     "--governor=performance", "--apply", "--duration-s=0.02"},
+                    out, err, hooks);
+    second.out = out.str();
+    second.err = err.str();
+    after_second = host::testing::TreeState(paths_.sysfs_root);
+  };
+  Result first = Run({"--governor=schedutil", "--apply", "--period-ms=10",
+                      "--duration-s=0.05", "--util-half-life-ms=0"});
+  ASSERT_EQ(first.code, 0) << first.err << first.out;
+  EXPECT_EQ(second.code, 1) << second.out;
+  EXPECT_THAT(second.err, HasSubstr(absl::StrCat("another schedsim govd (PID ",
+                                                 getpid(), ") is writing")));
+  EXPECT_THAT(second.err, HasSubstr("one instance per root"));
+  EXPECT_THAT(second.err, HasSubstr("(nothing was written)"));
+  EXPECT_EQ(after_second, during);
+  for (const auto& [path, state] :
+       host::testing::TreeState(paths_.sysfs_root)) {
+    if (path == Policy0("scaling_cur_freq")) continue;  // the "kernel's"
+    EXPECT_EQ(state.content, before.at(path).content) << path;
+  }
+  // The first one is gone: the root is free again.
+  Result third =
+      Run({"--governor=performance", "--apply", "--duration-s=0.02"});
+  EXPECT_EQ(third.code, 0) << third.err;
 }
 
 TEST_F(GovdCommandTest, DryRunWritesNothing) {
@@ -326,6 +375,7 @@ class GovdSignalTest : public GovdCommandTest {
       close(fds[1]);
       GovdHooks hooks;
       hooks.snapshot_dir = dir_;
+      hooks.lock_dir = dir_;
       std::ostringstream err;
       const int code = GovdCommand(args, std::cout, err, hooks);
       std::cout.flush();
