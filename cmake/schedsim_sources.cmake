@@ -76,6 +76,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   platform/linux/msr.cc
   platform/linux/probe.cc
   platform/linux/proc_stat.cc
+  platform/linux/root_lock.cc
   platform/linux/settings_snapshot.cc
   platform/linux/stop_signals.cc
   platform/placement.cc
