@@ -29,6 +29,8 @@
 #include "experiments/run_shard.h"
 #include "experiments/runner.h"
 #include "experiments/shard.h"
+#include "traces/trace_file.h"
+#include "traces/trace_select.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -39,7 +41,10 @@ constexpr int kMaxJobs = 4096;
 constexpr char kUsage[] =
     "Usage: schedsim run FILE [--format=table|json|csv] [--out=DIR] "
     "[--jobs=N]\n"
-    "                         [--trace=perfetto|ftrace] [--trace-iteration=K]\n"
+    "                         [--trace=perfetto|perfetto-proto|csv|ftrace]\n"
+    "                         [--trace-iteration=K] "
+    "[--trace-window=FROM_MS:TO_MS]\n"
+    "                         [--trace-cpus=LIST] [--trace-gzip]\n"
     "                         [--iterations=N] [--seed=N] "
     "[--robustness[=PCT]] [--yes]\n"
     "                         [--shard=I/N] [--plots=DIR]\n";
@@ -140,6 +145,9 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string trace;
   std::string plots_dir;
   int64_t trace_iteration = 0;
+  std::string trace_window;
+  std::string trace_cpus;
+  bool trace_gzip = false;
   int64_t iterations = 0;
   std::string seed;
   double robustness = 0;
@@ -157,11 +165,22 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
             "runs in parallel; 0 = one per hardware thread (the output does "
             "not depend on it)");
   flags.String("trace", &trace,
-               "perfetto: write a Chrome JSON trace (ui.perfetto.dev) of one "
-               "iteration of every variant at the first sweep value, to "
-               "trace-VARIANT.json in --out (or the current directory); "
-               "ftrace: the same as ftrace text (trace-cmd report -t layout), "
-               "to trace-VARIANT.txt");
+               "write a trace of one iteration of every variant at the first "
+               "sweep value to trace-VARIANT.EXT in --out (or the current "
+               "directory): perfetto: Chrome JSON (ui.perfetto.dev), .json; "
+               "perfetto-proto: Perfetto's protobuf format (CPU, cpufreq and "
+               "cpuidle tracks), .pftrace; csv: one row per event, .csv; "
+               "ftrace: ftrace text (trace-cmd report -t layout), .txt");
+  flags.String("trace-window", &trace_window,
+               "FROM_MS:TO_MS: only the events in this window of simulated "
+               "time (ms since the start, warm-up included; the trace covers "
+               "the measured interval), with each CPU's state at FROM");
+  flags.String("trace-cpus", &trace_cpus,
+               "LIST: only the events of these CPUs (a kernel cpulist, e.g. "
+               "0-15 or 0,64-71)");
+  flags.Bool("trace-gzip", &trace_gzip,
+             "gzip the trace (.gz after the extension); ui.perfetto.dev opens "
+             "it as it is");
   flags.String("plots", &plots_dir,
                "a directory to draw the result in with gnuplot (PNG, with "
                "the data files and the script plots.gp); created if missing");
@@ -220,15 +239,36 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return usage_error(
         absl::StrCat("--jobs must be in 0..", kMaxJobs, ", got ", jobs));
   }
-  if (flags.Given("trace") && trace != "perfetto" && trace != "ftrace") {
-    return usage_error(
-        absl::StrCat("--trace must be perfetto or ftrace, got '", trace, "'"));
+  traces::TraceFileOptions trace_options;
+  if (flags.Given("trace")) {
+    absl::StatusOr<traces::TraceFileFormat> trace_format =
+        traces::ParseTraceFileFormat(trace);
+    if (!trace_format.ok()) {
+      return usage_error(
+          absl::StrCat("--trace: ", trace_format.status().message()));
+    }
+    trace_options.format = *trace_format;
+  }
+  trace_options.gzip = trace_gzip;
+  for (const char* bound : {"trace-window", "trace-cpus", "trace-gzip"}) {
+    if (flags.Given(bound) && trace.empty()) {
+      return usage_error(absl::StrCat(
+          "--", bound, " needs --trace=", traces::TraceFileFormatNames()));
+    }
+  }
+  if (flags.Given("trace-window")) {
+    absl::Status window =
+        traces::ParseTraceWindow(trace_window, &trace_options.selection);
+    if (!window.ok()) {
+      return usage_error(absl::StrCat("--trace-window: ", window.message()));
+    }
   }
   if (flags.Given("plots") && plots_dir.empty()) {
     return usage_error("--plots expects a directory, e.g. --plots=plots");
   }
   if (flags.Given("trace-iteration") && trace.empty()) {
-    return usage_error("--trace-iteration needs --trace=perfetto or ftrace");
+    return usage_error(absl::StrCat("--trace-iteration needs --trace=",
+                                    traces::TraceFileFormatNames()));
   }
   if (iterations < 0 || iterations > kMaxIterations) {
     return usage_error(absl::StrCat("--iterations must be in 0..",
@@ -279,6 +319,32 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return usage_error(absl::StrCat("--trace-iteration must be in 0..",
                                     e.iterations - 1, " (", e.iterations,
                                     " iterations), got ", trace_iteration));
+  }
+  if (trace_options.selection.HasWindow()) {
+    // The trace sink sees the measured interval only.
+    const int64_t begin_ns = e.warmup_ms * 1000000;
+    const int64_t end_ns = (e.warmup_ms + e.duration_ms) * 1000000;
+    if (trace_options.selection.from_ns >= end_ns ||
+        trace_options.selection.to_ns <= begin_ns) {
+      return usage_error(absl::StrCat(
+          "--trace-window=", trace_window, " is outside the measured interval ",
+          e.warmup_ms, ":", e.warmup_ms + e.duration_ms, " ms of ",
+          positional[0], " (warmup_ms ", e.warmup_ms, ", duration_ms ",
+          e.duration_ms, "), the only part a trace records"));
+    }
+  }
+  if (flags.Given("trace-cpus")) {
+    absl::StatusOr<topology::Topology> machine = LoadMachine(e.machine);
+    if (!machine.ok()) {
+      err << "schedsim run: " << machine.status().message() << "\n";
+      return 1;
+    }
+    absl::Status cpus = traces::ParseTraceCpus(trace_cpus, machine->num_cpus(),
+                                               &trace_options.selection);
+    if (!cpus.ok()) {
+      return usage_error(absl::StrCat("--trace-cpus: ", cpus.message(),
+                                      " of machine ", machine->name()));
+    }
   }
 
   RunnerOptions options;
@@ -397,22 +463,13 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
       const std::string path =
           JoinPath(out_dir.empty() ? "." : out_dir,
                    absl::StrCat("trace-", e.variants[v].name,
-                                trace == "ftrace" ? ".txt" : ".json"));
-      std::ofstream f(path, std::ios::binary | std::ios::trunc);
-      if (!f) {
-        err << "schedsim run: cannot write " << path << "\n";
-        return 1;
-      }
-      absl::Status written = WriteTrace(
+                                traces::TraceFileExtension(
+                                    trace_options.format, trace_options.gzip)));
+      absl::Status written = WriteTraceFile(
           e, *result, /*point=*/0, static_cast<int>(v),
-          static_cast<int>(trace_iteration),
-          trace == "ftrace" ? TraceFormat::kFtrace : TraceFormat::kPerfetto, f);
-      f.close();
-      if (!written.ok() || !f) {
-        err << "schedsim run: "
-            << (written.ok() ? absl::StrCat("cannot write ", path)
-                             : std::string(written.message()))
-            << "\n";
+          static_cast<int>(trace_iteration), trace_options, path);
+      if (!written.ok()) {
+        err << "schedsim run: " << written.message() << "\n";
         return 1;
       }
       err << "schedsim run: wrote " << path << "\n";

@@ -36,6 +36,7 @@
 #include "experiments/reports.h"
 #include "platform/registry.h"
 #include "topology/topology.h"
+#include "traces/trace_file.h"
 #include "workloads/model_registry.h"
 
 namespace schedsim::experiments {
@@ -137,6 +138,17 @@ enum class TraceFormat {
 absl::Status WriteTrace(const Experiment& experiment,
                         const ExperimentResult& result, int point, int variant,
                         int iteration, TraceFormat format, std::ostream& out);
+
+// Runs (point, variant, iteration) again with its trace written to `path` in
+// any format, bounded to a window and CPUs and compressed as `options` say
+// (traces/trace_file.h; options.num_cpus is set from the machine). The
+// trace sees the measured interval only (simulated time warm-up ..
+// warm-up + duration).
+absl::Status WriteTraceFile(const Experiment& experiment,
+                            const ExperimentResult& result, int point,
+                            int variant, int iteration,
+                            const traces::TraceFileOptions& options,
+                            const std::string& path);
 
 }  // namespace schedsim::experiments
 
