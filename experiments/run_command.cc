@@ -29,6 +29,7 @@
 #include "experiments/run_shard.h"
 #include "experiments/runner.h"
 #include "experiments/shard.h"
+#include "traces/cpu_timeline.h"
 #include "traces/trace_file.h"
 #include "traces/trace_select.h"
 
@@ -37,6 +38,8 @@ namespace {
 
 constexpr int kUsageError = 2;
 constexpr int kMaxJobs = 4096;
+// Time bins of the per-CPU timeline plots (--plots with --trace).
+constexpr int kTimelineBins = 400;
 
 constexpr char kUsage[] =
     "Usage: schedsim run FILE [--format=table|json|csv] [--out=DIR] "
@@ -320,18 +323,13 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
                                     e.iterations - 1, " (", e.iterations,
                                     " iterations), got ", trace_iteration));
   }
-  if (trace_options.selection.HasWindow()) {
-    // The trace sink sees the measured interval only.
-    const int64_t begin_ns = e.warmup_ms * 1000000;
-    const int64_t end_ns = (e.warmup_ms + e.duration_ms) * 1000000;
-    if (trace_options.selection.from_ns >= end_ns ||
-        trace_options.selection.to_ns <= begin_ns) {
-      return usage_error(absl::StrCat(
-          "--trace-window=", trace_window, " is outside the measured interval ",
-          e.warmup_ms, ":", e.warmup_ms + e.duration_ms, " ms of ",
-          positional[0], " (warmup_ms ", e.warmup_ms, ", duration_ms ",
-          e.duration_ms, "), the only part a trace records"));
-    }
+  if (trace_options.selection.HasWindow() &&
+      trace_options.selection.from_ns >=
+          (e.warmup_ms + e.duration_ms) * 1000000) {
+    return usage_error(absl::StrCat(
+        "--trace-window=", trace_window, " starts after the run ends at ",
+        e.warmup_ms + e.duration_ms, " ms (", positional[0], ": warmup_ms ",
+        e.warmup_ms, ", duration_ms ", e.duration_ms, ")"));
   }
   if (flags.Given("trace-cpus")) {
     absl::StatusOr<topology::Topology> machine = LoadMachine(e.machine);
@@ -450,30 +448,48 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
       PrintRunResult("run", e, *result, check_robustness ? &verdicts : nullptr,
                      robustness, format, out_dir, out, err);
   if (printed != 0) return printed;
-  if (flags.Given("plots")) {
-    absl::Status drawn = WritePlots(e, *result, plots_dir);
-    if (!drawn.ok()) {
-      err << "schedsim run: " << drawn.message() << "\n";
-      return 1;
-    }
-    err << "schedsim run: drew " << plots_dir << "/*.png\n";
-  }
+  // With --plots, each traced run also feeds a per-CPU timeline.
+  const bool timelines_wanted = flags.Given("plots") && !trace.empty();
+  std::vector<std::unique_ptr<traces::CpuTimeline>> timelines;
+  std::vector<TimelinePlot> timeline_plots;
   if (!trace.empty()) {
+    const int64_t run_end_ns = (e.warmup_ms + e.duration_ms) * 1000000;
+    const traces::TraceSelection& sel = trace_options.selection;
+    const int64_t from_ns = sel.HasWindow() ? std::max<int64_t>(sel.from_ns, 0)
+                                            : e.warmup_ms * 1000000;
+    const int64_t to_ns =
+        sel.HasWindow() ? std::min(sel.to_ns, run_end_ns) : run_end_ns;
     for (size_t v = 0; v < e.variants.size(); ++v) {
       const std::string path =
           JoinPath(out_dir.empty() ? "." : out_dir,
                    absl::StrCat("trace-", e.variants[v].name,
                                 traces::TraceFileExtension(
                                     trace_options.format, trace_options.gzip)));
-      absl::Status written = WriteTraceFile(
-          e, *result, /*point=*/0, static_cast<int>(v),
-          static_cast<int>(trace_iteration), trace_options, path);
+      if (timelines_wanted) {
+        timelines.push_back(std::make_unique<traces::CpuTimeline>(
+            result->machine->num_cpus(), from_ns, to_ns, kTimelineBins,
+            sel.cpus));
+        timeline_plots.push_back({e.variants[v].name, timelines.back().get()});
+      }
+      absl::Status written =
+          WriteTraceFile(e, *result, /*point=*/0, static_cast<int>(v),
+                         static_cast<int>(trace_iteration), trace_options, path,
+                         timelines_wanted ? timelines.back().get() : nullptr);
       if (!written.ok()) {
         err << "schedsim run: " << written.message() << "\n";
         return 1;
       }
       err << "schedsim run: wrote " << path << "\n";
     }
+  }
+  if (flags.Given("plots")) {
+    absl::Status drawn =
+        WritePlots(e, *result, plots_dir, "gnuplot", timeline_plots);
+    if (!drawn.ok()) {
+      err << "schedsim run: " << drawn.message() << "\n";
+      return 1;
+    }
+    err << "schedsim run: drew " << plots_dir << "/*.png\n";
   }
   return 0;
 }

@@ -484,7 +484,7 @@ TEST_F(RunCommandTest, BoundedTraceErrors) {
       RunSchedsimRun({file_, "--trace=csv", "--trace-window=30:40"});
   EXPECT_EQ(outside.code, 2);
   EXPECT_THAT(outside.err,
-              ::testing::HasSubstr("is outside the measured interval 0:20 ms"));
+              ::testing::HasSubstr("starts after the run ends at 20 ms"));
   Result cpus = RunSchedsimRun({file_, "--trace=csv", "--trace-cpus=0-99"});
   EXPECT_EQ(cpus.code, 2);
   EXPECT_THAT(cpus.err, ::testing::HasSubstr("--trace-cpus: '0-99'"));

@@ -19,6 +19,7 @@
 #include "sim/simulator.h"
 #include "sim/time.h"
 #include "traces/trace_file.h"
+#include "traces/trace_select.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -46,14 +47,16 @@ std::string RunName(const Experiment& e, int point, int variant,
   return name;
 }
 
-// One simulation. `trace` (optional) records the measured interval;
-// `*end_ns` (optional) receives the simulated time at its end.
+// One simulation. `trace` (optional) records the measured interval (and
+// the warm-up with `trace_warmup`); `*end_ns` (optional) receives the
+// simulated time at its end.
 absl::StatusOr<RunResult> RunOne(const Experiment& e,
                                  const topology::Topology& machine,
                                  const Variant& variant, const Point& point,
                                  int iteration, bool keep_task_names,
                                  sim::TraceSink* trace,
-                                 int64_t* end_ns = nullptr) {
+                                 int64_t* end_ns = nullptr,
+                                 bool trace_warmup = false) {
   RunResult result;
   result.seed = e.IterationSeed(iteration);
   RunSpec spec;
@@ -66,6 +69,7 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
   spec.seed = result.seed;
   spec.warmup = sim::Milliseconds(e.warmup_ms);
   spec.duration = sim::Milliseconds(e.duration_ms);
+  spec.trace_warmup = trace_warmup;
   spec.trace = trace;
   SCHEDSIM_ASSIGN_OR_RETURN(RunOutput run, RunOnce(spec));
   if (end_ns != nullptr) *end_ns = run.end_ns;
@@ -365,7 +369,8 @@ namespace {
 absl::Status WriteTraceTo(const Experiment& e, const ExperimentResult& result,
                           int point, int variant, int iteration,
                           traces::TraceFileOptions options, std::ostream* out,
-                          const std::string& path) {
+                          const std::string& path,
+                          traces::CpuTimeline* timeline) {
   if (point < 0 || point >= e.num_points() || variant < 0 ||
       variant >= static_cast<int>(e.variants.size()) || iteration < 0 ||
       iteration >= e.iterations) {
@@ -390,6 +395,14 @@ absl::Status WriteTraceTo(const Experiment& e, const ExperimentResult& result,
     }
   }
   options.num_cpus = result.machine->num_cpus();
+  // With a window (or a timeline) the run is traced from its start, so that
+  // each CPU's state at the window's start is known; without one, the
+  // window is the measured interval.
+  const bool from_start = options.selection.HasWindow() || timeline != nullptr;
+  if (from_start && !options.selection.HasWindow()) {
+    options.selection.from_ns = e.warmup_ms * 1000000;
+    options.selection.to_ns = (e.warmup_ms + e.duration_ms) * 1000000;
+  }
   std::unique_ptr<traces::TraceFile> file;
   if (path.empty()) {
     file = traces::TraceFile::ToStream(out, options, std::move(names));
@@ -400,12 +413,14 @@ absl::Status WriteTraceTo(const Experiment& e, const ExperimentResult& result,
     file = *std::move(created);
   }
   int64_t end_ns = 0;
+  traces::TeeTraceSink tee({file->sink(), timeline});
   absl::StatusOr<RunResult> r =
       RunOne(e, *result.machine, result.variants[variant], p, iteration,
-             /*keep_task_names=*/false, file->sink(), &end_ns);
+             /*keep_task_names=*/false, &tee, &end_ns, from_start);
   if (!r.ok()) {
     return WithContext(r.status(), RunName(e, point, variant, iteration));
   }
+  if (timeline != nullptr) timeline->Finish(end_ns);
   absl::Status finished = file->Finish(end_ns);
   if (!finished.ok()) {
     return absl::InternalError(absl::StrCat(
@@ -434,15 +449,17 @@ absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
   options.format = format == TraceFormat::kFtrace
                        ? traces::TraceFileFormat::kFtrace
                        : traces::TraceFileFormat::kChromeJson;
-  return WriteTraceTo(e, result, point, variant, iteration, options, &out, "");
+  return WriteTraceTo(e, result, point, variant, iteration, options, &out, "",
+                      nullptr);
 }
 
 absl::Status WriteTraceFile(const Experiment& e, const ExperimentResult& result,
                             int point, int variant, int iteration,
                             const traces::TraceFileOptions& options,
-                            const std::string& path) {
+                            const std::string& path,
+                            traces::CpuTimeline* timeline) {
   return WriteTraceTo(e, result, point, variant, iteration, options, nullptr,
-                      path);
+                      path, timeline);
 }
 
 }  // namespace schedsim::experiments

@@ -106,6 +106,37 @@ class SelectingTraceSink : public NamedTraceSink {
   int64_t dropped_ = 0;
 };
 
+// Passes every event on to each of its sinks, in order (null ones skipped).
+class TeeTraceSink : public sim::TraceSink {
+ public:
+  explicit TeeTraceSink(std::vector<sim::TraceSink*> sinks) {
+    for (sim::TraceSink* s : sinks) {
+      if (s != nullptr) sinks_.push_back(s);
+    }
+  }
+  void OnSwitch(int64_t t, int cpu, int prev, int next) override {
+    for (sim::TraceSink* s : sinks_) s->OnSwitch(t, cpu, prev, next);
+  }
+  void OnWakeup(int64_t t, int task, int cpu, int waker_cpu) override {
+    for (sim::TraceSink* s : sinks_) s->OnWakeup(t, task, cpu, waker_cpu);
+  }
+  void OnMigrate(int64_t t, int task, int from_cpu, int to_cpu) override {
+    for (sim::TraceSink* s : sinks_) s->OnMigrate(t, task, from_cpu, to_cpu);
+  }
+  void OnIdle(int64_t t, int cpu, int state) override {
+    for (sim::TraceSink* s : sinks_) s->OnIdle(t, cpu, state);
+  }
+  void OnFrequency(int64_t t, int cpu, int64_t khz) override {
+    for (sim::TraceSink* s : sinks_) s->OnFrequency(t, cpu, khz);
+  }
+  void OnTaskExit(int64_t t, int task) override {
+    for (sim::TraceSink* s : sinks_) s->OnTaskExit(t, task);
+  }
+
+ private:
+  std::vector<sim::TraceSink*> sinks_;
+};
+
 }  // namespace schedsim::traces
 
 #endif  // SCHEDSIM_TRACES_TRACE_SELECT_H_
