@@ -25,6 +25,7 @@
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
 #include "experiments/plots.h"
+#include "experiments/progress.h"
 #include "experiments/robustness.h"
 #include "experiments/run_shard.h"
 #include "experiments/runner.h"
@@ -51,32 +52,6 @@ constexpr char kUsage[] =
     "                         [--iterations=N] [--seed=N] "
     "[--robustness[=PCT]] [--yes]\n"
     "                         [--shard=I/N] [--plots=DIR]\n";
-
-// A one-line progress bar, redrawn in place.
-class ProgressBar {
- public:
-  explicit ProgressBar(std::ostream* err)
-      : err_(err), start_(std::chrono::steady_clock::now()) {}
-
-  void Update(int done, int total) {
-    constexpr int kWidth = 30;
-    const int filled = total > 0 ? done * kWidth / total : kWidth;
-    const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::steady_clock::now() - start_)
-                             .count();
-    *err_ << absl::StrFormat("\r[%s%s] %d/%d runs, %d:%02d elapsed",
-                             std::string(filled, '#'),
-                             std::string(kWidth - filled, '.'), done, total,
-                             elapsed / 60, elapsed % 60)
-          << std::flush;
-  }
-
-  void Clear() { *err_ << "\r\033[K" << std::flush; }
-
- private:
-  std::ostream* err_;
-  std::chrono::steady_clock::time_point start_;
-};
 
 // Writes `text` to `path`; an error names the path.
 bool WriteFile(const std::string& command, const std::string& path,
@@ -372,6 +347,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         << nominal_runs << " per pass)\n";
   }
   // The cost, before anything runs (docs/experiments.md, "Cost").
+  double estimate_wall_s = 0;
   {
     absl::StatusOr<topology::Topology> machine = LoadMachine(e.machine);
     if (!machine.ok()) {
@@ -385,16 +361,17 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         EstimateCost(e, nominal_runs + scaled_runs, machine->num_cpus(),
                      jobs > 0 ? static_cast<int>(jobs) : hardware);
     err << "schedsim run: estimate: " << cost.Text() << "\n";
+    estimate_wall_s = cost.wall_s;
     absl::Status allowed = CheckCost(e, cost, yes);
     if (!allowed.ok()) {
       err << "schedsim run: refused: " << allowed.message() << "\n";
       return 1;
     }
   }
-  std::unique_ptr<ProgressBar> bar;
+  std::unique_ptr<ProgressLine> bar;
   if (&err == &std::cerr && isatty(STDERR_FILENO)) {
-    bar = std::make_unique<ProgressBar>(&err);
-    ProgressBar* b = bar.get();
+    bar = std::make_unique<ProgressLine>(&err, "runs", estimate_wall_s);
+    ProgressLine* b = bar.get();
     const int all = static_cast<int>(
         std::min<int64_t>(nominal_runs + scaled_runs, INT32_MAX));
     options.progress = [b, all](int done, int) { b->Update(done, all); };
@@ -414,7 +391,9 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         << ", " << shard_runs.size() << " runs)\n";
     return 0;
   }
+  const auto runs_start = std::chrono::steady_clock::now();
   absl::StatusOr<ExperimentResult> result = RunExperiment(e, options);
+  const auto runs_end = std::chrono::steady_clock::now();
   if (!result.ok()) {
     if (bar) bar->Clear();
     err << "schedsim run: " << result.status().message() << "\n";
@@ -424,7 +403,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   if (check_robustness) {
     RunnerOptions scaled_options = options;
     if (bar) {
-      ProgressBar* b = bar.get();
+      ProgressLine* b = bar.get();
       const int offset = static_cast<int>(nominal_runs);
       const int all = static_cast<int>(
           std::min<int64_t>(nominal_runs + scaled_runs, INT32_MAX));
@@ -459,6 +438,15 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
                                             : e.warmup_ms * 1000000;
     const int64_t to_ns =
         sel.HasWindow() ? std::min(sel.to_ns, run_end_ns) : run_end_ns;
+    std::unique_ptr<ProgressLine> trace_bar;
+    if (bar) {
+      // One traced re-run per variant, each about as long as a run was.
+      const double per_run_s =
+          std::chrono::duration<double>(runs_end - runs_start).count() /
+          static_cast<double>(std::max<int64_t>(1, nominal_runs));
+      trace_bar = std::make_unique<ProgressLine>(&err, "traced re-runs",
+                                                 per_run_s * e.variants.size());
+    }
     for (size_t v = 0; v < e.variants.size(); ++v) {
       const std::string path =
           JoinPath(out_dir.empty() ? "." : out_dir,
@@ -479,8 +467,13 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         err << "schedsim run: " << written.message() << "\n";
         return 1;
       }
-      err << "schedsim run: wrote " << path << "\n";
+      if (trace_bar) {
+        trace_bar->Print(absl::StrCat("schedsim run: wrote ", path));
+      } else {
+        err << "schedsim run: wrote " << path << "\n";
+      }
     }
+    if (trace_bar) trace_bar->Clear();
   }
   if (flags.Given("plots")) {
     absl::Status drawn =
