@@ -243,6 +243,7 @@ Json PlacementJson(const traces::PlacementShadowReport& r,
   j["options"] = o;
   j["wakeup_events"] = r.wakeup_events;
   j["waking_events"] = r.waking_events;
+  j["wakings_from_next_run"] = r.wakings_from_next_run;
   j["evaluated"] = r.evaluated;
   j["skipped"] = {{"wakeup_new", r.skipped_wakeup_new},
                   {"rt", r.skipped_rt},
@@ -292,7 +293,12 @@ void PlacementText(const traces::PlacementShadowReport& r,
   }
   out << "\n";
   out << "Wake-up events: " << r.wakeup_events << " sched_wakeup(_new), "
-      << r.waking_events << " sched_waking\n";
+      << r.waking_events << " sched_waking";
+  if (r.wakings_from_next_run > 0) {
+    out << " (no sched_wakeup: the kernel's CPU of " << r.wakings_from_next_run
+        << " taken from the task's next migration or run)";
+  }
+  out << "\n";
   out << "Evaluated: " << r.evaluated << "; not evaluated: " << r.skipped_rt
       << " RT, " << r.skipped_pinned << " per-CPU kthreads, "
       << r.skipped_no_prev << " unknown prev, " << r.skipped_wakeup_new

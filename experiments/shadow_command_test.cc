@@ -148,6 +148,24 @@ TEST(ShadowCommandTest, IdleParams) {
   EXPECT_THAT(bad.err, HasSubstr("no_such"));
 }
 
+// `perf script` text of `perf sched record` (a real capture; its wake-ups
+// are sched_waking) is a trace like any other.
+TEST(ShadowCommandTest, PerfScriptCapture) {
+  const std::string perf = "tests/data/perf_sched_pipe.perf.txt";
+  const Result r =
+      Shadow({Arg("trace", perf), "--placement=sis_util", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["trace"], perf);
+  EXPECT_EQ(j["trace_cpus"], 2);
+  EXPECT_GT(j["evaluated"].get<int>(), 50);
+  EXPECT_GT(j["wakings_from_next_run"].get<int>(), 50);
+  const Result idle = Shadow({Arg("trace", perf), "--cpuidle=menu"});
+  ASSERT_EQ(idle.code, 0) << idle.err;
+  // The capture has no cpu_idle events (tests/data/README.md).
+  EXPECT_THAT(idle.err, HasSubstr("warning: the trace has no idle periods"));
+}
+
 TEST(ShadowCommandTest, PlacementTextAndJson) {
   Result r = Shadow({Arg("trace", kSurfaceflinger), "--placement=sis_util"});
   ASSERT_EQ(r.code, 0) << r.err;

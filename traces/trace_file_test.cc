@@ -20,7 +20,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "traces/csv.h"
 #include "traces/ftrace.h"
+#include "traces/ftrace_convert.h"
 #include "traces/gzip_stream.h"
 #include "traces/perfetto_proto.h"
 #include "traces/trace_select.h"
@@ -383,6 +385,26 @@ TEST(TraceFileTest, UnwritablePathIsAnError) {
   ASSERT_FALSE(t.ok());
   EXPECT_THAT(std::string(t.status().message()),
               HasSubstr("/nonexistent-dir/x.json"));
+}
+
+// The converter on `perf script` text of `perf sched record`, which has
+// sched_waking and no sched_wakeup: the wake-ups come from sched_waking.
+TEST(ConvertTest, PerfScriptCaptureWakeupsFromWaking) {
+  std::ostringstream out;
+  {
+    CsvWriter csv(&out);
+    ASSERT_TRUE(
+        ConvertFtraceFile("tests/data/perf_sched_pipe.perf.txt", &csv).ok());
+  }
+  int switches = 0, wakeups = 0, migrations = 0;
+  for (absl::string_view line : absl::StrSplit(out.str(), '\n')) {
+    if (absl::StrContains(line, ",switch,")) ++switches;
+    if (absl::StrContains(line, ",wakeup,")) ++wakeups;
+    if (absl::StrContains(line, ",migrate,")) ++migrations;
+  }
+  EXPECT_EQ(switches, 249);
+  EXPECT_EQ(wakeups, 113);
+  EXPECT_EQ(migrations, 4);
 }
 
 TEST(TraceFileFormatTest, NamesAndExtensions) {

@@ -209,6 +209,24 @@ const sim::TaskSpec* SpecOf(const Replay& r, int pid) {
   return nullptr;
 }
 
+// `perf script` text of `perf sched record` replays: the benchmark's two
+// sched-pipe processes (15444 and its child 15446) are tasks whose run time
+// is their sched_switch time.
+TEST(ReplayTest, PerfScriptCapture) {
+  constexpr char kPerf[] = "tests/data/perf_sched_pipe.perf.txt";
+  absl::StatusOr<Replay> r = ReplayTrace(kPerf, ReplayOptions());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::map<int, int64_t> expected = RunTimeBySwitches(kPerf);
+  for (int pid : {15444, 15446}) {
+    const ReplayTask* t = FindTask(*r, pid);
+    ASSERT_NE(t, nullptr) << pid;
+    EXPECT_EQ(t->comm, "sched-pipe");
+    EXPECT_GT(t->run_ns, 0);
+    ASSERT_EQ(expected.count(pid), 1u);
+    EXPECT_EQ(t->run_ns, expected.at(pid));
+  }
+}
+
 TEST(ReplayTest, SyntheticProgramsExactly) {
   const std::string path = WriteTemp("synthetic.txt", kSynthetic);
   ReplayOptions options;
