@@ -118,6 +118,20 @@ TEST(CliTopologyTest, JunoShowsCapacitiesAndClusterDomains) {
   EXPECT_THAT(text.out, HasSubstr("  cluster-sleep-0 PSCI 0x1010000"));
 }
 
+// An hwloc import with CPU kinds shows its capacities (text and JSON).
+TEST(CliTopologyTest, HwlocCpuKindsShowTheirCapacities) {
+  Result text =
+      RunSchedsim({"topology", "--hwloc=tests/data/hybrid_cpukinds.xml"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("CPU capacity:        0:1024 1:1024 2:1024 "
+                                  "3:1024 4:763 5:763 6:763 7:763"));
+  Result json = RunSchedsim(
+      {"topology", "--hwloc=tests/data/hybrid_cpukinds.xml", "--format=json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["cpus"][5]["capacity"], 763);
+}
+
 TEST(CliTopologyTest, JsonHasTheDocumentedKeys) {
   Result r =
       RunSchedsim({"topology", "--machine=zen3-2s-nps2", "--format=json"});
