@@ -35,7 +35,8 @@ constexpr int64_t kNsPerUs = 1000;
 constexpr char kUsage[] =
     "Usage: schedsim shadow --trace=FILE (--cpuidle=NAME | --placement=NAME)\n"
     "                       [--param=KEY=VALUE ...] [--machine=NAME |\n"
-    "                       --sysfs=DIR [--power-model=NAME]]\n"
+    "                       (--sysfs=DIR | --hwloc=FILE) "
+    "[--power-model=NAME]]\n"
     "                       [--format=text|json] [--hz=N] "
     "[--assume-timer-us=N]\n"
     "                       [--latency-limit-us=N] "
@@ -381,9 +382,12 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   flags.String("sysfs", &source.sysfs,
                "a sysfs root holding devices/system/cpu (the traced "
                "machine's, for its idle state table)");
+  flags.String("hwloc", &source.hwloc,
+               "an hwloc XML file of the traced machine instead (it has no "
+               "idle-state table: give --power-model for --cpuidle)");
   flags.String("power-model", &source.power_model,
-               "with --sysfs: a built-in machine whose C-state, frequency and "
-               "power tables the imported machine takes");
+               "with --sysfs or --hwloc: a built-in machine whose C-state, "
+               "frequency and power tables the imported machine takes");
   flags.String("format", &format, "text or json");
   flags.Int("hz", &hz,
             "CONFIG_HZ of the traced kernel: tick boundaries every 1/HZ s");
@@ -460,13 +464,16 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
     return usage_error(absl::StrCat(
         "--wake-target must be sync, prev or waker, got '", wake_target, "'"));
   }
-  if (!source.machine.empty() && !source.sysfs.empty()) {
-    return usage_error("give only one of --machine and --sysfs");
+  if (!source.machine.empty() + !source.sysfs.empty() + !source.hwloc.empty() >
+      1) {
+    return usage_error("give only one of --machine, --sysfs and --hwloc");
   }
-  if (!source.power_model.empty() && source.sysfs.empty()) {
-    return usage_error("--power-model is for an imported machine (--sysfs)");
+  if (!source.power_model.empty() && source.sysfs.empty() &&
+      source.hwloc.empty()) {
+    return usage_error(
+        "--power-model is for an imported machine (--sysfs or --hwloc)");
   }
-  if (source.machine.empty() && source.sysfs.empty()) {
+  if (source.machine.empty() && source.sysfs.empty() && source.hwloc.empty()) {
     source.machine = kShadowDefaultMachine;
   }
 

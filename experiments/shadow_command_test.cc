@@ -166,6 +166,23 @@ TEST(ShadowCommandTest, PerfScriptCapture) {
   EXPECT_THAT(idle.err, HasSubstr("warning: the trace has no idle periods"));
 }
 
+// The warning about the machine suggests --hwloc: shadow takes it.
+TEST(ShadowCommandTest, HwlocMachineAsTheWarningSuggests) {
+  const Result r =
+      Shadow({Arg("trace", kLisa), "--placement=sis_util",
+              "--hwloc=tests/data/hybrid_cpukinds.xml", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["machine"], "hybrid_cpukinds");
+  EXPECT_THAT(r.err, HasSubstr("give the recording machine (--machine, "
+                               "--sysfs or --hwloc with --power-model)"));
+  const Result both = Shadow({Arg("trace", kLisa), "--placement=sis_util",
+                              "--machine=juno-r0", "--hwloc=x.xml"});
+  EXPECT_EQ(both.code, 2);
+  EXPECT_THAT(both.err,
+              HasSubstr("give only one of --machine, --sysfs and --hwloc"));
+}
+
 TEST(ShadowCommandTest, PlacementTextAndJson) {
   Result r = Shadow({Arg("trace", kSurfaceflinger), "--placement=sis_util"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -209,7 +226,7 @@ TEST(ShadowCommandTest, UsageErrors) {
        "--wake-target"},
       {{Arg("trace", kLisa), "--cpuidle=menu", "--machine=zen3-2s-nps1",
         "--sysfs=/sys"},
-       "only one of --machine and --sysfs"},
+       "only one of --machine, --sysfs and --hwloc"},
       {{Arg("trace", kLisa), "--cpuidle=menu", "extra"},
        "unexpected argument 'extra'"},
       {{Arg("trace", kLisa), "--cpuidle=menu", "--nosuchflag"}, "nosuchflag"},
