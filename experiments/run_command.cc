@@ -24,6 +24,7 @@
 #include "experiments/experiment.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
+#include "experiments/metric_warnings.h"
 #include "experiments/plots.h"
 #include "experiments/progress.h"
 #include "experiments/robustness.h"
@@ -427,6 +428,9 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
       PrintRunResult("run", e, *result, check_robustness ? &verdicts : nullptr,
                      robustness, format, out_dir, out, err);
   if (printed != 0) return printed;
+  for (const std::string& w : EmptyMetricWarnings(e, *result)) {
+    err << "schedsim run: warning: " << w << "\n";
+  }
   // With --plots, each traced run also feeds a per-CPU timeline.
   const bool timelines_wanted = flags.Given("plots") && !trace.empty();
   std::vector<std::unique_ptr<traces::CpuTimeline>> timelines;

@@ -472,6 +472,30 @@ TEST_F(RunCommandTest, BoundedTracesInEveryFormat) {
   }
 }
 
+// A metric that measured nothing (one rt-app loop of 50 ms in a 20 ms
+// window: no loop completes) is 0 in every run: run warns, naming it.
+TEST_F(RunCommandTest, EmptyMetricIsAWarning) {
+  const std::string file = WriteTemp("long_loop.json", R"({
+    "machine": "skylake-e3-1240v5",
+    "workload": {"model": "rtapp", "params": {"json":
+      "{\"tasks\": {\"t\": {\"loop\": -1, \"run\": 50000}}}"}},
+    "iterations": 2,
+    "duration_ms": 20,
+    "variants": [{"name": "a"}, {"name": "b", "cpuidle": "teo"}]
+  })");
+  Result r = RunSchedsimRun({file, "--format=csv", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, ::testing::HasSubstr(
+                         "schedsim run: warning: metric loops_per_s is 0 in "
+                         "all 4 runs: nothing it measures happened in the 20 "
+                         "ms measured"));
+  // A metric that measured something is not named.
+  Result fine = RunSchedsimRun({file_, "--format=csv", "--jobs=1"});
+  ASSERT_EQ(fine.code, 0) << fine.err;
+  EXPECT_THAT(fine.err,
+              ::testing::Not(::testing::HasSubstr("warning: metric")));
+}
+
 TEST_F(RunCommandTest, BoundedTraceErrors) {
   Result no_trace = RunSchedsimRun({file_, "--trace-window=1:2"});
   EXPECT_EQ(no_trace.code, 2);
