@@ -15,7 +15,9 @@
 #include <optional>
 #include <system_error>
 #include <thread>  // NOLINT(build/c++11): hardware_concurrency
+#include <variant>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -52,7 +54,8 @@ constexpr char kUsage[] =
     "                         [--trace-cpus=LIST] [--trace-gzip]\n"
     "                         [--iterations=N] [--seed=N] "
     "[--robustness[=PCT]] [--yes]\n"
-    "                         [--shard=I/N] [--plots=DIR]\n";
+    "                         [--shard=I/N] [--plots=DIR] "
+    "[--define=KEY=VALUE ...]\n";
 
 // Writes `text` to `path`; an error names the path.
 bool WriteFile(const std::string& command, const std::string& path,
@@ -187,8 +190,24 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
                "result to shard-I-of-N.json in --out (or the current "
                "directory) for `schedsim merge` (docs/scale-out.md)");
   flags.Bool("help", &help, "show this help");
+  // --define=KEY=VALUE is repeatable: taken out before the flag set.
+  std::vector<std::string> defines;
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--") {
+      rest.insert(rest.end(), args.begin() + i, args.end());
+      break;
+    }
+    if (absl::StartsWith(args[i], "--define=")) {
+      defines.push_back(args[i].substr(9));
+    } else if (args[i] == "--define" && i + 1 < args.size()) {
+      defines.push_back(args[++i]);
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
   std::vector<std::string> positional;
-  absl::Status parsed = flags.Parse(args, &positional);
+  absl::Status parsed = flags.Parse(rest, &positional);
   if (help) {
     out << kUsage
         << "\nRuns every variant of the experiment FILE (docs/experiments.md "
@@ -292,6 +311,34 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return 1;
   }
   Experiment& e = *experiment;
+  if (!defines.empty()) {
+    const bool takes_defines =
+        std::any_of(e.model->params.begin(), e.model->params.end(),
+                    [](const auto& p) { return p.name == "define"; });
+    if (!takes_defines) {
+      return usage_error(absl::StrCat(
+          "--define is for workload models read from templates (rtapp); ",
+          positional[0], "'s model is ", e.model->name));
+    }
+    for (const std::string& d : defines) {
+      const size_t eq = d.find('=');
+      if (eq == std::string::npos || eq == 0 ||
+          d.find(',') != std::string::npos) {
+        return usage_error(absl::StrCat(
+            "--define expects KEY=VALUE (no comma), got '", d, "'"));
+      }
+    }
+    std::string joined;
+    auto given = e.params.find("define");
+    if (given != e.params.end() &&
+        std::holds_alternative<std::string>(given->second)) {
+      joined = std::get<std::string>(given->second);
+    }
+    for (const std::string& d : defines) {
+      absl::StrAppend(&joined, joined.empty() ? "" : ",", d);
+    }
+    e.params["define"] = joined;
+  }
   if (iterations > 0) e.iterations = static_cast<int>(iterations);
   if (flags.Given("seed")) e.seed = seed_value;
   if (trace_iteration < 0 || trace_iteration >= e.iterations) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "experiments/run_wiring.h"
 #include "experiments/shadow_command.h"
@@ -494,6 +495,36 @@ TEST_F(RunCommandTest, EmptyMetricIsAWarning) {
   ASSERT_EQ(fine.code, 0) << fine.err;
   EXPECT_THAT(fine.err,
               ::testing::Not(::testing::HasSubstr("warning: metric")));
+}
+
+// An rt-app template runs with --define; without it the error names the
+// placeholder; --define on a model without templates is a usage error.
+TEST_F(RunCommandTest, RtAppTemplateDefines) {
+  const std::string tmpl = WriteTemp(
+      "tmpl.json",
+      R"({"tasks": {"t": {"loop": -1, "run": __RUN__, "sleep": __SLEEP__}}})");
+  const std::string file = WriteTemp(
+      "tmpl_exp.json", absl::StrCat(R"({"machine": "skylake-e3-1240v5",
+        "workload": {"model": "rtapp", "params": {"file": ")",
+                                    tmpl, R"(", "define": "__SLEEP__=2000"}},
+        "iterations": 1, "duration_ms": 20,
+        "variants": [{"name": "a"}]})"));
+  Result r = RunSchedsimRun(
+      {file, "--define=__RUN__=1000", "--format=csv", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("loops_per_s"));
+  Result missing = RunSchedsimRun({file, "--format=csv", "--jobs=1"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_THAT(missing.err,
+              ::testing::HasSubstr("template placeholder __RUN__ without a "
+                                   "value"));
+  Result other = RunSchedsimRun({file_, "--define=__X__=1"});
+  EXPECT_EQ(other.code, 2);
+  EXPECT_THAT(other.err, ::testing::HasSubstr("--define is for workload "
+                                              "models read from templates"));
+  Result bad = RunSchedsimRun({file, "--define=__RUN__"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, ::testing::HasSubstr("--define expects KEY=VALUE"));
 }
 
 TEST_F(RunCommandTest, BoundedTraceErrors) {
