@@ -448,6 +448,25 @@ TEST(CliSimulateTest, BadInputsGiveClearErrorsAndExitCodes) {
   EXPECT_THAT(failed.err, HasSubstr(spin + ": task 0"));
 }
 
+// Every result JSON starts with schema_version (base/version.h); run's
+// is checked by run_command_test, shadow's and validate's by theirs.
+TEST(CliJsonTest, EveryResultJsonHasTheSchemaVersion) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"topology", "--machine=juno-r0", "--format=json"},
+           {"simulate", std::string(kPingpong), "--duration-ms=5",
+            "--format=json"}}) {
+    Result r = RunSchedsim(args);
+    ASSERT_EQ(r.code, 0) << args[0] << ": " << r.err;
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(r.out);
+    ASSERT_TRUE(j.contains("schema_version")) << args[0];
+    EXPECT_EQ(j["schema_version"], 1) << args[0];
+    if (args[0] != "topology") {  // topology's JSON sorts its keys
+      EXPECT_EQ(j.begin().key(), "schema_version") << args[0];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace schedsim::experiments
 

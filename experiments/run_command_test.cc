@@ -527,6 +527,14 @@ TEST_F(RunCommandTest, RtAppTemplateDefines) {
   EXPECT_THAT(bad.err, ::testing::HasSubstr("--define expects KEY=VALUE"));
 }
 
+TEST_F(RunCommandTest, JsonStartsWithTheSchemaVersion) {
+  Result r = RunSchedsimRun({file_, "--format=json", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(r.out);
+  EXPECT_EQ(j.begin().key(), "schema_version");
+  EXPECT_EQ(j["schema_version"], 1);
+}
+
 TEST_F(RunCommandTest, BoundedTraceErrors) {
   Result no_trace = RunSchedsimRun({file_, "--trace-window=1:2"});
   EXPECT_EQ(no_trace.code, 2);

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
 #include "experiments/param_flags.h"
@@ -121,6 +122,7 @@ void PrintWarnings(const std::vector<std::string>& warnings,
 Json IdleJson(const traces::IdleShadowReport& r, const std::string& trace,
               const std::map<std::string, platform::ParamValue>& params) {
   Json j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["command"] = "shadow";
   j["family"] = "cpuidle";
   j["policy"] = r.governor;
@@ -228,6 +230,7 @@ Json PlacementJson(const traces::PlacementShadowReport& r,
                    const std::string& trace,
                    const std::map<std::string, platform::ParamValue>& params) {
   Json j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["command"] = "shadow";
   j["family"] = "placement";
   j["policy"] = r.policy;

@@ -156,6 +156,7 @@ TEST(ShadowCommandTest, PerfScriptCapture) {
       Shadow({Arg("trace", perf), "--placement=sis_util", "--format=json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["trace"], perf);
   EXPECT_EQ(j["trace_cpus"], 2);
   EXPECT_GT(j["evaluated"].get<int>(), 50);

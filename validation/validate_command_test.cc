@@ -140,6 +140,7 @@ TEST(ValidateCommand, JsonHasEveryRowAndTheSummary) {
       0)
       << err;
   const nlohmann::json j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["schema_version"], 1);
   ASSERT_EQ(j["rows"].size(), 3u);
   EXPECT_EQ(j["rows"][0]["id"], "900/t-loss/1");
   EXPECT_EQ(j["rows"][0]["class"], "directional");
