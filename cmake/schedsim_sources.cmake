@@ -122,6 +122,10 @@ set(SCHEDSIM_LIBRARY_SOURCES
   traces/ftrace.cc
   traces/ftrace_summary.cc
   traces/ftrace_writer.cc
+  traces/gzip_stream.cc
+  traces/perfetto_proto.cc
+  traces/trace_file.cc
+  traces/trace_select.cc
   traces/tracecmd_dat.cc
   workloads/hackbench.cc
   workloads/hackbench_model.cc
@@ -155,4 +159,5 @@ set(SCHEDSIM_SYSTEM_DEPS
   hwloc
   nlohmann_json
   tracecmd
+  zlib
 )

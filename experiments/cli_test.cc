@@ -119,6 +119,20 @@ TEST(CliTopologyTest, JunoShowsCapacitiesAndClusterDomains) {
   EXPECT_THAT(text.out, HasSubstr("  cluster-sleep-0 PSCI 0x1010000"));
 }
 
+// An hwloc import with CPU kinds shows its capacities (text and JSON).
+TEST(CliTopologyTest, HwlocCpuKindsShowTheirCapacities) {
+  Result text =
+      RunSchedsim({"topology", "--hwloc=tests/data/hybrid_cpukinds.xml"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("CPU capacity:        0:1024 1:1024 2:1024 "
+                                  "3:1024 4:763 5:763 6:763 7:763"));
+  Result json = RunSchedsim(
+      {"topology", "--hwloc=tests/data/hybrid_cpukinds.xml", "--format=json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["cpus"][5]["capacity"], 763);
+}
+
 TEST(CliTopologyTest, JsonHasTheDocumentedKeys) {
   Result r =
       RunSchedsim({"topology", "--machine=zen3-2s-nps2", "--format=json"});
@@ -462,6 +476,25 @@ TEST(CliSimulateTest, BadInputsGiveClearErrorsAndExitCodes) {
   Result failed = RunSchedsim({"simulate", spin});
   EXPECT_EQ(failed.code, 1);
   EXPECT_THAT(failed.err, HasSubstr(spin + ": task 0"));
+}
+
+// Every result JSON starts with schema_version (base/version.h); run's
+// is checked by run_command_test, shadow's and validate's by theirs.
+TEST(CliJsonTest, EveryResultJsonHasTheSchemaVersion) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"topology", "--machine=juno-r0", "--format=json"},
+           {"simulate", std::string(kPingpong), "--duration-ms=5",
+            "--format=json"}}) {
+    Result r = RunSchedsim(args);
+    ASSERT_EQ(r.code, 0) << args[0] << ": " << r.err;
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(r.out);
+    ASSERT_TRUE(j.contains("schema_version")) << args[0];
+    EXPECT_EQ(j["schema_version"], 1) << args[0];
+    if (args[0] != "topology") {  // topology's JSON sorts its keys
+      EXPECT_EQ(j.begin().key(), "schema_version") << args[0];
+    }
+  }
 }
 
 }  // namespace

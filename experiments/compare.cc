@@ -464,6 +464,7 @@ std::string ReportsSection(const Experiment& e, const ExperimentResult& r) {
 OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {
   const Cells cells = ComputeCells(e, r);
   OrderedJson j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["experiment"] = e.filename;
   j["description"] = e.description;
   j["schedsim"] = {{"version", base::kSchedsimVersion},

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -323,6 +324,7 @@ nlohmann::ordered_json SimReportJson(const sim::SimStats& stats,
                                      const SimReportContext& context) {
   const Summary s = Summarize(stats, machine);
   Json j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["scenario"] = context.scenario;
   j["machine"] = machine.name();
   j["num_cpus"] = machine.num_cpus();

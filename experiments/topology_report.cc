@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 
 namespace schedsim::experiments {
 
@@ -259,6 +260,7 @@ nlohmann::json TopologyJson(const Topology& t,
                             const topology::SchedDomains& domains, int cpu) {
   using nlohmann::json;
   json j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["machine"] = t.name();
   j["model_name"] = t.model_name();
   j["vendor"] = topology::VendorName(t.vendor());

@@ -57,6 +57,52 @@ std::string WriteTemp(const std::string& file, const std::string& content) {
 // A matcher for a warning list containing a warning with `text`.
 auto HasWarning(const std::string& text) { return Contains(HasSubstr(text)); }
 
+// hwloc CPU kinds give a hybrid part its capacities: by FrequencyMaxMHz
+// (4700 MHz cores 1024, 3500 MHz cores 1024 x 3500 / 4700 = 763).
+TEST(HwlocImportTest, CpuKindsByMaximumFrequency) {
+  absl::StatusOr<Topology> t =
+      LoadTopologyFromHwlocXml("tests/data/hybrid_cpukinds.xml");
+  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_EQ(t->num_cpus(), 8);
+  EXPECT_TRUE(t->asym_capacity());
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(t->capacity(c), 1024) << c;
+  for (int c = 4; c < 8; ++c) EXPECT_EQ(t->capacity(c), 763) << c;
+  EXPECT_THAT(t->warnings(),
+              HasWarning("CPU capacities from hwloc CPU kinds (CPUs 4-7 "
+                         "IntelAtom efficiency 0 3500 MHz; CPUs 0-3 IntelCore "
+                         "efficiency 1 4700 MHz), by FrequencyMaxMHz"));
+}
+
+// By LinuxCapacity (the kernel's cpu_capacity) when every kind has it;
+// with efficiency ranks only, no capacities and a warning that says so.
+TEST(HwlocImportTest, CpuKindsByLinuxCapacityOrRanksOnly) {
+  absl::StatusOr<Topology> t =
+      LoadTopologyFromHwlocXml("tests/data/biglittle_cpukinds.xml");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->asym_capacity());
+  EXPECT_EQ(t->capacity(0), 446);
+  EXPECT_EQ(t->capacity(1), 446);
+  EXPECT_EQ(t->capacity(2), 1024);
+  EXPECT_THAT(t->warnings(), HasWarning("by LinuxCapacity"));
+
+  std::string ranks = ReadAll("tests/data/biglittle_cpukinds.xml");
+  for (const char* info :
+       {"    <info name=\"LinuxCapacity\" value=\"446\"/>\n",
+        "    <info name=\"LinuxCapacity\" value=\"1024\"/>\n",
+        "    <info name=\"FrequencyMaxMHz\" value=\"1100\"/>\n",
+        "    <info name=\"FrequencyMaxMHz\" value=\"1800\"/>\n"}) {
+    const size_t at = ranks.find(info);
+    ASSERT_NE(at, std::string::npos) << info;
+    ranks.erase(at, std::string(info).size());
+  }
+  t = LoadTopologyFromHwlocXml(WriteTemp("ranks_only.xml", ranks));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->asym_capacity());
+  EXPECT_THAT(t->warnings(),
+              HasWarning("give efficiency ranks but neither LinuxCapacity nor "
+                         "FrequencyMaxMHz for every kind: capacities unknown"));
+}
+
 TEST(HwlocImportTest, Zen3TwoEpyc7763HasSixteenCcxsAndNoSmt) {
   absl::StatusOr<Topology> t = LoadTopologyFromHwlocXml(kZen3);
   ASSERT_TRUE(t.ok()) << t.status();

@@ -601,6 +601,51 @@ TEST(SysfsImportTest, AFifoOrAnOversizedAttributeIsRefused) {
   EXPECT_THAT(t.status().message(), HasSubstr(core_id + ": is 70000 bytes"));
 }
 
+// cpuN/cpu_capacity gives each CPU its capacity, normalized to 1024 at the
+// largest; a partial set is ignored with a warning, a bad value is an error.
+TEST(SysfsImportTest, CpuCapacityFilesGiveTheCapacities) {
+  std::vector<std::string> lines = FullMachineLines();
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    lines.push_back(absl::StrCat("ro|/sys/devices/system/cpu/cpu", cpu,
+                                 "/cpu_capacity|",
+                                 cpu % 4 < 2 ? "1024" : "446"));
+  }
+  absl::StatusOr<Topology> t = LoadTopologyFromSysfs(Tree("caps", lines));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->asym_capacity());
+  EXPECT_EQ(t->capacity(0), 1024);
+  EXPECT_EQ(t->capacity(2), 446);
+  EXPECT_EQ(t->capacity(7), 446);
+
+  // Scaled: 512 and 256 become 1024 and 512.
+  std::vector<std::string> half = FullMachineLines();
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    half.push_back(absl::StrCat("ro|/sys/devices/system/cpu/cpu", cpu,
+                                "/cpu_capacity|", cpu < 4 ? "512" : "256"));
+  }
+  t = LoadTopologyFromSysfs(Tree("caps_half", half));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->capacity(0), 1024);
+  EXPECT_EQ(t->capacity(4), 512);
+
+  std::vector<std::string> partial = FullMachineLines();
+  partial.push_back("ro|/sys/devices/system/cpu/cpu0/cpu_capacity|512");
+  t = LoadTopologyFromSysfs(Tree("caps_partial", partial));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->asym_capacity());
+  EXPECT_THAT(t->warnings(),
+              Contains(HasSubstr("cpu_capacity on 1 of 8 CPUs: ignored")));
+
+  const std::string bad_root = Tree(
+      "caps_bad",
+      With(FullMachineLines(), "devices/system/cpu/cpu3/cpu_capacity", "0"));
+  t = LoadTopologyFromSysfs(bad_root);
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(),
+              HasSubstr("expected a CPU capacity > 0 in " + bad_root +
+                        "/devices/system/cpu/cpu3/cpu_capacity, got 0"));
+}
+
 TEST(SysfsImportTest, EmptyCoreIdIsAnErrorNamingTheFile) {
   const std::string root = Tree(
       "empty_core_id",

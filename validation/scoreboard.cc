@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "base/version.h"
 
 namespace schedsim::validation {
 namespace {
@@ -320,6 +321,7 @@ Json SummaryJson(const Summary& s) {
 Json ScoreboardJson(const std::vector<ScoredRow>& rows,
                     const Summary& summary) {
   Json out = Json::object();
+  out["schema_version"] = base::kResultSchemaVersion;
   Json list = Json::array();
   for (const ScoredRow& s : rows) {
     const Row& r = *s.row;

@@ -11,12 +11,16 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "experiments/merge_command.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "validation/catalogue.h"
+#include "validation/validate.h"
 
 namespace schedsim::validation {
 namespace {
@@ -138,6 +142,7 @@ TEST(ValidateCommand, JsonHasEveryRowAndTheSummary) {
       0)
       << err;
   const nlohmann::json j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["schema_version"], 1);
   ASSERT_EQ(j["rows"].size(), 3u);
   EXPECT_EQ(j["rows"][0]["id"], "900/t-loss/1");
   EXPECT_EQ(j["rows"][0]["class"], "directional");
@@ -169,6 +174,33 @@ TEST(ValidateCommand, OnlyAndTableAndOut) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/scoreboard.json"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/scoreboard.md"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/experiments/t.json"));
+}
+
+// RunValidation reports every run as it finishes (the terminal's progress
+// line redraws on each), not only each group's end.
+TEST(ValidateCommand, RunProgressAfterEveryRun) {
+  absl::StatusOr<Catalogue> cat = ParseCatalogue(kCatalogue, "cat.json");
+  ASSERT_TRUE(cat.ok()) << cat.status();
+  ValidateOptions options;
+  options.jobs = 1;
+  std::vector<std::pair<int, int>> calls;
+  options.run_progress = [&](int done, int total) {
+    calls.emplace_back(done, total);
+  };
+  int groups_reported = 0;
+  options.progress = [&](const std::vector<ScoredRow>&, int, int, double) {
+    ++groups_reported;
+  };
+  absl::StatusOr<ValidationResult> r = RunValidation(*cat, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_FALSE(calls.empty());
+  const int total = calls.back().second;
+  EXPECT_EQ(static_cast<int>(calls.size()), total);
+  for (size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].first, static_cast<int>(i) + 1);
+    EXPECT_EQ(calls[i].second, total);
+  }
+  EXPECT_GT(static_cast<int>(calls.size()), groups_reported);
 }
 
 TEST(ValidateCommand, RobustnessPerRow) {

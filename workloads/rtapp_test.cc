@@ -17,6 +17,7 @@
 namespace schedsim::workloads {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -424,6 +425,45 @@ TEST(RtAppModelTest, NeedsExactlyOneSource) {
   absl::StatusOr<ModelRun> r = RunModel("rtapp", {}, o);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("exactly one of"));
+}
+
+// LISA-style templates: unquoted placeholders are not JSON until defined.
+TEST(RtAppTest, TemplateDefines) {
+  constexpr char kTemplate[] = R"({
+    "global": {"duration": __DURATION__, "logdir": "__LOGDIR__"},
+    "tasks": {"t": {"loop": __LOOPS__, "run": __RUN_US__, "sleep": 1000}}})";
+  absl::StatusOr<RtAppWorkload> missing =
+      ParseRtApp(kTemplate, "tmpl.json", Skylake(), {{"__RUN_US__", "500"}});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(std::string(missing.status().message()),
+              HasSubstr("tmpl.json: template placeholders __DURATION__, "
+                        "__LOGDIR__, __LOOPS__ without a value (give each "
+                        "with --define=NAME=VALUE"));
+  absl::StatusOr<RtAppWorkload> r = ParseRtApp(
+      kTemplate, "tmpl.json", Skylake(),
+      {{"__DURATION__", "2"}, {"__LOOPS__", "5"}, {"__RUN_US__", "500"}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->workload.tasks.size(), 1u);
+  // __LOGDIR__ is inside a string: the file parses, with a warning.
+  EXPECT_THAT(r->warnings,
+              Contains(HasSubstr("template placeholder __LOGDIR__ left as "
+                                 "text")));
+  // Without any placeholder, a syntax error is reported as before.
+  absl::StatusOr<RtAppWorkload> bad =
+      ParseRtApp("{\"tasks\": [}", "bad.json", Skylake(), {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              ::testing::Not(HasSubstr("placeholder")));
+}
+
+TEST(RtAppTest, DefinesParameterText) {
+  absl::StatusOr<RtAppDefines> d = ParseRtAppDefines("__A__=1,__B__=x=y");
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->at("__A__"), "1");
+  EXPECT_EQ(d->at("__B__"), "x=y");
+  EXPECT_TRUE(ParseRtAppDefines("").ok());
+  EXPECT_FALSE(ParseRtAppDefines("__A__").ok());
+  EXPECT_FALSE(ParseRtAppDefines("=1").ok());
 }
 
 }  // namespace
