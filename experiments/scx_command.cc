@@ -120,10 +120,9 @@ int ScxCommand(const std::vector<std::string>& args_in, std::ostream& out,
         "--duration-s must be >= 0 (0: until SIGINT/SIGTERM), got ",
         options.duration_s));
   }
-  if (options.max_outstanding < 1 || options.max_outstanding > 1000000) {
-    return usage_error(
-        absl::StrCat("--max-outstanding must be in 1..1000000, got ",
-                     options.max_outstanding));
+  if (options.max_outstanding < 1 || options.max_outstanding > 4096) {
+    return usage_error(absl::StrCat(
+        "--max-outstanding must be in 1..4096, got ", options.max_outstanding));
   }
   if (options.slice_us < 100 || options.slice_us > 1000000) {
     return usage_error(absl::StrCat("--slice-us must be in 100..1000000, got ",

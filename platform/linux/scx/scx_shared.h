@@ -29,8 +29,12 @@ typedef __s32 scx_s32;
 #define SCHEDSIM_SCX_MASK_WORDS (SCHEDSIM_SCX_MAX_CPUS / 64)
 /* Decision latencies kept for the p99 (the last this many). */
 #define SCHEDSIM_SCX_LAT_SAMPLES 65536
-/* The shared DSQ of the fallback and of the agent itself. */
+/* The shared DSQ of the fallback (and of re-enqueued tasks). */
 #define SCHEDSIM_SCX_FALLBACK_DSQ 1
+/* The agent's own DSQ, consumed first by every CPU's ops.dispatch. */
+#define SCHEDSIM_SCX_AGENT_DSQ 2
+/* Length of the exit reason kept from ops.exit. */
+#define SCHEDSIM_SCX_EXIT_MSG 128
 
 /* Ring-buffer record kinds. */
 #define SCHEDSIM_SCX_EV_WAKEUP 1 /* a task woke: place it */
@@ -84,7 +88,8 @@ struct schedsim_scx_counters {
   scx_u64 lat_count;
   scx_u64 lat_sum_ns;
   scx_u64 lat_max_ns;
-  scx_u64 exit_kind;          /* ops.exit's exit_info->kind */
+  scx_u64 outstanding;        /* sent to the agent, decision not back */
+  scx_u64 exit_kind;          /* ops.exit's exit_info->kind (0: none) */
 };
 
 struct schedsim_scx_config {
@@ -105,6 +110,8 @@ struct schedsim_scx_bss {
   /* Enqueue-to-dispatch latency of the last SCHEDSIM_SCX_LAT_SAMPLES
    * policy placements, ns, at index lat_count % SCHEDSIM_SCX_LAT_SAMPLES. */
   scx_u64 lat_ns[SCHEDSIM_SCX_LAT_SAMPLES];
+  /* ops.exit's reason and message ("reason: msg"), NUL-terminated. */
+  char exit_msg[SCHEDSIM_SCX_EXIT_MSG];
 };
 
 #endif /* SCHEDSIM_PLATFORM_LINUX_SCX_SCX_SHARED_H_ */
