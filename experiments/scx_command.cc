@@ -33,8 +33,9 @@ constexpr char kUsage[] =
     "[--duration-s=N]\n"
     "                    [--bpf-object=FILE] [--max-outstanding=N] "
     "[--slice-us=N]\n"
-    "                    [--no-idle-events] [--json=FILE] [--sysfs=DIR] "
-    "[--proc=DIR]\n";
+    "                    [--no-idle-events] [--json=FILE] "
+    "[--decision-log=FILE]\n"
+    "                    [--sysfs=DIR] [--proc=DIR]\n";
 
 // scx_place.bpf.o beside the running binary.
 std::string DefaultBpfObject() {
@@ -84,6 +85,9 @@ int ScxCommand(const std::vector<std::string>& args_in, std::ostream& out,
              "do not send idle entries (the policy's OnCpuIdle is not "
              "called; has_idle_cores stays as the searches leave it)");
   flags.String("json", &json_file, "also write the exit counters as JSON");
+  flags.String("decision-log", &options.decision_log,
+               "write one line per decision: enq_ns pid this_cpu prev_cpu "
+               "cpu (enq_ns on CLOCK_MONOTONIC, as trace_clock mono)");
   flags.String("sysfs", &paths.sysfs_root,
                "the sysfs root (kernel/sched_ext, devices/system/cpu)");
   flags.String("proc", &paths.proc_root, "the procfs root (self/status)");

@@ -2,7 +2,10 @@
 
 #include "experiments/shadow_command.h"
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,6 +23,7 @@
 #include "experiments/machine_source.h"
 #include "experiments/param_flags.h"
 #include "nlohmann/json.hpp"
+#include "platform/linux/tracefs_record.h"
 #include "platform/registry.h"
 #include "topology/presets.h"
 #include "traces/shadow.h"
@@ -33,7 +37,9 @@ constexpr int kUsageError = 2;
 constexpr int64_t kNsPerUs = 1000;
 
 constexpr char kUsage[] =
-    "Usage: schedsim shadow --trace=FILE (--cpuidle=NAME | --placement=NAME)\n"
+    "Usage: schedsim shadow (--trace=FILE | --live=SECONDS [--tracefs=DIR]\n"
+    "                       [--save-trace=FILE])\n"
+    "                       (--cpuidle=NAME | --placement=NAME)\n"
     "                       [--param=KEY=VALUE ...] [--machine=NAME |\n"
     "                       --sysfs=DIR [--power-model=NAME]]\n"
     "                       [--format=text|json] [--hz=N] "
@@ -351,6 +357,9 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   std::string wake_target = "sync";
   int64_t sync_window_us = 50;
   bool include_wakeup_new = false;
+  double live_s = 0;
+  std::string tracefs = "/sys/kernel/tracing";
+  std::string save_trace;
   bool help = false;
   FlagSet flags("shadow");
   flags.String("trace", &trace,
@@ -394,6 +403,13 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
             "within this time");
   flags.Bool("include-wakeup-new", &include_wakeup_new,
              "placement: also evaluate sched_wakeup_new");
+  flags.Double("live", &live_s,
+               "record this many seconds of this machine's events from "
+               "tracefs and evaluate them (root; instead of --trace; the "
+               "machine defaults to --sysfs=/sys)");
+  flags.String("tracefs", &tracefs, "with --live: the tracefs mount");
+  flags.String("save-trace", &save_trace,
+               "with --live: keep the recorded trace in this file");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   absl::Status parsed = flags.Parse(args, &positional);
@@ -418,7 +434,20 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
     return usage_error(
         absl::StrCat("unexpected argument '", positional[0], "'"));
   }
-  if (trace.empty()) return usage_error("--trace=FILE is required");
+  const bool live = live_s != 0;
+  if (live && !trace.empty()) {
+    return usage_error("give only one of --trace and --live");
+  }
+  if (live && !(live_s > 0 && live_s <= 3600)) {
+    return usage_error(
+        absl::StrCat("--live must be in (0, 3600] seconds, got ", live_s));
+  }
+  if (!live && !save_trace.empty()) {
+    return usage_error("--save-trace is for --live");
+  }
+  if (trace.empty() && !live) {
+    return usage_error("--trace=FILE (or --live=SECONDS) is required");
+  }
   if (cpuidle.empty() == placement.empty()) {
     return usage_error(cpuidle.empty()
                            ? "name the policy to evaluate: --cpuidle=NAME or "
@@ -461,7 +490,11 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
     return usage_error("--power-model is for an imported machine (--sysfs)");
   }
   if (source.machine.empty() && source.sysfs.empty()) {
-    source.machine = kShadowDefaultMachine;
+    if (live) {
+      source.sysfs = "/sys";  // the machine being recorded
+    } else {
+      source.machine = kShadowDefaultMachine;
+    }
   }
 
   const bool idle = !cpuidle.empty();
@@ -484,6 +517,41 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   if (!machine.ok()) {
     err << "schedsim shadow: " << machine.status().message() << "\n";
     return 1;
+  }
+
+  // --live: record first, then read the recording as a trace file.
+  std::unique_ptr<std::string, void (*)(std::string*)> temp_trace(
+      nullptr, [](std::string* path) {
+        std::remove(path->c_str());
+        delete path;
+      });
+  if (live) {
+    platform::host::TracefsRecordOptions record;
+    record.root = tracefs;
+    record.events = platform::host::ShadowLiveEvents(!cpuidle.empty());
+    record.duration_ns = static_cast<int64_t>(live_s * 1e9);
+    record.buffer_kb = 8192;
+    if (save_trace.empty()) {
+      char path[] = "/tmp/schedsim-shadow-live-XXXXXX";
+      const int fd = mkstemp(path);
+      if (fd < 0) {
+        err << "schedsim shadow: cannot create a temporary file in /tmp\n";
+        return 1;
+      }
+      close(fd);
+      temp_trace.reset(new std::string(path));
+      record.out_file = path;
+    } else {
+      record.out_file = save_trace;
+    }
+    err << "schedsim shadow: recording " << live_s << " s of "
+        << absl::StrJoin(record.events, ", ") << " from " << tracefs << "\n";
+    absl::Status recorded = platform::host::RecordTracefs(record);
+    if (!recorded.ok()) {
+      err << "schedsim shadow: " << recorded.message() << "\n";
+      return 1;
+    }
+    trace = record.out_file;
   }
 
   if (idle) {

@@ -2,6 +2,8 @@
 
 #include "experiments/shadow_command.h"
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -176,7 +178,12 @@ TEST(ShadowCommandTest, UsageErrors) {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {{"--cpuidle=menu"}, "--trace=FILE is required"},
+      {{"--cpuidle=menu"}, "--trace=FILE (or --live=SECONDS) is required"},
+      {{Arg("trace", kLisa), "--live=1", "--cpuidle=menu"},
+       "only one of --trace and --live"},
+      {{"--live=-1", "--cpuidle=menu"}, "--live must be in (0, 3600]"},
+      {{Arg("trace", kLisa), "--save-trace=x", "--cpuidle=menu"},
+       "--save-trace is for --live"},
       {{Arg("trace", kLisa)}, "--cpuidle=NAME or --placement=NAME"},
       {{Arg("trace", kLisa), "--cpuidle=menu", "--placement=sis_util"},
        "only one of --cpuidle and --placement"},
@@ -241,6 +248,42 @@ TEST(ShadowCommandTest, RunErrors) {
   EXPECT_THAT(r.err, HasSubstr("nosuch"));
 }
 
+// --live records from tracefs (here a fake one: its buffer is empty, so
+// nothing to evaluate) and puts every setting back; without tracefs it
+// says how to mount it.
+TEST(ShadowCommandTest, LiveRecordsFromTracefs) {
+  const std::string root = ::testing::TempDir() + "/fake_tracefs";
+  for (const char* dir :
+       {"", "/events", "/events/power", "/events/power/cpu_idle",
+        "/events/sched", "/events/sched/sched_switch",
+        "/events/sched/sched_wakeup"}) {
+    mkdir((root + dir).c_str(), 0755);
+  }
+  std::ofstream(root + "/tracing_on") << "0\n";
+  std::ofstream(root + "/trace") << "# old\n";
+  std::ofstream(root + "/buffer_size_kb") << "1408\n";
+  for (const char* e :
+       {"power/cpu_idle", "sched/sched_switch", "sched/sched_wakeup"}) {
+    std::ofstream(root + "/events/" + e + "/enable") << "0\n";
+  }
+  const std::string saved = ::testing::TempDir() + "/live.txt";
+  Result r = Shadow({"--live=0.01", Arg("tracefs", root), "--cpuidle=menu",
+                     "--machine=skylake-e3-1240v5", Arg("save-trace", saved)});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("recording 0.01 s of power/cpu_idle"));
+  std::ifstream on(root + "/tracing_on");
+  std::string value;
+  on >> value;
+  EXPECT_EQ(value, "0");
+  std::ifstream kept(saved);
+  EXPECT_TRUE(kept.good());
+
+  r = Shadow({"--live=0.01", "--tracefs=/no/such/tracing", "--cpuidle=menu",
+              "--machine=skylake-e3-1240v5"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("no tracefs at /no/such/tracing"));
+}
+
 TEST(ShadowCommandTest, Help) {
   const Result r = Shadow({"--help"});
   EXPECT_EQ(r.code, 0);
@@ -259,7 +302,7 @@ TEST(ShadowCommandTest, Documented) {
        {"--trace", "--cpuidle", "--placement", "--param", "--machine",
         "--sysfs", "--format", "--hz", "--assume-timer-us",
         "--latency-limit-us", "--wake-target", "--sync-window-us",
-        "--include-wakeup-new"}) {
+        "--include-wakeup-new", "--live", "--tracefs", "--save-trace"}) {
     EXPECT_THAT(text, HasSubstr(std::string("`") + flag)) << flag;
   }
   const auto documented = [&](const nlohmann::json& object) {

@@ -7,6 +7,9 @@
  * placement. Exits 0 when every message arrived, and prints the time.
  *
  *   scx_load [GROUPS] [SENDERS] [LOOPS]     (default 2 4 200)
+ *   scx_load --sleeper COUNT USEC          one process that sleeps USEC
+ *                                          COUNT times (a timer wake-up
+ *                                          each time)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +40,15 @@ static int sender(int *fds, int n, int loops) {
   return 0;
 }
 
+static int sleeper(int count, long usec) {
+  struct timespec ts = {usec / 1000000, (usec % 1000000) * 1000};
+  for (int i = 0; i < count; i++) nanosleep(&ts, NULL);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && strcmp(argv[1], "--sleeper") == 0)
+    return sleeper(atoi(argv[2]), atol(argv[3]));
   int groups = argc > 1 ? atoi(argv[1]) : 2;
   int senders = argc > 2 ? atoi(argv[2]) : 4;
   int loops = argc > 3 ? atoi(argv[3]) : 200;

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
+#include "platform/core/answer_checks.h"
 
 namespace schedsim::platform::host {
 namespace {
@@ -257,7 +258,10 @@ schedsim_scx_decision ScxAgent::OnWakeup(const schedsim_scx_event& event) {
   stats_.decide_ns += MonotonicNs() - t0;
   stats_.probes += view_.probes() - probes_before;
   ++stats_.wakeups;
-  if (cpu < 0 || cpu >= n || !allowed_.Test(cpu)) {
+  // The answer check every backend shares; where the kernel would take
+  // select_fallback_rq(), the agent takes prev_cpu (or the first allowed
+  // CPU) and counts it.
+  if (!core::ValidPlacementAnswer(cpu, n, allowed_)) {
     ++stats_.outside_mask;
     cpu = allowed_.Test(event.prev_cpu) ? event.prev_cpu : allowed_.First();
   }

@@ -178,7 +178,11 @@ struct ScxRunOptions {
   double duration_s = 0;   // 0: until SIGINT/SIGTERM
   int64_t max_outstanding = 256;
   int64_t slice_us = 5000;
-  bool idle_events = true;      // send idle entries (OnCpuIdle)
+  bool idle_events = true;  // send idle entries (OnCpuIdle)
+  // Non-empty: one line per decision, "enq_ns pid this_cpu prev_cpu cpu"
+  // (enq_ns: CLOCK_MONOTONIC of the BPF enqueue; cpu -1: left to the BPF
+  // side).
+  std::string decision_log;
   std::ostream* log = nullptr;  // progress lines
 };
 

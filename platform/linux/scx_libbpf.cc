@@ -53,6 +53,7 @@ struct LoopContext {
   int decisions_fd = -1;
   int64_t pushed = 0;
   int64_t push_failed = 0;
+  std::FILE* decision_log = nullptr;
 };
 
 int HandleEvent(void* ctx_ptr, void* data, size_t size) {
@@ -66,6 +67,11 @@ int HandleEvent(void* ctx_ptr, void* data, size_t size) {
   }
   if (event.kind != SCHEDSIM_SCX_EV_WAKEUP) return 0;
   schedsim_scx_decision decision = ctx->agent->OnWakeup(event);
+  if (ctx->decision_log != nullptr) {
+    std::fprintf(ctx->decision_log, "%llu %u %d %d %d\n",
+                 static_cast<unsigned long long>(event.enq_ns), event.pid,
+                 event.this_cpu, event.prev_cpu, decision.cpu);
+  }
   // Every wake-up gets an answer (-1: the BPF side places it), so the
   // BPF side's count of undecided wake-ups comes back down.
   if (bpf_map_update_elem(ctx->decisions_fd, nullptr, &decision, BPF_ANY) ==
@@ -151,6 +157,18 @@ absl::StatusOr<ScxReport> RunScx(PlacementPolicy& policy,
     return absl::InvalidArgumentError(
         absl::StrCat(options.bpf_object,
                      " lacks the events, decisions or schedsim_ops map"));
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> decision_log(nullptr,
+                                                               &std::fclose);
+  if (!options.decision_log.empty()) {
+    decision_log.reset(std::fopen(options.decision_log.c_str(), "w"));
+    if (decision_log == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot write the decision log ", options.decision_log,
+                       ": ", std::strerror(errno)));
+    }
+    setvbuf(decision_log.get(), nullptr, _IOLBF, 0);  // readable as it runs
+    ctx.decision_log = decision_log.get();
   }
   std::unique_ptr<ring_buffer, RingCloser> ring(
       ring_buffer__new(events_fd, HandleEvent, &ctx, nullptr));

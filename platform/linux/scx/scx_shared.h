@@ -61,11 +61,11 @@ struct schedsim_scx_decision {
 
 /* What the BPF side keeps per CPU (written by BPF, read by the agent). */
 struct schedsim_scx_cpu {
-  scx_u32 idle;       /* 1: running the idle task (ops.update_idle) */
-  scx_u32 nr_queued;  /* placed here and not yet running */
-  scx_u32 curr_pid;   /* running task, 0: idle */
+  scx_u32 idle;      /* 1: running the idle task (ops.update_idle) */
+  scx_u32 nr_queued; /* placed here and not yet running */
+  scx_u32 curr_pid;  /* running task, 0: idle */
   scx_u32 pad;
-  scx_u64 busy_ns;     /* total time a task ran (running..stopping) */
+  scx_u64 busy_ns; /* total time a task ran (running..stopping) */
   scx_u64 run_start_ns;
   scx_u64 idle_stamp_ns; /* when it last went idle */
   scx_u64 avg_idle_ns;   /* EWMA 1/8 of idle periods (rq->avg_idle) */
@@ -74,22 +74,22 @@ struct schedsim_scx_cpu {
 
 /* Counters (BPF writes; the agent reads them at exit). */
 struct schedsim_scx_counters {
-  scx_u64 wakeups_sent;       /* queued to the agent */
-  scx_u64 policy_placed;      /* dispatched where the agent said */
-  scx_u64 fallback_placed;    /* agent behind or gone: BPF placed it */
-  scx_u64 fallback_ringbuf;   /* ...because the ring buffer was full */
-  scx_u64 fallback_backlog;   /* ...because max_outstanding were queued */
-  scx_u64 decision_dropped;   /* decision for a task that had left */
+  scx_u64 wakeups_sent;        /* queued to the agent */
+  scx_u64 policy_placed;       /* dispatched where the agent said */
+  scx_u64 fallback_placed;     /* agent behind or gone: BPF placed it */
+  scx_u64 fallback_ringbuf;    /* ...because the ring buffer was full */
+  scx_u64 fallback_backlog;    /* ...because max_outstanding were queued */
+  scx_u64 decision_dropped;    /* decision for a task that had left */
   scx_u64 decision_disallowed; /* CPU not in the task's mask: fallback */
-  scx_u64 pinned;             /* single-CPU tasks, dispatched in place */
-  scx_u64 not_wakeup;         /* re-enqueues (slice end, yield) */
-  scx_u64 agent_enqueues;     /* the agent's own wake-ups */
+  scx_u64 pinned;              /* single-CPU tasks, dispatched in place */
+  scx_u64 not_wakeup;          /* re-enqueues (slice end, yield) */
+  scx_u64 agent_enqueues;      /* the agent's own wake-ups */
   scx_u64 idle_events;
   scx_u64 lat_count;
   scx_u64 lat_sum_ns;
   scx_u64 lat_max_ns;
-  scx_u64 outstanding;        /* sent to the agent, decision not back */
-  scx_u64 exit_kind;          /* ops.exit's exit_info->kind (0: none) */
+  scx_u64 outstanding; /* sent to the agent, decision not back */
+  scx_u64 exit_kind;   /* ops.exit's exit_info->kind (0: none) */
 };
 
 struct schedsim_scx_config {
