@@ -35,6 +35,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/run_wiring.cc
   experiments/runner.cc
   experiments/scenario.cc
+  experiments/scx_command.cc
   experiments/shadow_command.cc
   experiments/shard.cc
   experiments/sim_report.cc
@@ -75,8 +76,11 @@ set(SCHEDSIM_LIBRARY_SOURCES
   platform/linux/msr.cc
   platform/linux/probe.cc
   platform/linux/proc_stat.cc
+  platform/linux/scx_agent.cc
+  platform/linux/scx_probe.cc
   platform/linux/settings_snapshot.cc
   platform/linux/stop_signals.cc
+  platform/linux/tracefs_record.cc
   platform/placement.cc
   platform/registry.cc
   shadow/shadow_idle.cc
