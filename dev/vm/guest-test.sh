@@ -148,6 +148,27 @@ else
   check exit-counters FAIL "exit $rc, state '$(state)'"
 fi
 
+# --- 2b. The fallback: with one undecided wake-up allowed, the BPF side
+# places the rest itself, counts them, and the load still completes.
+taskset -c 0-3 $S scx --placement=sis_util --max-outstanding=1 \
+  --json=/tmp/fb.json >/tmp/fb.log 2>&1 &
+agent=$!
+if wait_state enabled; then
+  taskset -c 0-7 scx_load $LOAD >/tmp/load3.log 2>&1
+  lrc=$?
+  kill -INT $agent
+  wait $agent
+  fb="$(grep -o '"fallback_placements": [0-9]*' /tmp/fb.json | grep -o '[0-9]*$')"
+  pp="$(grep -o '"policy_placements": [0-9]*' /tmp/fb.json | grep -o '[0-9]*$')"
+  if [ $lrc = 0 ] && [ "${fb:-0}" -gt 0 ] && [ "${pp:-0}" -gt 0 ]; then
+    check fallback PASS "--max-outstanding=1: $pp by the policy, $fb by the fallback; the load completed"
+  else
+    check fallback FAIL "load exit $lrc, policy ${pp:-?}, fallback ${fb:-?}: $(tail -3 /tmp/fb.log)"
+  fi
+else
+  check fallback FAIL "did not enable: $(cat /tmp/fb.log)"
+fi
+
 # --- 3. The contrast: the `prev` policy keeps the sleeper on CPU 4 --------
 taskset -c 0-3 $S scx --placement=prev >/tmp/prev.log 2>&1 &
 agent=$!
