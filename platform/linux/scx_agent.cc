@@ -28,10 +28,19 @@ double Pct(double part, double whole) {
   return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+// The BPF side writes these fields while the agent reads them: relaxed
+// atomic loads (each field is read whole; no ordering between them is
+// needed, the view is a snapshot of racy state as the kernel's is).
+template <typename T>
+T Load(const T& field) {
+  return __atomic_load_n(&field, __ATOMIC_RELAXED);
+}
+
 uint64_t BusyNs(const schedsim_scx_cpu& s, int64_t now) {
-  uint64_t busy = s.busy_ns;
-  const uint64_t start = s.run_start_ns;
-  if (s.curr_pid != 0 && start != 0 && static_cast<int64_t>(start) < now) {
+  uint64_t busy = Load(s.busy_ns);
+  const uint64_t start = Load(s.run_start_ns);
+  if (Load(s.curr_pid) != 0 && start != 0 &&
+      static_cast<int64_t>(start) < now) {
     busy += static_cast<uint64_t>(now) - start;
   }
   return busy;
@@ -74,7 +83,7 @@ LiveSchedView::LiveSchedView(const topology::Topology& topology,
 
 bool LiveSchedView::IsIdle(int cpu) const {
   const schedsim_scx_cpu& c = shared_->cpus[cpu];
-  return c.idle != 0 && c.nr_queued == 0;
+  return Load(c.idle) != 0 && Load(c.nr_queued) == 0;
 }
 
 bool LiveSchedView::available_idle(int cpu) {
@@ -95,7 +104,7 @@ bool LiveSchedView::idle_for_wakeup(int cpu) {
 int LiveSchedView::nr_running(int cpu) {
   ++probes_;
   const schedsim_scx_cpu& c = shared_->cpus[cpu];
-  return (c.curr_pid != 0 ? 1 : 0) + static_cast<int>(c.nr_queued);
+  return (Load(c.curr_pid) != 0 ? 1 : 0) + static_cast<int>(Load(c.nr_queued));
 }
 
 int64_t LiveSchedView::cpu_util(int cpu) {
@@ -119,7 +128,7 @@ void LiveSchedView::set_idle_cores(int cpu, bool value) {
 int LiveSchedView::nr_idle_scan(int cpu) const { return nr_idle_scan_[cpu]; }
 
 int64_t LiveSchedView::avg_idle_ns(int cpu) const {
-  const uint64_t v = shared_->cpus[cpu].avg_idle_ns;
+  const uint64_t v = Load(shared_->cpus[cpu].avg_idle_ns);
   return v == 0 ? kAvgIdleMaxNs
                 : std::min<int64_t>(static_cast<int64_t>(v), kAvgIdleMaxNs);
 }
