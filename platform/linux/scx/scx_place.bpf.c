@@ -39,6 +39,32 @@
  * a GPL-compatible license string. */
 char _license[] SEC("license") = "GPL";
 
+/* The DSQ kfuncs were renamed in Linux 6.13 (scx_bpf_dispatch ->
+ * scx_bpf_dsq_insert, scx_bpf_consume -> scx_bpf_dsq_move_to_local). Both
+ * spellings are declared weak; the one the running kernel lacks resolves to
+ * 0 and its branch is dead code to the verifier, so one object loads on
+ * either. (Identical redeclarations of what vmlinux.h declares are fine.) */
+void scx_bpf_dsq_insert(struct task_struct *p, u64 dsq_id, u64 slice,
+                        u64 enq_flags) __ksym __weak;
+void scx_bpf_dispatch(struct task_struct *p, u64 dsq_id, u64 slice,
+                      u64 enq_flags) __ksym __weak;
+bool scx_bpf_dsq_move_to_local(u64 dsq_id) __ksym __weak;
+bool scx_bpf_consume(u64 dsq_id) __ksym __weak;
+
+static __always_inline void dsq_insert(struct task_struct *p, u64 dsq_id,
+                                       u64 slice, u64 enq_flags) {
+  if (bpf_ksym_exists(scx_bpf_dsq_insert))
+    scx_bpf_dsq_insert(p, dsq_id, slice, enq_flags);
+  else
+    scx_bpf_dispatch(p, dsq_id, slice, enq_flags);
+}
+
+static __always_inline bool dsq_move_to_local(u64 dsq_id) {
+  if (bpf_ksym_exists(scx_bpf_dsq_move_to_local))
+    return scx_bpf_dsq_move_to_local(dsq_id);
+  return scx_bpf_consume(dsq_id);
+}
+
 #define SLICE_DEFAULT_NS 5000000ULL
 #define MAX_DRAIN 64
 
@@ -105,7 +131,7 @@ static __always_inline void unqueue(struct task_ctx *tctx) {
 static __always_inline void place_fallback(struct task_struct *p,
                                            u64 enq_flags) {
   s32 cpu;
-  scx_bpf_dsq_insert(p, SCHEDSIM_SCX_FALLBACK_DSQ, slice_ns(), enq_flags);
+  dsq_insert(p, SCHEDSIM_SCX_FALLBACK_DSQ, slice_ns(), enq_flags);
   cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
   if (cpu >= 0) scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
@@ -135,7 +161,7 @@ void BPF_PROG(schedsim_enqueue, struct task_struct *p, u64 enq_flags) {
     /* The agent runs next wherever a CPU dispatches: an idle one if there
      * is one, else its own CPU is preempted. */
     __sync_fetch_and_add(&shared.counters.agent_enqueues, 1);
-    scx_bpf_dsq_insert(p, SCHEDSIM_SCX_AGENT_DSQ, slice_ns(), enq_flags);
+    dsq_insert(p, SCHEDSIM_SCX_AGENT_DSQ, slice_ns(), enq_flags);
     cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
     if (cpu >= 0)
       scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
@@ -146,7 +172,7 @@ void BPF_PROG(schedsim_enqueue, struct task_struct *p, u64 enq_flags) {
   tctx = lookup_ctx(p);
   if (p->nr_cpus_allowed == 1) {
     __sync_fetch_and_add(&shared.counters.pinned, 1);
-    scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice_ns(), enq_flags);
+    dsq_insert(p, SCX_DSQ_LOCAL, slice_ns(), enq_flags);
     return;
   }
   if (!(enq_flags & SCX_ENQ_WAKEUP) || !tctx ||
@@ -240,7 +266,7 @@ static __always_inline void place_decision(
     bpf_task_release(p);
     return;
   }
-  scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL_ON | (u64)d->cpu, slice_ns(), 0);
+  dsq_insert(p, SCX_DSQ_LOCAL_ON | (u64)d->cpu, slice_ns(), 0);
   tctx->queued_cpu = d->cpu;
   __sync_fetch_and_add(&c->nr_queued, 1);
   __sync_fetch_and_add(&shared.counters.policy_placed, 1);
@@ -260,12 +286,12 @@ void BPF_PROG(schedsim_dispatch, s32 cpu, struct task_struct *prev) {
   struct schedsim_scx_decision d;
   int i;
 
-  scx_bpf_dsq_move_to_local(SCHEDSIM_SCX_AGENT_DSQ);
+  dsq_move_to_local(SCHEDSIM_SCX_AGENT_DSQ);
   for (i = 0; i < MAX_DRAIN; i++) {
     if (bpf_map_pop_elem(&decisions, &d)) break;
     place_decision(&d);
   }
-  scx_bpf_dsq_move_to_local(SCHEDSIM_SCX_FALLBACK_DSQ);
+  dsq_move_to_local(SCHEDSIM_SCX_FALLBACK_DSQ);
 }
 
 SEC("struct_ops/schedsim_running")
