@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
 #include "experiments/param_flags.h"
@@ -501,7 +502,29 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   const platform::PolicyFamily family =
       idle ? platform::PolicyFamily::kCpuidle
            : platform::PolicyFamily::kPlacement;
-  const std::string& name = idle ? cpuidle : placement;
+  // --cpuidle takes a comma-separated list, or `all`: each governor is
+  // shown the same trace (one recording for all with --live).
+  std::vector<std::string> idle_names;
+  if (idle) {
+    if (cpuidle == "all") {
+      for (const platform::PolicyInfo* p :
+           platform::PolicyRegistry::Global().List(family)) {
+        idle_names.push_back(p->name);
+      }
+    } else {
+      idle_names = absl::StrSplit(cpuidle, ',');
+    }
+    if (idle_names.size() > 1 && !param_texts.empty()) {
+      return usage_error("--param needs a single --cpuidle governor");
+    }
+  }
+  for (const std::string& n : idle_names) {
+    if (platform::PolicyRegistry::Global().Find(family, n) == nullptr) {
+      return usage_error(absl::StrCat("unknown cpuidle policy '", n,
+                                      "'; known: ", KnownPolicyNames(family)));
+    }
+  }
+  const std::string& name = idle ? idle_names.front() : placement;
   const platform::PolicyInfo* info =
       platform::PolicyRegistry::Global().Find(family, name);
   if (info == nullptr) {
@@ -555,30 +578,39 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   }
 
   if (idle) {
-    absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> governor =
-        platform::PolicyRegistry::Global().MakeIdle(name, *params);
-    if (!governor.ok()) return usage_error(governor.status().message());
     traces::IdleShadowOptions options;
     options.hz = static_cast<int>(hz);
     options.assume_timer_in_ns = assume_timer_us * kNsPerUs;
     options.latency_limit_ns =
         latency_limit_us < 0 ? -1 : latency_limit_us * kNsPerUs;
-    absl::StatusOr<traces::IdleShadowReport> report =
-        traces::ShadowIdle(trace, *machine, **governor, options);
-    if (!report.ok()) {
-      err << "schedsim shadow: " << report.status().message() << "\n";
-      return 1;
+    Json all = Json::array();
+    for (size_t i = 0; i < idle_names.size(); ++i) {
+      absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> governor =
+          platform::PolicyRegistry::Global().MakeIdle(idle_names[i], *params);
+      if (!governor.ok()) return usage_error(governor.status().message());
+      absl::StatusOr<traces::IdleShadowReport> report =
+          traces::ShadowIdle(trace, *machine, **governor, options);
+      if (!report.ok()) {
+        err << "schedsim shadow: " << report.status().message() << "\n";
+        return 1;
+      }
+      const std::vector<std::string> warnings = ShadowWarnings(
+          report->total.periods, "idle periods (cpu_idle events)",
+          report->trace_cpus, *machine);
+      if (i == 0) PrintWarnings(warnings, err);
+      if (format == "json") {
+        Json j = IdleJson(*report, trace, *params);
+        j["warnings"] = warnings;
+        all.push_back(std::move(j));
+      } else {
+        if (i > 0) out << "\n";
+        IdleText(*report, trace, out);
+      }
     }
-    const std::vector<std::string> warnings =
-        ShadowWarnings(report->total.periods, "idle periods (cpu_idle events)",
-                       report->trace_cpus, *machine);
-    PrintWarnings(warnings, err);
     if (format == "json") {
-      Json j = IdleJson(*report, trace, *params);
-      j["warnings"] = warnings;
+      // One governor: its object; several: an array of them.
+      const Json& j = all.size() == 1 ? all[0] : all;
       out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
-    } else {
-      IdleText(*report, trace, out);
     }
     return 0;
   }

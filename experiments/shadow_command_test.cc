@@ -284,6 +284,28 @@ TEST(ShadowCommandTest, LiveRecordsFromTracefs) {
   EXPECT_THAT(r.err, HasSubstr("no tracefs at /no/such/tracing"));
 }
 
+// Several cpuidle governors (or `all`) are shown the same trace, each
+// with its own report; --param needs a single one.
+TEST(ShadowCommandTest, SeveralCpuidleGovernors) {
+  Result r = Shadow({Arg("trace", kLisa), "--cpuidle=menu,teo"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  Result menu = Shadow({Arg("trace", kLisa), "--cpuidle=menu"});
+  Result teo = Shadow({Arg("trace", kLisa), "--cpuidle=teo"});
+  EXPECT_EQ(r.out, menu.out + "\n" + teo.out);
+  r = Shadow({Arg("trace", kLisa), "--cpuidle=all", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_EQ(j.size(), 4u);
+  EXPECT_EQ(j[0]["policy"], "haltpoll");
+  r = Shadow({Arg("trace", kLisa), "--cpuidle=menu,nosuch"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown cpuidle policy 'nosuch'"));
+  r = Shadow({Arg("trace", kLisa), "--cpuidle=menu,teo", "--param=a=1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--param needs a single --cpuidle governor"));
+}
+
 TEST(ShadowCommandTest, Help) {
   const Result r = Shadow({"--help"});
   EXPECT_EQ(r.code, 0);

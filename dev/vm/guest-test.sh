@@ -220,13 +220,14 @@ else
 fi
 # No cpuidle driver under TCG: the states are a preset's (the kernel's idle
 # loop records state 1, HLT).
-$S shadow --live=2 --cpuidle=menu --sysfs=/sys --power-model=skylake-e3-1240v5 \
+$S shadow --live=2 --cpuidle=all --sysfs=/sys --power-model=skylake-e3-1240v5 \
   --format=json >/tmp/shi.json 2>/tmp/shi.err
 rc=$?
 n="$(grep -o '"periods": [0-9]*' /tmp/shi.json | head -1 | grep -o '[0-9]*$')"
-if [ $rc = 0 ] && [ "${n:-0}" -gt 0 ]; then
-  check shadow-live-cpuidle PASS "menu shown $n idle periods of the guest"
+g="$(grep -c '"policy": ' /tmp/shi.json)"
+if [ $rc = 0 ] && [ "${n:-0}" -gt 0 ] && [ "$g" = 4 ]; then
+  check shadow-live-cpuidle PASS "haltpoll, ladder, menu and teo each shown the guest's $n idle periods"
 else
-  check shadow-live-cpuidle FAIL "exit $rc: $(head -3 /tmp/shi.err)"
+  check shadow-live-cpuidle FAIL "exit $rc, $g reports: $(head -3 /tmp/shi.err)"
 fi
 echo "vm-guest: done"
