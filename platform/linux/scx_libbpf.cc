@@ -18,6 +18,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -52,7 +53,10 @@ struct LoopContext {
   ScxAgent* agent = nullptr;
   int decisions_fd = -1;
   int64_t pushed = 0;
-  int64_t push_failed = 0;
+  int64_t push_retried = 0;
+  // Decisions the queue map refused (full): pushed again before the next
+  // poll, so no task stays held without an answer.
+  std::deque<schedsim_scx_decision> unpushed;
   std::FILE* decision_log = nullptr;
 };
 
@@ -74,13 +78,28 @@ int HandleEvent(void* ctx_ptr, void* data, size_t size) {
   }
   // Every wake-up gets an answer (-1: the BPF side places it), so the
   // BPF side's count of undecided wake-ups comes back down.
-  if (bpf_map_update_elem(ctx->decisions_fd, nullptr, &decision, BPF_ANY) ==
-      0) {
+  if (ctx->unpushed.empty() && bpf_map_update_elem(ctx->decisions_fd, nullptr,
+                                                   &decision, BPF_ANY) == 0) {
     ++ctx->pushed;
   } else {
-    ++ctx->push_failed;
+    ctx->unpushed.push_back(decision);
   }
   return 0;
+}
+
+// Pushes what the queue map refused before, in order; false when it is
+// still full.
+bool FlushUnpushed(LoopContext* ctx) {
+  while (!ctx->unpushed.empty()) {
+    if (bpf_map_update_elem(ctx->decisions_fd, nullptr, &ctx->unpushed.front(),
+                            BPF_ANY) != 0) {
+      return false;
+    }
+    ctx->unpushed.pop_front();
+    ++ctx->pushed;
+    ++ctx->push_retried;
+  }
+  return true;
 }
 
 struct ObjectCloser {
@@ -208,6 +227,7 @@ absl::StatusOr<ScxReport> RunScx(PlacementPolicy& policy,
       exit_reason = absl::StrCat("ring buffer poll failed: ", strerror(-n));
       break;
     }
+    if (!FlushUnpushed(&ctx)) n = std::max(n, 1);
     if (n > 0) {
       // Let this CPU run ops.dispatch, which inserts the decided tasks.
       sched_yield();
@@ -247,8 +267,9 @@ absl::StatusOr<ScxReport> RunScx(PlacementPolicy& policy,
   report.exit_reason = absl::StrCat(
       exit_reason, "; unloaded, sched_ext state ",
       ReadSysfs("/sys/kernel/sched_ext/state"),
-      ctx.push_failed > 0
-          ? absl::StrCat("; ", ctx.push_failed, " decisions not queued")
+      ctx.push_retried > 0
+          ? absl::StrCat("; ", ctx.push_retried,
+                         " decisions queued late (the queue map was full)")
           : std::string());
   return report;
 }
