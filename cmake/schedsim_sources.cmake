@@ -36,6 +36,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/run_wiring.cc
   experiments/runner.cc
   experiments/scenario.cc
+  experiments/scx_command.cc
   experiments/shadow_command.cc
   experiments/shard.cc
   experiments/sim_report.cc
@@ -77,8 +78,11 @@ set(SCHEDSIM_LIBRARY_SOURCES
   platform/linux/probe.cc
   platform/linux/proc_stat.cc
   platform/linux/root_lock.cc
+  platform/linux/scx_agent.cc
+  platform/linux/scx_probe.cc
   platform/linux/settings_snapshot.cc
   platform/linux/stop_signals.cc
+  platform/linux/tracefs_record.cc
   platform/placement.cc
   platform/registry.cc
   shadow/shadow_idle.cc

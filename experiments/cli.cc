@@ -17,6 +17,7 @@
 #include "experiments/policies_command.h"
 #include "experiments/run_command.h"
 #include "experiments/scenario.h"
+#include "experiments/scx_command.h"
 #include "experiments/shadow_command.h"
 #include "experiments/sim_report.h"
 #include "experiments/slurm_command.h"
@@ -72,6 +73,9 @@ std::string MainUsage() {
       "  govd       run a frequency governor on this machine's cpufreq "
       "policies\n"
       "             (dry run unless --apply; docs/hardware.md)\n"
+      "  scx        a sched_ext scheduler whose wake-up placement is a "
+      "placement\n"
+      "             policy (Linux 6.12+, root; docs/hardware.md)\n"
       "  shadow     evaluate a cpuidle governor or placement policy against "
       "a\n             recorded ftrace trace (docs/traces.md)\n"
       "  policies   list the cpufreq, cpuidle and placement policies with "
@@ -295,11 +299,12 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   if (command == "merge") return MergeCommand(rest, out, err);
   if (command == "slurm") return SlurmCommand(rest, out, err);
   if (command == "govd") return GovdCommand(rest, out, err);
+  if (command == "scx") return ScxCommand(rest, out, err);
   if (command == "shadow") return ShadowCommand(rest, out, err);
   auto extra = ExtraCommands().find(command);
   if (extra != ExtraCommands().end()) return extra->second.run(rest, out, err);
   std::string names =
-      "topology, simulate, run, merge, slurm, policies, kernels, govd, "
+      "topology, simulate, run, merge, slurm, policies, kernels, govd, scx, "
       "shadow";
   for (const auto& [name, unused] : ExtraCommands()) {
     absl::StrAppend(&names, ", ", name);

@@ -2,7 +2,10 @@
 
 #include "experiments/shadow_command.h"
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,10 +20,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/version.h"
+#include "absl/strings/str_split.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
 #include "experiments/param_flags.h"
 #include "nlohmann/json.hpp"
+#include "platform/linux/tracefs_record.h"
 #include "platform/registry.h"
 #include "topology/presets.h"
 #include "traces/shadow.h"
@@ -34,7 +39,9 @@ constexpr int kUsageError = 2;
 constexpr int64_t kNsPerUs = 1000;
 
 constexpr char kUsage[] =
-    "Usage: schedsim shadow --trace=FILE (--cpuidle=NAME | --placement=NAME)\n"
+    "Usage: schedsim shadow (--trace=FILE | --live=SECONDS [--tracefs=DIR]\n"
+    "                       [--save-trace=FILE])\n"
+    "                       (--cpuidle=NAME | --placement=NAME)\n"
     "                       [--param=KEY=VALUE ...] [--machine=NAME |\n"
     "                       (--sysfs=DIR | --hwloc=FILE) "
     "[--power-model=NAME]]\n"
@@ -361,6 +368,9 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   std::string wake_target = "sync";
   int64_t sync_window_us = 50;
   bool include_wakeup_new = false;
+  double live_s = 0;
+  std::string tracefs = "/sys/kernel/tracing";
+  std::string save_trace;
   bool help = false;
   FlagSet flags("shadow");
   flags.String("trace", &trace,
@@ -407,6 +417,13 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
             "within this time");
   flags.Bool("include-wakeup-new", &include_wakeup_new,
              "placement: also evaluate sched_wakeup_new");
+  flags.Double("live", &live_s,
+               "record this many seconds of this machine's events from "
+               "tracefs and evaluate them (root; instead of --trace; the "
+               "machine defaults to --sysfs=/sys)");
+  flags.String("tracefs", &tracefs, "with --live: the tracefs mount");
+  flags.String("save-trace", &save_trace,
+               "with --live: keep the recorded trace in this file");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   absl::Status parsed = flags.Parse(args, &positional);
@@ -431,7 +448,20 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
     return usage_error(
         absl::StrCat("unexpected argument '", positional[0], "'"));
   }
-  if (trace.empty()) return usage_error("--trace=FILE is required");
+  const bool live = live_s != 0;
+  if (live && !trace.empty()) {
+    return usage_error("give only one of --trace and --live");
+  }
+  if (live && !(live_s > 0 && live_s <= 3600)) {
+    return usage_error(
+        absl::StrCat("--live must be in (0, 3600] seconds, got ", live_s));
+  }
+  if (!live && !save_trace.empty()) {
+    return usage_error("--save-trace is for --live");
+  }
+  if (trace.empty() && !live) {
+    return usage_error("--trace=FILE (or --live=SECONDS) is required");
+  }
   if (cpuidle.empty() == placement.empty()) {
     return usage_error(cpuidle.empty()
                            ? "name the policy to evaluate: --cpuidle=NAME or "
@@ -477,14 +507,40 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
         "--power-model is for an imported machine (--sysfs or --hwloc)");
   }
   if (source.machine.empty() && source.sysfs.empty() && source.hwloc.empty()) {
-    source.machine = kShadowDefaultMachine;
+    if (live) {
+      source.sysfs = "/sys";  // the machine being recorded
+    } else {
+      source.machine = kShadowDefaultMachine;
+    }
   }
 
   const bool idle = !cpuidle.empty();
   const platform::PolicyFamily family =
       idle ? platform::PolicyFamily::kCpuidle
            : platform::PolicyFamily::kPlacement;
-  const std::string& name = idle ? cpuidle : placement;
+  // --cpuidle takes a comma-separated list, or `all`: each governor is
+  // shown the same trace (one recording for all with --live).
+  std::vector<std::string> idle_names;
+  if (idle) {
+    if (cpuidle == "all") {
+      for (const platform::PolicyInfo* p :
+           platform::PolicyRegistry::Global().List(family)) {
+        idle_names.push_back(p->name);
+      }
+    } else {
+      idle_names = absl::StrSplit(cpuidle, ',');
+    }
+    if (idle_names.size() > 1 && !param_texts.empty()) {
+      return usage_error("--param needs a single --cpuidle governor");
+    }
+  }
+  for (const std::string& n : idle_names) {
+    if (platform::PolicyRegistry::Global().Find(family, n) == nullptr) {
+      return usage_error(absl::StrCat("unknown cpuidle policy '", n,
+                                      "'; known: ", KnownPolicyNames(family)));
+    }
+  }
+  const std::string& name = idle ? idle_names.front() : placement;
   const platform::PolicyInfo* info =
       platform::PolicyRegistry::Global().Find(family, name);
   if (info == nullptr) {
@@ -502,31 +558,75 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
     return 1;
   }
 
+  // --live: record first, then read the recording as a trace file.
+  std::unique_ptr<std::string, void (*)(std::string*)> temp_trace(
+      nullptr, [](std::string* path) {
+        std::remove(path->c_str());
+        delete path;
+      });
+  if (live) {
+    platform::host::TracefsRecordOptions record;
+    record.root = tracefs;
+    record.events = platform::host::ShadowLiveEvents(!cpuidle.empty());
+    record.duration_ns = static_cast<int64_t>(live_s * 1e9);
+    record.buffer_kb = 8192;
+    if (save_trace.empty()) {
+      char path[] = "/tmp/schedsim-shadow-live-XXXXXX";
+      const int fd = mkstemp(path);
+      if (fd < 0) {
+        err << "schedsim shadow: cannot create a temporary file in /tmp\n";
+        return 1;
+      }
+      close(fd);
+      temp_trace.reset(new std::string(path));
+      record.out_file = path;
+    } else {
+      record.out_file = save_trace;
+    }
+    err << "schedsim shadow: recording " << live_s << " s of "
+        << absl::StrJoin(record.events, ", ") << " from " << tracefs << "\n";
+    absl::Status recorded = platform::host::RecordTracefs(record);
+    if (!recorded.ok()) {
+      err << "schedsim shadow: " << recorded.message() << "\n";
+      return 1;
+    }
+    trace = record.out_file;
+  }
+
   if (idle) {
-    absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> governor =
-        platform::PolicyRegistry::Global().MakeIdle(name, *params);
-    if (!governor.ok()) return usage_error(governor.status().message());
     traces::IdleShadowOptions options;
     options.hz = static_cast<int>(hz);
     options.assume_timer_in_ns = assume_timer_us * kNsPerUs;
     options.latency_limit_ns =
         latency_limit_us < 0 ? -1 : latency_limit_us * kNsPerUs;
-    absl::StatusOr<traces::IdleShadowReport> report =
-        traces::ShadowIdle(trace, *machine, **governor, options);
-    if (!report.ok()) {
-      err << "schedsim shadow: " << report.status().message() << "\n";
-      return 1;
+    Json all = Json::array();
+    for (size_t i = 0; i < idle_names.size(); ++i) {
+      absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> governor =
+          platform::PolicyRegistry::Global().MakeIdle(idle_names[i], *params);
+      if (!governor.ok()) return usage_error(governor.status().message());
+      absl::StatusOr<traces::IdleShadowReport> report =
+          traces::ShadowIdle(trace, *machine, **governor, options);
+      if (!report.ok()) {
+        err << "schedsim shadow: " << report.status().message() << "\n";
+        return 1;
+      }
+      const std::vector<std::string> warnings = ShadowWarnings(
+          report->total.periods, "idle periods (cpu_idle events)",
+          report->trace_cpus, *machine);
+      if (i == 0) PrintWarnings(warnings, err);
+      if (format == "json") {
+        Json j = IdleJson(*report, trace, *params);
+        j["warnings"] = warnings;
+        all.push_back(std::move(j));
+      } else {
+        if (i > 0) out << "\n";
+        IdleText(*report, trace, out);
+      }
     }
-    const std::vector<std::string> warnings =
-        ShadowWarnings(report->total.periods, "idle periods (cpu_idle events)",
-                       report->trace_cpus, *machine);
-    PrintWarnings(warnings, err);
     if (format == "json") {
-      Json j = IdleJson(*report, trace, *params);
-      j["warnings"] = warnings;
+      // One governor: its object; several: an array of them.
+      const Json& j = all.size() == 1 ? all[0] : all;
       out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
-    } else {
-      IdleText(*report, trace, out);
     }
     return 0;
   }

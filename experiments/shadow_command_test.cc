@@ -2,6 +2,8 @@
 
 #include "experiments/shadow_command.h"
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -212,7 +214,12 @@ TEST(ShadowCommandTest, UsageErrors) {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {{"--cpuidle=menu"}, "--trace=FILE is required"},
+      {{"--cpuidle=menu"}, "--trace=FILE (or --live=SECONDS) is required"},
+      {{Arg("trace", kLisa), "--live=1", "--cpuidle=menu"},
+       "only one of --trace and --live"},
+      {{"--live=-1", "--cpuidle=menu"}, "--live must be in (0, 3600]"},
+      {{Arg("trace", kLisa), "--save-trace=x", "--cpuidle=menu"},
+       "--save-trace is for --live"},
       {{Arg("trace", kLisa)}, "--cpuidle=NAME or --placement=NAME"},
       {{Arg("trace", kLisa), "--cpuidle=menu", "--placement=sis_util"},
        "only one of --cpuidle and --placement"},
@@ -277,6 +284,64 @@ TEST(ShadowCommandTest, RunErrors) {
   EXPECT_THAT(r.err, HasSubstr("nosuch"));
 }
 
+// --live records from tracefs (here a fake one: its buffer is empty, so
+// nothing to evaluate) and puts every setting back; without tracefs it
+// says how to mount it.
+TEST(ShadowCommandTest, LiveRecordsFromTracefs) {
+  const std::string root = ::testing::TempDir() + "/fake_tracefs";
+  for (const char* dir :
+       {"", "/events", "/events/power", "/events/power/cpu_idle",
+        "/events/sched", "/events/sched/sched_switch",
+        "/events/sched/sched_wakeup"}) {
+    mkdir((root + dir).c_str(), 0755);
+  }
+  std::ofstream(root + "/tracing_on") << "0\n";
+  std::ofstream(root + "/trace") << "# old\n";
+  std::ofstream(root + "/buffer_size_kb") << "1408\n";
+  for (const char* e :
+       {"power/cpu_idle", "sched/sched_switch", "sched/sched_wakeup"}) {
+    std::ofstream(root + "/events/" + e + "/enable") << "0\n";
+  }
+  const std::string saved = ::testing::TempDir() + "/live.txt";
+  Result r = Shadow({"--live=0.01", Arg("tracefs", root), "--cpuidle=menu",
+                     "--machine=skylake-e3-1240v5", Arg("save-trace", saved)});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("recording 0.01 s of power/cpu_idle"));
+  std::ifstream on(root + "/tracing_on");
+  std::string value;
+  on >> value;
+  EXPECT_EQ(value, "0");
+  std::ifstream kept(saved);
+  EXPECT_TRUE(kept.good());
+
+  r = Shadow({"--live=0.01", "--tracefs=/no/such/tracing", "--cpuidle=menu",
+              "--machine=skylake-e3-1240v5"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("no tracefs at /no/such/tracing"));
+}
+
+// Several cpuidle governors (or `all`) are shown the same trace, each
+// with its own report; --param needs a single one.
+TEST(ShadowCommandTest, SeveralCpuidleGovernors) {
+  Result r = Shadow({Arg("trace", kLisa), "--cpuidle=menu,teo"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  Result menu = Shadow({Arg("trace", kLisa), "--cpuidle=menu"});
+  Result teo = Shadow({Arg("trace", kLisa), "--cpuidle=teo"});
+  EXPECT_EQ(r.out, menu.out + "\n" + teo.out);
+  r = Shadow({Arg("trace", kLisa), "--cpuidle=all", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_EQ(j.size(), 4u);
+  EXPECT_EQ(j[0]["policy"], "haltpoll");
+  r = Shadow({Arg("trace", kLisa), "--cpuidle=menu,nosuch"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown cpuidle policy 'nosuch'"));
+  r = Shadow({Arg("trace", kLisa), "--cpuidle=menu,teo", "--param=a=1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--param needs a single --cpuidle governor"));
+}
+
 TEST(ShadowCommandTest, Help) {
   const Result r = Shadow({"--help"});
   EXPECT_EQ(r.code, 0);
@@ -295,7 +360,7 @@ TEST(ShadowCommandTest, Documented) {
        {"--trace", "--cpuidle", "--placement", "--param", "--machine",
         "--sysfs", "--format", "--hz", "--assume-timer-us",
         "--latency-limit-us", "--wake-target", "--sync-window-us",
-        "--include-wakeup-new"}) {
+        "--include-wakeup-new", "--live", "--tracefs", "--save-trace"}) {
     EXPECT_THAT(text, HasSubstr(std::string("`") + flag)) << flag;
   }
   const auto documented = [&](const nlohmann::json& object) {

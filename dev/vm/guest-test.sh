@@ -1,0 +1,233 @@
+#!/bin/sh
+# The checks dev/test-vm runs inside the guest (busybox sh, as /init's
+# child). Each check prints one line `vm-check: NAME: PASS|FAIL detail`;
+# the host counts them. Expects /opt/schedsim/{schedsim,scx_place.bpf.o},
+# /bin/scx_load, an SMT machine with two LLCs whose second holds CPUs 4-7
+# (qemu -smp sockets=2,cores=2,threads=2).
+S=/opt/schedsim/schedsim
+T=/sys/kernel/tracing
+LOAD="2 4 2000"
+
+check() {  # NAME PASS|FAIL DETAIL
+  echo "vm-check: $1: $2 $3"
+}
+state() { cat /sys/kernel/sched_ext/state 2>/dev/null; }
+wait_state() {  # STATE: up to 20 s
+  i=0
+  while [ "$(state)" != "$1" ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+  [ "$(state)" = "$1" ]
+}
+
+echo "vm-guest: kernel $(uname -r), $(nproc) CPUs, sched_ext state $(state)"
+if [ -r /sys/kernel/btf/vmlinux ] && [ "$(state)" = disabled ]; then
+  check boot PASS "sched_ext present and disabled, BTF exported"
+else
+  check boot FAIL "state '$(state)', btf $(ls /sys/kernel/btf/vmlinux 2>&1)"
+fi
+llc1="$(cat /sys/devices/system/cpu/cpu4/cache/index3/shared_cpu_list 2>/dev/null)"
+sib6="$(cat /sys/devices/system/cpu/cpu6/topology/thread_siblings_list 2>/dev/null)"
+if [ "$llc1" = "4-7" ] && [ "$sib6" = "6-7" ]; then
+  check topology PASS "LLC of CPU 4 is $llc1, CPU 6's core is $sib6"
+else
+  check topology FAIL "LLC of CPU 4 is '$llc1', CPU 6's core is '$sib6' (want 4-7, 6-7)"
+fi
+
+# --- 1. sis_util: enables, the load completes, exit counters -------------
+# The test's shell and the agents keep to socket 0 (CPUs 0-3): socket 1
+# is the placement scenario's (section 2).
+taskset -p -c 0-3 $$ >/dev/null
+taskset -c 0-3 $S scx --placement=sis_util --json=/tmp/sis.json \
+  --decision-log=/tmp/sis.decisions >/tmp/sis.log 2>&1 &
+agent=$!
+if wait_state enabled && [ "$(cat /sys/kernel/sched_ext/root/ops)" = schedsim ]; then
+  check enable PASS "state enabled, root/ops schedsim"
+else
+  check enable FAIL "state '$(state)'"; cat /tmp/sis.log
+fi
+
+# A second scheduler is refused while this one runs.
+$S scx --placement=prev >/tmp/second.log 2>&1
+rc=$?
+if [ $rc = 3 ] && grep -q "another sched_ext scheduler is loaded" /tmp/second.log \
+    && [ "$(wc -l </tmp/second.log)" = 1 ]; then
+  check refuse-second PASS "exit 3: $(cat /tmp/second.log)"
+else
+  check refuse-second FAIL "exit $rc: $(cat /tmp/second.log)"
+fi
+
+start=$(date +%s)
+echo mono >$T/trace_clock
+echo 8192 >$T/buffer_size_kb
+echo >$T/trace
+echo 1 >$T/events/sched/sched_switch/enable
+echo 1 >$T/tracing_on
+if taskset -c 0-7 scx_load $LOAD >/tmp/load.log 2>&1; then
+  check load PASS "$(cat /tmp/load.log)"
+else
+  check load FAIL "$(cat /tmp/load.log)"
+fi
+echo 0 >$T/tracing_on
+
+# The agent's choice is where the task ran: for each decision (enq_ns pid
+# this prev cpu), the task's first sched_switch in after its enqueue is on
+# that CPU (trace_clock mono is bpf_ktime_get_ns's clock).
+cat $T/trace >/tmp/load.trace
+awk '
+  FNR == NR { n++; dt[n] = $1 / 1e9; dp[n] = $2; dc[n] = $5
+              cnt[$2]++; L[$2, cnt[$2]] = n; next }
+  /sched_switch:/ {
+    if (!match($0, /next_pid=[0-9]+/)) next
+    pid = substr($0, RSTART + 9, RLENGTH - 9)
+    match($0, /\[[0-9]+\]/); cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
+    match($0, /[0-9]+\.[0-9]+: sched_switch/); ts = substr($0, RSTART, RLENGTH - 14) + 0
+    if (!started) { started = 1; first = ts }
+    # The latest decision for this task made before it switched in.
+    last = 0
+    while (ptr[pid] < cnt[pid] && dt[L[pid, ptr[pid] + 1]] <= ts) {
+      if (last) skipped++
+      ptr[pid]++; last = L[pid, ptr[pid]]
+    }
+    if (!last) next
+    if (dc[last] < 0 || dt[last] < first) skipped++
+    else if (dc[last] == cpu) same++
+    else diff++
+  }
+  END { printf "%d %d %d\n", same, diff, n - same - diff }' /tmp/sis.decisions /tmp/load.trace >/tmp/match.txt
+read same diff skipped </tmp/match.txt
+if [ "${same:-0}" -ge 100 ] && [ $((diff * 50)) -le "$same" ]; then
+  check decisions-in-trace PASS "$same decisions ran where the agent put them, $diff elsewhere, $skipped outside the trace"
+else
+  check decisions-in-trace FAIL "$same decisions ran where the agent put them, $diff elsewhere, $skipped outside the trace"
+fi
+
+# --- 2. Placement from the guest's trace ---------------------------------
+# Spinners fill core 4-5 of socket 1; core 6-7 is idle (the shell and the
+# agent keep to socket 0). A sleeper runs on CPU 4 (pinned), then may use
+# 4-7; its next wake-up has prev_cpu 4, busy: sis_util's select_idle_core
+# takes the idle core (6 or 7), the `prev` policy stays on 4. The CPU
+# comes from sched_switch in the trace.
+spinners=""
+for c in 4 5; do
+  taskset -c $c sh -c 'while :; do :; done' &
+  spinners="$spinners $!"
+done
+placed_cpu() {  # -> the CPU of the sleeper's first run after widening
+  echo 0 >$T/tracing_on
+  echo >$T/trace
+  taskset -c 4 scx_load --sleeper 400 20000 &
+  sl=$!
+  sleep 1
+  echo 1 >$T/tracing_on
+  taskset -p -c 4-7 $sl >/dev/null
+  echo "scx-widened" >$T/trace_marker
+  sleep 1
+  echo 0 >$T/tracing_on
+  kill $sl 2>/dev/null
+  wait $sl 2>/dev/null
+  awk -v pid="$sl" '
+    /scx-widened/ { armed = 1; next }
+    armed && /sched_switch:/ && $0 ~ ("next_pid=" pid " ") {
+      match($0, /\[[0-9]+\]/); print substr($0, RSTART + 1, RLENGTH - 2) + 0; exit
+    }' $T/trace
+}
+cpu_sis="$(placed_cpu)"
+case "$cpu_sis" in
+  6|7) check placement-sis_util PASS "the sleeper woke on CPU $cpu_sis (idle core 6-7; prev 4 busy)" ;;
+  *) check placement-sis_util FAIL "the sleeper woke on CPU '$cpu_sis', want 6 or 7 (the idle core)" ;;
+esac
+
+kill -INT $agent
+wait $agent
+rc=$?
+end=$(date +%s)
+cat /tmp/sis.log
+if [ $rc = 0 ] && [ "$(state)" = disabled ] && grep -q '^Placement:' /tmp/sis.log \
+    && grep -q '^Decision:' /tmp/sis.log && grep -q '"policy_placements": [1-9]' /tmp/sis.json; then
+  check exit-counters PASS "SIGINT: exit 0, state disabled, counters printed ($((end - start)) s)"
+else
+  check exit-counters FAIL "exit $rc, state '$(state)'"
+fi
+
+# --- 2b. The fallback: with one undecided wake-up allowed, the BPF side
+# places the rest itself, counts them, and the load still completes.
+taskset -c 0-3 $S scx --placement=sis_util --max-outstanding=1 \
+  --json=/tmp/fb.json >/tmp/fb.log 2>&1 &
+agent=$!
+if wait_state enabled; then
+  taskset -c 0-7 scx_load $LOAD >/tmp/load3.log 2>&1
+  lrc=$?
+  kill -INT $agent
+  wait $agent
+  fb="$(grep -o '"fallback_placements": [0-9]*' /tmp/fb.json | grep -o '[0-9]*$')"
+  pp="$(grep -o '"policy_placements": [0-9]*' /tmp/fb.json | grep -o '[0-9]*$')"
+  if [ $lrc = 0 ] && [ "${fb:-0}" -gt 0 ] && [ "${pp:-0}" -gt 0 ]; then
+    check fallback PASS "--max-outstanding=1: $pp by the policy, $fb by the fallback; the load completed"
+  else
+    check fallback FAIL "load exit $lrc, policy ${pp:-?}, fallback ${fb:-?}: $(tail -3 /tmp/fb.log)"
+  fi
+else
+  check fallback FAIL "did not enable: $(cat /tmp/fb.log)"
+fi
+
+# --- 3. The contrast: the `prev` policy keeps the sleeper on CPU 4 --------
+taskset -c 0-3 $S scx --placement=prev >/tmp/prev.log 2>&1 &
+agent=$!
+if wait_state enabled; then
+  cpu_prev="$(placed_cpu)"
+  if [ "$cpu_prev" = 4 ]; then
+    check placement-prev PASS "the sleeper woke on CPU 4 (prev), as the policy says"
+  else
+    check placement-prev FAIL "the sleeper woke on CPU '$cpu_prev', want 4"
+  fi
+else
+  check placement-prev FAIL "did not enable: $(cat /tmp/prev.log)"
+fi
+kill -INT $agent
+wait $agent
+for p in $spinners; do kill $p; done
+wait 2>/dev/null
+
+# --- 4. SIGKILL: the kernel returns every task to the fair class ----------
+taskset -p -c 0-7 $$ >/dev/null
+$S scx --placement=sis_util >/tmp/kill.log 2>&1 &
+agent=$!
+if wait_state enabled; then
+  scx_load $LOAD >/tmp/load2.log 2>&1 &
+  load=$!
+  sleep 1
+  kill -9 $agent
+  wait $agent 2>/dev/null
+  if wait_state disabled && wait $load; then
+    check sigkill PASS "state disabled after SIGKILL; the load completed under the fair class: $(cat /tmp/load2.log)"
+  else
+    check sigkill FAIL "state '$(state)', load: $(cat /tmp/load2.log)"
+  fi
+  dmesg | grep 'sched_ext' | tail -2
+else
+  check sigkill FAIL "did not enable: $(cat /tmp/kill.log)"
+fi
+# --- 5. shadow --live: the guest's own tracefs, under the fair class -------
+scx_load $LOAD >/dev/null 2>&1 &
+load=$!
+$S shadow --live=2 --placement=sis_util --format=json >/tmp/shp.json 2>/tmp/shp.err
+rc=$?
+wait $load
+n="$(grep -o '"evaluated": [0-9]*' /tmp/shp.json | grep -o '[0-9]*$')"
+if [ $rc = 0 ] && [ "${n:-0}" -gt 0 ]; then
+  check shadow-live-placement PASS "sis_util shown $n of the kernel's wake-ups ($(grep -o '"agreement_pct": [0-9.]*' /tmp/shp.json))"
+else
+  check shadow-live-placement FAIL "exit $rc: $(head -3 /tmp/shp.err)"
+fi
+# No cpuidle driver under TCG: the states are a preset's (the kernel's idle
+# loop records state 1, HLT).
+$S shadow --live=2 --cpuidle=all --sysfs=/sys --power-model=skylake-e3-1240v5 \
+  --format=json >/tmp/shi.json 2>/tmp/shi.err
+rc=$?
+n="$(grep -o '"periods": [0-9]*' /tmp/shi.json | head -1 | grep -o '[0-9]*$')"
+g="$(grep -c '"policy": ' /tmp/shi.json)"
+if [ $rc = 0 ] && [ "${n:-0}" -gt 0 ] && [ "$g" = 4 ]; then
+  check shadow-live-cpuidle PASS "haltpoll, ladder, menu and teo each shown the guest's $n idle periods"
+else
+  check shadow-live-cpuidle FAIL "exit $rc, $g reports: $(head -3 /tmp/shi.err)"
+fi
+echo "vm-guest: done"
