@@ -17,6 +17,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/builtin_registry.cc
   experiments/cli.cc
   experiments/compare.cc
+  experiments/config_command.cc
   experiments/experiment.cc
   experiments/flags.cc
   experiments/govd_command.cc
@@ -24,11 +25,13 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/kernels_command.cc
   experiments/machine_source.cc
   experiments/merge_command.cc
+  experiments/metric_warnings.cc
   experiments/param_flags.cc
   experiments/plots.cc
   experiments/policies_command.cc
   experiments/policy_json.cc
   experiments/program_json.cc
+  experiments/progress.cc
   experiments/reports.cc
   experiments/robustness.cc
   experiments/run_command.cc
@@ -98,6 +101,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/interpreter.cc
   sim/kernels.cc
   sim/noise.cc
+  sim/params.cc
   sim/pelt.cc
   sim/power.cc
   sim/program.cc
@@ -122,6 +126,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   topology/sysfs_read.cc
   topology/topology.cc
   traces/chrome_json.cc
+  traces/cpu_timeline.cc
   traces/csv.cc
   traces/ftrace.cc
   traces/ftrace_summary.cc

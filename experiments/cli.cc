@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/version.h"
+#include "experiments/config_command.h"
 #include "experiments/experiment.h"
 #include "experiments/flags.h"
 #include "experiments/govd_command.h"
@@ -83,7 +84,10 @@ std::string MainUsage() {
       "             parameters and defaults\n"
       "  kernels    the kernel versions and the version-dependent features "
       "the\n"
-      "             model has (docs/model.md, \"Kernel versions\")\n",
+      "             model has (docs/model.md, \"Kernel versions\")\n"
+      "  config     every model parameter: unit, default, range, status, "
+      "source\n"
+      "             (--kernel=V: the values that kernel sets)\n",
       ExtraUsage(),
       "  version    the version and the commit it was built from (also "
       "--version)\n"
@@ -294,6 +298,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   if (command == "topology") return TopologyCommand(rest, out, err);
   if (command == "policies") return PoliciesCommand(rest, out, err);
   if (command == "kernels") return KernelsCommand(rest, out, err);
+  if (command == "config") return ConfigCommand(rest, out, err);
   if (command == "simulate") return SimulateCommand(rest, out, err);
   if (command == "run") return RunCommand(rest, out, err);
   if (command == "merge") return MergeCommand(rest, out, err);
@@ -304,8 +309,8 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   auto extra = ExtraCommands().find(command);
   if (extra != ExtraCommands().end()) return extra->second.run(rest, out, err);
   std::string names =
-      "topology, simulate, run, merge, slurm, policies, kernels, govd, scx, "
-      "shadow";
+      "topology, simulate, run, merge, slurm, policies, kernels, config, "
+      "govd, scx, shadow";
   for (const auto& [name, unused] : ExtraCommands()) {
     absl::StrAppend(&names, ", ", name);
   }

@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "base/input_file.h"
 #include "base/status_macros.h"
+#include "sim/params.h"
 #include "topology/presets.h"
 
 namespace schedsim::experiments {
@@ -26,89 +27,10 @@ using Json = OrderedJson;
 
 constexpr int64_t kMaxNs = 1000000000000;  // 1000 s, config costs
 
-// --- SimConfig fields, by name ----------------------------------------------
+// --- SimConfig fields, by name: the parameter table (sim/params.h).
 
-using FieldPtr = std::variant<int sim::SimConfig::*, int64_t sim::SimConfig::*,
-                              bool sim::SimConfig::*, double sim::SimConfig::*>;
-
-struct ConfigField {
-  const char* name;
-  FieldPtr field;
-  int64_t min = 0;  // integers and doubles
-  int64_t max = 0;
-};
-
-// Every SimConfig field, in declaration order. Adding a field is one line.
-const std::vector<ConfigField>& ConfigFields() {
-  using C = sim::SimConfig;
-  static const auto* fields = new std::vector<ConfigField>{
-      {"hz", &C::hz, 1, 10000},
-      {"sched_latency_ns", &C::sched_latency_ns, 1, kMaxNs},
-      {"sched_min_granularity_ns", &C::sched_min_granularity_ns, 1, kMaxNs},
-      {"sched_wakeup_granularity_ns", &C::sched_wakeup_granularity_ns, 0,
-       kMaxNs},
-      {"sched_base_slice_ns", &C::sched_base_slice_ns, 100000, kMaxNs},
-      {"sched_migration_cost_ns", &C::sched_migration_cost_ns, 0, kMaxNs},
-      {"context_switch_ns", &C::context_switch_ns, 0, kMaxNs},
-      {"wakeup_cost_ns", &C::wakeup_cost_ns, 0, kMaxNs},
-      {"probe_cost_ns", &C::probe_cost_ns, 0, kMaxNs},
-      {"ipi_latency_ns", &C::ipi_latency_ns, 0, kMaxNs},
-      {"pipe_op_ns", &C::pipe_op_ns, 0, kMaxNs},
-      {"socket_op_ns", &C::socket_op_ns, 0, kMaxNs},
-      {"pipe_lock_lines", &C::pipe_lock_lines, 0, 1000},
-      {"kernel_work_at_frequency", &C::kernel_work_at_frequency},
-      {"llc_migration_penalty_ns", &C::llc_migration_penalty_ns, 0, kMaxNs},
-      {"smt_migration_penalty_ns", &C::smt_migration_penalty_ns, 0, kMaxNs},
-      {"smt_factor_pct", &C::smt_factor_pct, 1, 100},
-      {"pm_qos_latency_ns", &C::pm_qos_latency_ns, -1, kMaxNs},
-      {"poll_time_limit", &C::poll_time_limit},
-      {"turbo", &C::turbo},
-      {"hwp", &C::hwp},
-      {"frequency_invariance", &C::frequency_invariance},
-      {"pl1_mw", &C::pl1_mw, 0, 100000000},
-      {"pmu_period_ns", &C::pmu_period_ns, 1000, kMaxNs},
-      {"uclamp", &C::uclamp},
-      {"uclamp_rt_default_min", &C::uclamp_rt_default_min, 0, 1024},
-      {"uclamp_enqueue_cost_ns", &C::uclamp_enqueue_cost_ns, 0, kMaxNs},
-      {"util_est", &C::util_est},
-      {"load_balance", &C::load_balance},
-      {"newidle_balance", &C::newidle_balance},
-      {"newidle_load_balance", &C::newidle_load_balance},
-      {"newidle_migration_cost_gate", &C::newidle_migration_cost_gate},
-      {"smt_ignores_cache_hot", &C::smt_ignores_cache_hot},
-      {"nohz_idle_balance", &C::nohz_idle_balance},
-      {"cfs_buddies", &C::cfs_buddies},
-      {"eevdf", &C::eevdf},
-      {"run_to_parity", &C::run_to_parity},
-      {"place_lag", &C::place_lag},
-      {"place_deadline_initial", &C::place_deadline_initial},
-      {"preempt_short", &C::preempt_short},
-      {"delay_dequeue", &C::delay_dequeue},
-      {"delay_zero", &C::delay_zero},
-      {"task_slices", &C::task_slices},
-      {"find_idlest_group_local", &C::find_idlest_group_local},
-      {"balance_by_load", &C::balance_by_load},
-      {"noise_scale", &C::noise_scale, 0, 100},
-      {"vmstat_interval_ns", &C::vmstat_interval_ns, 1000000, kMaxNs},
-      {"vmstat_cost_ns", &C::vmstat_cost_ns, 0, kMaxNs},
-      {"watchdog_interval_ns", &C::watchdog_interval_ns, 1000000, kMaxNs},
-      {"watchdog_cost_ns", &C::watchdog_cost_ns, 0, kMaxNs},
-      {"writeback_interval_ns", &C::writeback_interval_ns, 1000000, kMaxNs},
-      {"writeback_cost_ns", &C::writeback_cost_ns, 0, kMaxNs},
-      {"kernel_timer_interval_ns", &C::kernel_timer_interval_ns, 1000000,
-       kMaxNs},
-      {"kernel_timer_cost_ns", &C::kernel_timer_cost_ns, 0, kMaxNs},
-      {"kworker_per_s", &C::kworker_per_s, 0, 100000},
-      {"kworker_run_ns", &C::kworker_run_ns, 0, kMaxNs},
-      {"rcu_per_s", &C::rcu_per_s, 0, 100000},
-      {"rcu_run_ns", &C::rcu_run_ns, 0, kMaxNs},
-      {"device_irq_per_s", &C::device_irq_per_s, 0, 100000},
-      {"device_irq_ns", &C::device_irq_ns, 0, kMaxNs},
-      {"start_skew_max_ns", &C::start_skew_max_ns, 0, kMaxNs},
-      {"layout_cv_pct", &C::layout_cv_pct, 0, 100},
-  };
-  return *fields;
-}
+using ConfigField = sim::ConfigParam;
+const std::vector<ConfigField>& ConfigFields() { return sim::ConfigParams(); }
 
 // Compact JSON text of `j`, nested values below `depth` elided, stopping
 // once `out` is longer than `limit` (nlohmann's dump() recurses without

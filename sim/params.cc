@@ -1,0 +1,215 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "sim/params.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace schedsim::sim {
+namespace {
+constexpr int64_t kMaxNs = 1000000000000;  // 1000 s
+constexpr const char* kKb = "docs/kernel-behaviour.md";
+constexpr const char* kNoise = "docs/model.md, Run-to-run variability";
+}  // namespace
+
+const std::vector<ConfigParam>& ConfigParams() {
+  using C = SimConfig;
+  static const auto* params = new std::vector<ConfigParam>{
+      // --- Scheduler tunables.
+      {"hz", &C::hz, 1, 10000, "Hz", "scheduler", "kernel",
+       "kernel/Kconfig.hz (CONFIG_HZ=250)", "the scheduler tick's rate"},
+      {"sched_latency_ns", &C::sched_latency_ns, 1, kMaxNs, "ns", "scheduler",
+       "kernel", "kernel/sched/fair.c sysctl_sched_latency",
+       "CFS's latency period before the 1 + ilog2(min(ncpus, 8)) scaling"},
+      {"sched_min_granularity_ns", &C::sched_min_granularity_ns, 1, kMaxNs,
+       "ns", "scheduler", "kernel",
+       "kernel/sched/fair.c sysctl_sched_min_granularity",
+       "CFS's minimum slice before the scaling"},
+      {"sched_wakeup_granularity_ns", &C::sched_wakeup_granularity_ns, 0,
+       kMaxNs, "ns", "scheduler", "kernel",
+       "kernel/sched/fair.c sysctl_sched_wakeup_granularity",
+       "CFS's wake-up preemption margin before the scaling"},
+      {"sched_base_slice_ns", &C::sched_base_slice_ns, 100000, kMaxNs, "ns",
+       "scheduler", "kernel",
+       "kernel/sched/fair.c sysctl_sched_base_slice (v6.6)",
+       "EEVDF's request size before the scaling"},
+      {"sched_migration_cost_ns", &C::sched_migration_cost_ns, 0, kMaxNs, "ns",
+       "scheduler", "kernel", "kernel/sched/fair.c sysctl_sched_migration_cost",
+       "a task that ran this recently is cache-hot to load balancing"},
+      // --- Costs.
+      {"context_switch_ns", &C::context_switch_ns, 0, kMaxNs, "ns", "costs",
+       "measured", kKb, "the direct cost of a context switch"},
+      {"wakeup_cost_ns", &C::wakeup_cost_ns, 0, kMaxNs, "ns", "costs",
+       "measured", kKb, "the waker's cost of try_to_wake_up()"},
+      {"probe_cost_ns", &C::probe_cost_ns, 0, kMaxNs, "ns", "costs", "assumed",
+       kKb, "probing one remote runqueue in the idle-CPU search"},
+      {"ipi_latency_ns", &C::ipi_latency_ns, 0, kMaxNs, "ns", "costs",
+       "assumed", kKb, "IPI delivery to a CPU that is not polling"},
+      {"pipe_op_ns", &C::pipe_op_ns, 0, kMaxNs, "ns", "costs", "assumed",
+       "fs/pipe.c pipe_write()/pipe_read()", "a pipe send or receive"},
+      {"socket_op_ns", &C::socket_op_ns, 0, kMaxNs, "ns", "costs", "assumed",
+       "net/unix", "a unix stream socket send or receive"},
+      {"pipe_lock_lines", &C::pipe_lock_lines, 0, 1000, "lines", "costs",
+       "assumed", "fs/pipe.c __pipe_lock() (v5.19)",
+       "cache lines the pipe mutex's critical section misses; 0 = not "
+       "modelled"},
+      {"kernel_work_at_frequency", &C::kernel_work_at_frequency, 0, 0, "",
+       "costs", "switch", "a CPU executes kernel code at its clock",
+       "kernel work (switch, wake-up, uclamp, pipe/socket ops) takes longer "
+       "at a lower frequency"},
+      {"llc_migration_penalty_ns", &C::llc_migration_penalty_ns, 0, kMaxNs,
+       "ns", "costs", "assumed", "docs/model.md, Execution",
+       "refill after a move to another LLC, without a known working set"},
+      {"smt_migration_penalty_ns", &C::smt_migration_penalty_ns, 0, kMaxNs,
+       "ns", "costs", "assumed", "docs/model.md, Execution",
+       "refill after a move to another core of the LLC"},
+      {"smt_factor_pct", &C::smt_factor_pct, 1, 100, "%", "machine", "assumed",
+       kKb, "each SMT sibling's throughput when both run"},
+      // --- Idle.
+      {"pm_qos_latency_ns", &C::pm_qos_latency_ns, -1, kMaxNs, "ns", "idle",
+       "kernel", "include/linux/pm_qos.h, /dev/cpu_dma_latency",
+       "the PM QoS CPU latency limit; -1 = none"},
+      {"poll_time_limit", &C::poll_time_limit, 0, 0, "", "idle", "switch",
+       "drivers/cpuidle/poll_state.c poll_idle() (v4.18)",
+       "the POLL state gives up after the cpuidle core's limit"},
+      // --- Frequency.
+      {"turbo", &C::turbo, 0, 0, "", "frequency", "kernel",
+       "intel_pstate no_turbo, cpufreq boost", "turbo frequencies allowed"},
+      {"hwp", &C::hwp, 0, 0, "", "frequency", "kernel",
+       "drivers/cpufreq/intel_pstate.c (intel_pstate=no_hwp)",
+       "boot an HWP part with HWP"},
+      {"frequency_invariance", &C::frequency_invariance, 0, 0, "", "frequency",
+       "switch", "arch_scale_freq_invariant() (x86 v5.7)",
+       "PELT scaled by the running frequency"},
+      {"pl1_mw", &C::pl1_mw, 0, 100000000, "mW", "frequency", "kernel",
+       "intel-rapl powercap", "the package power limit; 0 = off"},
+      {"pmu_period_ns", &C::pmu_period_ns, 1000, kMaxNs, "ns", "frequency",
+       "assumed", "docs/model.md, Frequency",
+       "period of the package power-management evaluation"},
+      // --- uclamp.
+      {"uclamp", &C::uclamp, 0, 0, "", "uclamp", "switch",
+       "CONFIG_UCLAMP_TASK (v5.3)", "per-task clamps feed the governor"},
+      {"uclamp_rt_default_min", &C::uclamp_rt_default_min, 0, 1024, "capacity",
+       "uclamp", "kernel", "sysctl_sched_util_clamp_min_rt_default",
+       "uclamp_min of RT tasks that set none"},
+      {"uclamp_enqueue_cost_ns", &C::uclamp_enqueue_cost_ns, 0, kMaxNs, "ns",
+       "costs", "assumed", "kernel/sched/core.c uclamp_rq_inc()",
+       "the uclamp bucket update per enqueue and per dequeue"},
+      {"util_est", &C::util_est, 0, 0, "", "kernel features", "switch",
+       "kernel/sched/features.h UTIL_EST (v4.17)",
+       "per-task utilization estimates from the last sleeps"},
+      // --- Load balancing.
+      {"load_balance", &C::load_balance, 0, 0, "", "load balancing", "kernel",
+       "kernel/sched/fair.c rebalance_domains()", "periodic load balancing"},
+      {"newidle_balance", &C::newidle_balance, 0, 0, "", "load balancing",
+       "kernel", "kernel/sched/fair.c newidle_balance()",
+       "a CPU going idle pulls a task"},
+      {"newidle_load_balance", &C::newidle_load_balance, 0, 0, "",
+       "kernel features", "switch",
+       "kernel/sched/fair.c newidle_balance() (v3.11 cost walk)",
+       "newidle balancing level by level with its cost"},
+      {"newidle_migration_cost_gate", &C::newidle_migration_cost_gate, 0, 0, "",
+       "kernel features", "switch", "removed by c5b0a7eefc70 (v5.16)",
+       "newidle skipped while avg_idle < sched_migration_cost"},
+      {"smt_ignores_cache_hot", &C::smt_ignores_cache_hot, 0, 0, "",
+       "kernel features", "switch", "ec73240b1627 (v5.10)",
+       "no task is cache-hot to an SMT balance"},
+      {"nohz_idle_balance", &C::nohz_idle_balance, 0, 0, "", "kernel features",
+       "switch",
+       "kernel/sched/fair.c nohz_balancer_kick(), _nohz_idle_balance()",
+       "NO_HZ idle balancing as the kernel's"},
+      {"cfs_buddies", &C::cfs_buddies, 0, 0, "", "kernel features", "switch",
+       "kernel/sched/features.h LAST_BUDDY, CACHE_HOT_BUDDY (to v6.5)",
+       "CFS's next and last buddies"},
+      {"eevdf", &C::eevdf, 0, 0, "", "kernel features", "switch",
+       "147f3efaa241 (v6.6)", "the fair class is EEVDF, not CFS"},
+      {"run_to_parity", &C::run_to_parity, 0, 0, "", "kernel features",
+       "switch", "features.h RUN_TO_PARITY (v6.6)",
+       "EEVDF: the running task keeps its slice while eligible"},
+      {"place_lag", &C::place_lag, 0, 0, "", "kernel features", "switch",
+       "features.h PLACE_LAG (v6.6)", "EEVDF: placement keeps the lag"},
+      {"place_deadline_initial", &C::place_deadline_initial, 0, 0, "",
+       "kernel features", "switch", "features.h PLACE_DEADLINE_INITIAL (v6.6)",
+       "EEVDF: a new task's first deadline is half a slice"},
+      {"preempt_short", &C::preempt_short, 0, 0, "", "kernel features",
+       "switch", "features.h PREEMPT_SHORT (v6.12)",
+       "EEVDF: a shorter-slice wakee may preempt"},
+      {"delay_dequeue", &C::delay_dequeue, 0, 0, "", "kernel features",
+       "switch", "features.h DELAY_DEQUEUE (v6.12)",
+       "EEVDF: a non-eligible sleeper stays queued"},
+      {"delay_zero", &C::delay_zero, 0, 0, "", "kernel features", "switch",
+       "features.h DELAY_ZERO (v6.12)",
+       "EEVDF: a delayed entity drops a positive lag"},
+      {"task_slices", &C::task_slices, 0, 0, "", "kernel features", "switch",
+       "857b158dc5e8 (v6.12)", "EEVDF: sched_attr.sched_runtime is the slice"},
+      {"find_idlest_group_local", &C::find_idlest_group_local, 0, 0, "",
+       "kernel features", "switch",
+       "kernel/sched/fair.c find_idlest_group() (v6.1)",
+       "fork and exec placement keep the local group as the kernel does"},
+      {"balance_by_load", &C::balance_by_load, 0, 0, "", "kernel features",
+       "switch", "kernel/sched/fair.c load_balance() (v6.1)",
+       "periodic balancing on PELT load"},
+      // --- Noise.
+      {"noise_scale", &C::noise_scale, 0, 100, "x", "noise", "assumed", kNoise,
+       "scales every run-to-run variability source; 0 = none"},
+      {"vmstat_interval_ns", &C::vmstat_interval_ns, 1000000, kMaxNs, "ns",
+       "noise", "kernel", "mm/vmstat.c sysctl_stat_interval",
+       "vmstat_update period per CPU"},
+      {"vmstat_cost_ns", &C::vmstat_cost_ns, 0, kMaxNs, "ns", "noise",
+       "assumed", kNoise, "one vmstat_update"},
+      {"watchdog_interval_ns", &C::watchdog_interval_ns, 1000000, kMaxNs, "ns",
+       "noise", "kernel", "kernel/time/clocksource.c WATCHDOG_INTERVAL",
+       "the clocksource watchdog's period"},
+      {"watchdog_cost_ns", &C::watchdog_cost_ns, 0, kMaxNs, "ns", "noise",
+       "assumed", kNoise, "one watchdog run"},
+      {"writeback_interval_ns", &C::writeback_interval_ns, 1000000, kMaxNs,
+       "ns", "noise", "kernel", "mm/page-writeback.c dirty_writeback_interval",
+       "the flusher's period"},
+      {"writeback_cost_ns", &C::writeback_cost_ns, 0, kMaxNs, "ns", "noise",
+       "assumed", kNoise, "one flusher run"},
+      {"kernel_timer_interval_ns", &C::kernel_timer_interval_ns, 1000000,
+       kMaxNs, "ns", "noise", "assumed", kNoise,
+       "other per-CPU kernel timers' period"},
+      {"kernel_timer_cost_ns", &C::kernel_timer_cost_ns, 0, kMaxNs, "ns",
+       "noise", "assumed", kNoise, "one such timer"},
+      {"kworker_per_s", &C::kworker_per_s, 0, 100000, "per s", "noise",
+       "assumed", kNoise, "kworker wake-ups per CPU (Poisson)"},
+      {"kworker_run_ns", &C::kworker_run_ns, 0, kMaxNs, "ns", "noise",
+       "assumed", kNoise, "one kworker run"},
+      {"rcu_per_s", &C::rcu_per_s, 0, 100000, "per s", "noise", "assumed",
+       kNoise, "RCU softirq runs per CPU (Poisson)"},
+      {"rcu_run_ns", &C::rcu_run_ns, 0, kMaxNs, "ns", "noise", "assumed",
+       kNoise, "one RCU softirq run"},
+      {"device_irq_per_s", &C::device_irq_per_s, 0, 100000, "per s", "noise",
+       "assumed", kNoise, "device interrupts per CPU (Poisson)"},
+      {"device_irq_ns", &C::device_irq_ns, 0, kMaxNs, "ns", "noise", "assumed",
+       kNoise, "one interrupt handler"},
+      {"start_skew_max_ns", &C::start_skew_max_ns, 0, kMaxNs, "ns", "noise",
+       "assumed", kNoise, "initial tasks' first wake-up spread"},
+      {"layout_cv_pct", &C::layout_cv_pct, 0, 100, "%", "noise", "assumed",
+       "Mytkowicz et al., ASPLOS 2009; Curtsinger and Berger, ASPLOS 2013",
+       "CV of each task's per-run memory-layout speed factor"},
+  };
+  return *params;
+}
+
+const ConfigParam* FindConfigParam(const std::string& name) {
+  for (const ConfigParam& p : ConfigParams()) {
+    if (name == p.name) return &p;
+  }
+  return nullptr;
+}
+
+std::string ConfigValueText(const ConfigParam& p, const SimConfig& c) {
+  if (auto* f = std::get_if<bool SimConfig::*>(&p.field)) {
+    return c.*(*f) ? "true" : "false";
+  }
+  if (auto* f = std::get_if<int SimConfig::*>(&p.field)) {
+    return absl::StrCat(c.*(*f));
+  }
+  if (auto* f = std::get_if<int64_t SimConfig::*>(&p.field)) {
+    return absl::StrCat(c.*(*f));
+  }
+  return absl::StrCat(c.*std::get<double SimConfig::*>(p.field));
+}
+
+}  // namespace schedsim::sim

@@ -1,0 +1,81 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "sim/params.h"
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "sim/kernels.h"
+
+namespace schedsim::sim {
+namespace {
+
+// The fields sim/config.h declares, in order.
+std::vector<std::string> DeclaredFields() {
+  std::ifstream in("sim/config.h");
+  EXPECT_TRUE(in.good()) << "sim/config.h is a data dependency";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  const std::regex field(R"(\n\s+(int|int64_t|bool|double) (\w+) = )");
+  std::vector<std::string> names;
+  for (std::sregex_iterator it(s.begin(), s.end(), field), end; it != end;
+       ++it) {
+    names.push_back((*it)[2]);
+  }
+  return names;
+}
+
+TEST(ConfigParamsTest, EveryFieldOfTheConfigIsInTheTableInOrder) {
+  std::vector<std::string> table;
+  for (const ConfigParam& p : ConfigParams()) table.push_back(p.name);
+  const std::vector<std::string> declared = DeclaredFields();
+  ASSERT_GT(declared.size(), 40u);
+  EXPECT_EQ(table, declared);
+}
+
+TEST(ConfigParamsTest, EveryEntryIsComplete) {
+  const std::set<std::string> statuses = {"kernel", "measured", "assumed",
+                                          "switch"};
+  for (const ConfigParam& p : ConfigParams()) {
+    const bool boolean = std::holds_alternative<bool SimConfig::*>(p.field);
+    EXPECT_EQ(statuses.count(p.status), 1u) << p.name << ": " << p.status;
+    EXPECT_NE(std::string(p.group), "") << p.name;
+    EXPECT_NE(std::string(p.source), "") << p.name;
+    EXPECT_NE(std::string(p.doc), "") << p.name;
+    if (!boolean) {
+      EXPECT_NE(std::string(p.unit), "") << p.name;
+      EXPECT_LE(p.min, p.max) << p.name;
+    }
+    // The default is inside the range.
+    const SimConfig c;
+    if (auto* f = std::get_if<int64_t SimConfig::*>(&p.field)) {
+      EXPECT_GE(c.*(*f), p.min) << p.name;
+      EXPECT_LE(c.*(*f), p.max) << p.name;
+    }
+  }
+}
+
+// A switch of the kernel-versions table is a "switch" here, and the
+// reverse: every kernel mechanism has its versions.
+TEST(ConfigParamsTest, KernelSwitchesAreTheKernelTablesFeatures) {
+  std::set<std::string> features;
+  for (const KernelFeature& f : KernelFeatures()) features.insert(f.name);
+  for (const ConfigParam& p : ConfigParams()) {
+    const bool is_switch = std::string(p.status) == "switch";
+    EXPECT_EQ(is_switch, features.count(p.name) == 1) << p.name;
+  }
+  EXPECT_EQ(FindConfigParam("hz")->name, std::string("hz"));
+  EXPECT_EQ(FindConfigParam("nope"), nullptr);
+  SimConfig c;
+  EXPECT_EQ(ConfigValueText(*FindConfigParam("eevdf"), c), "false");
+  EXPECT_EQ(ConfigValueText(*FindConfigParam("hz"), c), "250");
+}
+
+}  // namespace
+}  // namespace schedsim::sim
