@@ -481,6 +481,75 @@ TEST_F(GovdSignalTest, AfterSigkillRestoreFromTheSnapshotFile) {
   EXPECT_THAT(bad.err, HasSubstr("not a schedsim settings snapshot"));
 }
 
+// Issue 49 #9 and #10, end to end on a fake root: while a first govd
+// --apply runs, a second one (same or another snapshot path) refuses and
+// writes nothing; after a kill -9 of the first, a new --apply refuses to
+// take the killed run's settings as originals, --restore puts every file
+// back as it was before either ran, and then --apply works again.
+TEST_F(GovdSignalTest, TwoInstancesThenKillNineThenRestore) {
+  MakeAcpiCpufreqTree();
+  const auto before = Contents(paths_.sysfs_root);
+  const std::string snapshot = dir_ + "/first.snapshot";
+  int fd = -1;
+  const pid_t pid = Start({"--snapshot=" + snapshot}, &fd);
+  ASSERT_GT(pid, 0);
+  FILE* in = fdopen(fd, "r");
+  std::vector<std::string> lines;
+  ASSERT_TRUE(ReadUntil(in, "wrote: ", &lines));
+  const std::string first_snapshot = host::testing::ReadTestFile(snapshot);
+  ASSERT_THAT(first_snapshot, HasSubstr("scaling_governor schedutil"));
+
+  for (const std::string& second_snapshot :
+       {snapshot, dir_ + "/second.snapshot"}) {
+    const auto during = Contents(paths_.sysfs_root);
+    Result second = Run({"--governor=performance", "--apply",
+                         "--duration-s=0.02", "--snapshot=" + second_snapshot});
+    EXPECT_EQ(second.code, 1) << second.out;
+    EXPECT_THAT(second.err,
+                HasSubstr(absl::StrCat("another schedsim govd (PID ", pid,
+                                       ") is writing the settings under ")));
+    EXPECT_THAT(second.err, HasSubstr("with the snapshot " + snapshot));
+    EXPECT_EQ(Contents(paths_.sysfs_root), during);
+    EXPECT_EQ(host::testing::ReadTestFile(snapshot), first_snapshot);
+  }
+  EXPECT_NE(access((dir_ + "/second.snapshot").c_str(), F_OK), 0);
+  // --restore while the first runs is refused too: it restores its own.
+  Result early = Run({"--restore=" + snapshot});
+  EXPECT_EQ(early.code, 1);
+  EXPECT_THAT(early.err, HasSubstr("another schedsim govd"));
+
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  std::fclose(in);
+  EXPECT_EQ(Wait(pid), 128 + SIGKILL);
+  EXPECT_EQ(host::testing::ReadTestFile(Policy0("scaling_governor")),
+            "userspace\n");
+
+  // The killed run's snapshot is still there: a new --apply refuses
+  // rather than saving `userspace` as the original.
+  const auto killed = Contents(paths_.sysfs_root);
+  Result after_kill =
+      Run({"--governor=performance", "--apply", "--duration-s=0.02",
+           "--snapshot=" + dir_ + "/third.snapshot"});
+  EXPECT_EQ(after_kill.code, 1) << after_kill.out;
+  EXPECT_THAT(after_kill.err,
+              HasSubstr(absl::StrCat("(PID ", pid,
+                                     ") ended without restoring its settings; "
+                                     "its snapshot ",
+                                     snapshot, " is still there")));
+  EXPECT_THAT(after_kill.err, HasSubstr("schedsim govd --restore=" + snapshot));
+  EXPECT_EQ(Contents(paths_.sysfs_root), killed);
+
+  Result r = Run({"--restore=" + snapshot});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(Contents(paths_.sysfs_root), before);
+
+  // The root is free and clean: a new run applies and restores.
+  Result again = Run({"--governor=performance", "--apply", "--duration-s=0.02",
+                      "--snapshot=" + dir_ + "/fourth.snapshot"});
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(Contents(paths_.sysfs_root), before);
+}
+
 TEST_F(GovdCommandTest, ASymlinkOutOfTheRootIsRefusedBeforeAnyWrite) {
   MakeAcpiCpufreqTree();
   const std::string outside = dir_ + "/outside_setspeed";
