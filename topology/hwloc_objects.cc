@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -16,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -297,9 +300,71 @@ absl::Status TrialStatus(const base::TrialResult& r, absl::string_view source,
       source, absl::StrCat("libhwloc crashed ", what, " (", r.how, ")", hint));
 }
 
+namespace {
+
+// Largest PU or NUMA node os_index taken (as the sysfs reader's lists).
+constexpr uint64_t kMaxHwlocOsIndex = 1 << 20;
+
+// The value of attribute `name` in the XML start tag `tag` (either quote,
+// blanks around '='); nullopt when absent.
+std::optional<absl::string_view> XmlAttribute(absl::string_view tag,
+                                              absl::string_view name) {
+  for (size_t at = tag.find(name); at != absl::string_view::npos;
+       at = tag.find(name, at + 1)) {
+    if (at == 0 || !absl::ascii_isspace(tag[at - 1])) continue;
+    size_t i = at + name.size();
+    while (i < tag.size() && absl::ascii_isspace(tag[i])) ++i;
+    if (i >= tag.size() || tag[i] != '=') continue;
+    ++i;
+    while (i < tag.size() && absl::ascii_isspace(tag[i])) ++i;
+    if (i >= tag.size() || (tag[i] != '"' && tag[i] != '\'')) continue;
+    const char quote = tag[i];
+    const size_t close = tag.find(quote, i + 1);
+    if (close == absl::string_view::npos) return tag.substr(i + 1);
+    return tag.substr(i + 1, close - i - 1);
+  }
+  return std::nullopt;
+}
+
+// libhwloc sizes a bitmap by a PU's or NUMA node's os_index: one near
+// 2^32 costs 512 MiB per bitmap and seconds before the importer can say
+// it is unusable (issue 49 #14: 1 GB and 13 s). The XML text is checked
+// first: every PU and NUMANode object's os_index must be a number up to
+// kMaxHwlocOsIndex. Errors name the line.
+absl::Status CheckOsIndexes(const std::string& content,
+                            absl::string_view source) {
+  size_t at = 0;
+  while ((at = content.find("<object", at)) != std::string::npos) {
+    const size_t end = content.find('>', at);
+    const absl::string_view tag = absl::string_view(content).substr(
+        at, end == std::string::npos ? std::string::npos : end - at);
+    const size_t start = at;
+    at = end == std::string::npos ? content.size() : end;
+    const std::optional<absl::string_view> type = XmlAttribute(tag, "type");
+    if (!type || (*type != "PU" && *type != "NUMANode")) continue;
+    const std::optional<absl::string_view> value =
+        XmlAttribute(tag, "os_index");
+    if (!value) continue;
+    uint64_t index = 0;
+    if (!absl::SimpleAtoi(*value, &index) || index > kMaxHwlocOsIndex) {
+      const auto line =
+          1 + std::count(content.begin(), content.begin() + start, '\n');
+      return Invalid(
+          source, absl::StrCat("line ", line, ": the ", *type,
+                               " object's os_index is \"", value->substr(0, 24),
+                               "\"; expected a number in 0..", kMaxHwlocOsIndex,
+                               " (nothing was handed to libhwloc)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status LoadHwlocXmlText(hwloc_topology_t raw, const std::string& content,
                               absl::string_view source,
                               absl::string_view expected) {
+  SCHEDSIM_RETURN_IF_ERROR(CheckOsIndexes(content, source));
   // The text is handed over as a buffer. Failing here, hwloc must not fall
   // back to discovering this machine, so both results are checked.
   const absl::Status parse_error = Invalid(

@@ -2,6 +2,7 @@
 
 #include "topology/hwloc.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -195,6 +196,51 @@ TEST(HwlocImportTest, MissingFileIsNotFoundNamingThePath) {
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(t.status().message()), HasSubstr(path));
+}
+
+// Issue 49 #14: a PU whose os_index is HWLOC_UNKNOWN_INDEX (2^32 - 1) made
+// libhwloc allocate a bitmap of 2^32 bits twice (1 GB, 13 s) before the
+// importer refused it. The text is checked before libhwloc sees it.
+TEST(HwlocImportTest, AHugeOsIndexIsRefusedBeforeLibhwlocSizesABitmap) {
+  const std::string repro = "tests/data/repro/hwloc_pu_os_index_unknown.xml";
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<Topology> t = LoadTopologyFromHwlocXml(repro);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(
+      std::string(t.status().message()),
+      AllOf(HasSubstr(repro), HasSubstr("line 9: the PU object's os_index is "
+                                        "\"4294967295\"; expected a number in "
+                                        "0..1048576")));
+  EXPECT_LT(seconds, 5.0);
+  // Spelled with single quotes and blanks, or on a NUMA node: the same.
+  std::string text = ReadAll(repro);
+  const std::string pu = "<object type=\"PU\" os_index=\"4294967295\"";
+  ASSERT_NE(text.find(pu), std::string::npos);
+  for (const std::string& spelling :
+       {std::string("<object type='PU'  os_index = '4294967295'"),
+        std::string("<object type=\"PU\" os_index=\"-1\"")}) {
+    std::string odd = text;
+    odd.replace(odd.find(pu), pu.size(), spelling);
+    t = LoadTopologyFromHwlocXml(WriteTemp("odd_os_index.xml", odd));
+    ASSERT_FALSE(t.ok()) << spelling;
+    EXPECT_THAT(std::string(t.status().message()),
+                HasSubstr("the PU object's os_index is"))
+        << spelling;
+  }
+  std::string node = ReadAll(kSkylake);
+  const std::string numa = "<object type=\"NUMANode\" os_index=\"0\"";
+  ASSERT_NE(node.find(numa), std::string::npos);
+  node.replace(node.find(numa), numa.size(),
+               "<object type=\"NUMANode\" os_index=\"3000000000\"");
+  t = LoadTopologyFromHwlocXml(WriteTemp("numa_os_index.xml", node));
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(std::string(t.status().message()),
+              HasSubstr("line 5: the NUMANode object's os_index is "
+                        "\"3000000000\""));
 }
 
 TEST(HwlocImportTest, DirectoryIsInvalidArgument) {
