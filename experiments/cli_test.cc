@@ -347,6 +347,19 @@ TEST(CliSimulateTest, SameSeedGivesByteIdenticalOutput) {
   EXPECT_DOUBLE_EQ(j["warmup_s"].get<double>(), 0.01);
 }
 
+// Issue 49 #12: simulate estimates its cost as run does; a valid
+// 10^9 ms scenario ran until killed.
+TEST(CliSimulateTest, AnEstimateAboveTheLimitIsRefusedWithoutYes) {
+  Result r = RunSchedsim({"simulate", kPingpong, "--duration-ms=1000000000"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("schedsim simulate: refused: "));
+  EXPECT_THAT(r.err, HasSubstr("1 runs, 1e+06 simulated s"));
+  EXPECT_THAT(r.err,
+              HasSubstr("more than the limit of 24 hours of estimated wall "
+                        "time; pass --yes to run it anyway"));
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(CliSimulateTest, TextShowsEverySection) {
   Result r = RunSchedsim({"simulate", kPingpong, "--duration-ms=20"});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -2,6 +2,8 @@
 
 #include "experiments/experiment.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -485,6 +487,23 @@ absl::StatusOr<Experiment> ParseExperiment(const std::string& json_text,
   return ExperimentParser(filename).Parse(json_text);
 }
 
+namespace {
+
+std::string MemoryText(double bytes) {
+  if (bytes < 1e9) return absl::StrFormat("%.0f MB", std::ceil(bytes / 1e6));
+  if (bytes < 1e12) return absl::StrFormat("%.1f GB", bytes / 1e9);
+  return absl::StrFormat("%.1f TB", bytes / 1e12);
+}
+
+double PhysicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<double>(pages) * static_cast<double>(page);
+}
+
+}  // namespace
+
 std::string CostEstimate::Text() const {
   const auto wall = [](double s) {
     if (s < 120) return absl::StrFormat("%.0f s", s);
@@ -494,9 +513,9 @@ std::string CostEstimate::Text() const {
   };
   return absl::StrFormat(
       "%d runs, %.6g simulated s (%.6g simulated CPU-s), about %s of wall "
-      "time on %d job%s",
+      "time on %d job%s, about %s of memory for the results",
       runs, simulated_s, simulated_cpu_s, wall(wall_s), jobs,
-      jobs == 1 ? "" : "s");
+      jobs == 1 ? "" : "s", MemoryText(memory_bytes));
 }
 
 CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
@@ -509,24 +528,39 @@ CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
   c.jobs = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>(std::max(jobs, 1), runs)));
   c.wall_s = c.simulated_cpu_s * kWallSecondsPerSimulatedCpuSecond / c.jobs;
+  c.memory_bytes =
+      static_cast<double>(runs) *
+      static_cast<double>(kResultBytesPerRun +
+                          kResultBytesPerRunPerCpu * std::max(num_cpus, 1));
+  c.memory_limit_bytes = kMaxResultMemoryShare * PhysicalMemoryBytes();
   return c;
 }
 
 absl::Status CheckCost(const Experiment& e, const CostEstimate& cost,
                        bool yes) {
-  if (yes) return absl::OkStatus();
-  const int64_t max_runs = e.max_runs > 0 ? e.max_runs : kDefaultMaxRuns;
-  if (cost.runs > max_runs) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        e.filename, ": ", cost.Text(), ": more than the limit of ", max_runs,
-        " runs", e.max_runs > 0 ? " (the file's \"max_runs\")" : "",
-        "; raise \"max_runs\" in the file or pass --yes to run it anyway"));
+  if (!yes) {
+    const int64_t max_runs = e.max_runs > 0 ? e.max_runs : kDefaultMaxRuns;
+    if (cost.runs > max_runs) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          e.filename, ": ", cost.Text(), ": more than the limit of ", max_runs,
+          " runs", e.max_runs > 0 ? " (the file's \"max_runs\")" : "",
+          "; raise \"max_runs\" in the file or pass --yes to run it anyway"));
+    }
+    if (cost.wall_s > kMaxWallSecondsWithoutYes) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          e.filename, ": ", cost.Text(), ": more than the limit of ",
+          kMaxWallSecondsWithoutYes / 3600,
+          " hours of estimated wall time; pass --yes to run it anyway"));
+    }
   }
-  if (cost.wall_s > kMaxWallSecondsWithoutYes) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        e.filename, ": ", cost.Text(), ": more than the limit of ",
-        kMaxWallSecondsWithoutYes / 3600,
-        " hours of estimated wall time; pass --yes to run it anyway"));
+  if (cost.memory_limit_bytes > 0 &&
+      cost.memory_bytes > cost.memory_limit_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        e.filename, ": ", cost.Text(), ": more than ",
+        MemoryText(cost.memory_limit_bytes),
+        ", half of this machine's memory, which --yes does not lift; split "
+        "the runs with --shard=I/N and `schedsim merge` (docs/scale-out.md) "
+        "or run fewer"));
   }
   return absl::OkStatus();
 }

@@ -598,6 +598,9 @@ TEST_F(RunCommandTest, TheCostIsEstimatedAndLimitedByMaxRuns) {
   EXPECT_THAT(r.err, ::testing::HasSubstr(
                          "schedsim run: estimate: 12 runs, 0.24 simulated s "
                          "(1.92 simulated CPU-s), about 0 s of wall time"));
+  // 12 x (4096 + 2048 x 8) bytes.
+  EXPECT_THAT(r.err,
+              ::testing::HasSubstr("about 1 MB of memory for the results"));
   std::string text = kExperiment;
   text.replace(text.find("\"seed\""), 0, "\"max_runs\": 10, ");
   const std::string capped = WriteTemp("capped.json", text);
@@ -608,6 +611,38 @@ TEST_F(RunCommandTest, TheCostIsEstimatedAndLimitedByMaxRuns) {
               ::testing::HasSubstr("more than the limit of 10 runs (the file's "
                                    "\"max_runs\"); raise \"max_runs\""));
   EXPECT_EQ(RunSchedsimRun({capped, "--yes", "--format=csv"}).code, 0);
+}
+
+// Issue 49 #12: results stay in memory until the output is written; 2 x
+// 10^6 runs ended in std::bad_alloc (exit 134, every run lost). The
+// estimate states the memory, and more than half of the machine's is
+// refused before anything runs, --yes or not. 10^4 iterations x 100
+// sweep values x 100 variants: 10^8 runs, about 2 TB.
+TEST_F(RunCommandTest, ResultsBeyondTheMachinesMemoryAreRefusedEvenWithYes) {
+  std::string values, variants;
+  for (int i = 1; i <= 100; ++i) {
+    absl::StrAppend(&values, i == 1 ? "" : ",", i);
+    absl::StrAppend(&variants, i == 1 ? "" : ",", "{\"name\": \"v", i, "\"}");
+  }
+  const std::string huge =
+      WriteTemp("huge.json", absl::StrCat(R"({"machine": "skylake-e3-1240v5",
+        "workload": {"model": "rtapp", "params": {"json":
+          "{\"tasks\": {\"t\": {\"run\": 100, \"sleep\": 900}}}"}},
+        "sweep": {"param": "work_cv_pct", "values": [)",
+                                          values, R"(]},
+        "iterations": 10000, "duration_ms": 1, "max_runs": 1000000000,
+        "variants": [)",
+                                          variants, "]}"));
+  Result r = RunSchedsimRun({huge, "--yes", "--format=csv"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.err,
+              ::testing::HasSubstr("100000000 runs, 100000 simulated s (800000 "
+                                   "simulated CPU-s)"));
+  EXPECT_THAT(r.err,
+              ::testing::HasSubstr("about 2.0 TB of memory for the results"));
+  EXPECT_THAT(r.err, ::testing::HasSubstr("which --yes does not lift; split "
+                                          "the runs with --shard=I/N"));
+  EXPECT_EQ(r.out, "");
 }
 
 TEST_F(RunCommandTest, ErrorsAndExitCodes) {
