@@ -331,8 +331,8 @@ absl::StatusOr<std::vector<ScoredRow>> ScoreGroup(
         for (const experiments::RobustnessEntry& v : robustness) {
           if (v.metric == metric && v.point == index.point &&
               v.variant == index.variant) {
-            (*scored)[row].robustness =
-                RowRobustness{v.sign_holds, v.flipped_by};
+            (*scored)[row].robustness = RowRobustness{
+                v.sign_holds, v.flipped_by, v.nominal_change_pct == 0.0};
           }
         }
       }
