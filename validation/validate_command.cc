@@ -374,7 +374,12 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   absl::StatusOr<std::vector<Group>> groups = BuildGroups(*catalogue, options);
   if (!groups.ok()) return fail(groups.status());
   if (list) {
+    // Issue 49 #5: --only filters the rows as it does the groups (a bad
+    // expression was refused by BuildGroups above).
+    std::optional<std::regex> only_rows;
+    if (!options.only.empty()) only_rows.emplace(options.only);
     for (const Row& row : catalogue->rows) {
+      if (only_rows && !std::regex_search(row.id, *only_rows)) continue;
       out << absl::StrFormat(
           "%-42s %-11s %s\n", row.id, RowClassName(Classify(row.published)),
           row.not_expressible.empty() ? row.experiment : "not expressible");

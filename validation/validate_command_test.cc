@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "experiments/merge_command.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -286,6 +288,22 @@ TEST(ValidateCommand, ListsTheBuiltInCatalogue) {
   ASSERT_EQ(Validate({"--list"}, &out, &err), 0) << err;
   EXPECT_NE(out.find("001/hackbench-p-nps4/512"), std::string::npos);
   EXPECT_NE(out.find("group 000-pgbench"), std::string::npos) << out;
+}
+
+// Issue 49 #5: --only filtered the group lines but listed all 104 rows.
+TEST(ValidateCommand, ListWithOnlyListsTheMatchingRowsOnly) {
+  std::string out, err;
+  ASSERT_EQ(Validate({"--list", "--only=^003/"}, &out, &err), 0) << err;
+  int rows = 0;
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (line.empty() || absl::StartsWith(line, "group ")) continue;
+    ++rows;
+    EXPECT_TRUE(absl::StartsWith(line, "003/")) << line;
+  }
+  EXPECT_GT(rows, 0);
+  EXPECT_LT(rows, 20);
+  EXPECT_EQ(out.find("001/hackbench"), std::string::npos) << out;
+  EXPECT_NE(out.find("group 003-netperf"), std::string::npos) << out;
 }
 
 }  // namespace
