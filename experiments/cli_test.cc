@@ -16,6 +16,7 @@ namespace schedsim::experiments {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 struct Result {
   int code;
@@ -345,6 +346,22 @@ TEST(CliSimulateTest, SameSeedGivesByteIdenticalOutput) {
   EXPECT_EQ(j["task_count"], 16);
   EXPECT_GT(j["metrics"][0]["count"].get<int64_t>(), 0);
   EXPECT_DOUBLE_EQ(j["warmup_s"].get<double>(), 0.01);
+}
+
+// Issue 49 #8: juno-r0's cache list is the big cluster's; CPU 0 is a
+// LITTLE CPU with a 1 MiB L2, so the list is not labelled per CPU.
+TEST(CliTopologyTest, AsymmetricMachinesLabelTheCacheListAsTheMachines) {
+  Result juno = RunSchedsim({"topology", "--machine=juno-r0"});
+  ASSERT_EQ(juno.code, 0) << juno.err;
+  EXPECT_THAT(juno.out, Not(HasSubstr("Caches (per CPU)")));
+  EXPECT_THAT(juno.out,
+              HasSubstr("Caches (machine-wide): L1d 32 KiB 2-way, L1i 48 "
+                        "KiB 3-way, L2 2 MiB 16-way (one list for the "
+                        "machine; its CPUs of other capacities may have "
+                        "other caches)"));
+  Result skylake = RunSchedsim({"topology", "--machine=skylake-e3-1240v5"});
+  ASSERT_EQ(skylake.code, 0) << skylake.err;
+  EXPECT_THAT(skylake.out, HasSubstr("Caches (per CPU):"));
 }
 
 // Issue 49 #12: simulate estimates its cost as run does; a valid
