@@ -268,6 +268,13 @@ OrderedJson PartialHeader(const std::string& kind, const Shard& shard,
   return j;
 }
 
+std::string PartialDigest(const OrderedJson& partial) {
+  OrderedJson rest = partial;
+  rest.erase("digest");
+  return ContentHash(
+      rest.dump(-1, ' ', false, OrderedJson::error_handler_t::replace));
+}
+
 absl::StatusOr<std::string> WritePartial(const OrderedJson& partial,
                                          const Shard& shard,
                                          const std::string& dir) {
@@ -279,12 +286,18 @@ absl::StatusOr<std::string> WritePartial(const OrderedJson& partial,
         absl::StrCat("cannot create ", d.string(), ": ", ec.message()));
   }
   const std::string path = (d / shard.FileName()).string();
+  // The digest of everything else (issue 49 #13): merge refuses a shard
+  // whose metrics or seeds were edited by hand.
+  OrderedJson signed_partial = partial;
+  signed_partial.erase("digest");
+  signed_partial["digest"] = PartialDigest(signed_partial);
   // Written to a temporary name and renamed: a reader never sees half a
   // file.
   const std::string tmp = path + ".tmp";
   std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
   if (f) {
-    f << partial.dump(1, ' ', false, OrderedJson::error_handler_t::replace)
+    f << signed_partial.dump(1, ' ', false,
+                             OrderedJson::error_handler_t::replace)
       << "\n";
   }
   if (f) f.close();
@@ -304,7 +317,29 @@ absl::StatusOr<LoadedPartial> LoadPartial(const std::string& path) {
                             ReadFileText(path, "partial result"));
   LoadedPartial p;
   p.path = path;
-  p.json = OrderedJson::parse(text, nullptr, /*allow_exceptions=*/false);
+  // A key twice in one object: JSON parsers keep either one; a partial
+  // result written by schedsim never has it (issue 49 #13).
+  std::vector<std::set<std::string>> keys;
+  std::string duplicate;
+  const OrderedJson::parser_callback_t check =
+      [&](int, OrderedJson::parse_event_t event, OrderedJson& parsed) {
+        if (event == OrderedJson::parse_event_t::object_start) {
+          keys.emplace_back();
+        } else if (event == OrderedJson::parse_event_t::object_end) {
+          if (!keys.empty()) keys.pop_back();
+        } else if (event == OrderedJson::parse_event_t::key && !keys.empty() &&
+                   parsed.is_string() && duplicate.empty() &&
+                   !keys.back().insert(parsed.get<std::string>()).second) {
+          duplicate = parsed.get<std::string>();
+        }
+        return true;
+      };
+  p.json = OrderedJson::parse(text, check, /*allow_exceptions=*/false);
+  if (!duplicate.empty() && !p.json.is_discarded()) {
+    return Invalid(path, absl::StrCat("the key \"", duplicate,
+                                      "\" appears twice in one object; a "
+                                      "partial result has each key once"));
+  }
   if (p.json.is_discarded() || !p.json.is_object() ||
       !p.json.contains("schedsim_partial")) {
     return Invalid(path,
@@ -342,6 +377,14 @@ absl::StatusOr<LoadedPartial> LoadPartial(const std::string& path) {
   p.settings = j["settings"];
   if (j["source"].value("hash", std::string()) != ContentHash(p.source_text)) {
     return Invalid(path, "the source text does not match its hash");
+  }
+  if (!j.contains("digest") || !j["digest"].is_string() ||
+      j["digest"].get<std::string>() != PartialDigest(j)) {
+    return Invalid(
+        path, absl::StrCat("its content does not match its digest ",
+                           j.contains("digest") ? j["digest"].dump() : "(none)",
+                           ": the file was changed after `--shard` wrote it; "
+                           "run that shard again"));
   }
   return p;
 }

@@ -230,6 +230,7 @@ TEST_F(ShardTest, MergeRefusesShardsOfDifferentSeedsFilesAndBuilds) {
   const std::string path = a + "/shard-1-of-2.json";
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(ReadFile(path));
   j["schedsim"]["commit"] = "0123456";
+  j["digest"] = PartialDigest(j);  // as another build would write it
   std::ofstream(path) << j.dump();
   m = Call(&MergeCommand, {a});
   EXPECT_EQ(m.code, 1);
@@ -246,12 +247,14 @@ TEST_F(ShardTest, MergeRejectsBrokenPartials) {
   const std::string path = a + "/shard-1-of-2.json";
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(ReadFile(path));
   j["runs"][0]["metrics"] = "x";
+  j["digest"] = PartialDigest(j);  // past the digest, to the reader's checks
   std::ofstream(path) << j.dump();
   Result m = Call(&MergeCommand, {a});
   EXPECT_EQ(m.code, 1);
   EXPECT_THAT(m.err, HasSubstr(path + ": experiment " + file_ +
                                ": runs[0].metrics: expected an array"));
   j["runs"].erase(0);
+  j["digest"] = PartialDigest(j);
   std::ofstream(path) << j.dump();
   m = Call(&MergeCommand, {a});
   EXPECT_EQ(m.code, 1);
@@ -265,6 +268,45 @@ TEST_F(ShardTest, MergeRejectsBrokenPartials) {
   EXPECT_THAT(m.err, HasSubstr("no such directory or file"));
   m = Call(&MergeCommand, {});
   EXPECT_EQ(m.code, 2);
+}
+
+// Issue 49 #13: a shard whose metric or per-run seed was edited by hand,
+// or with a key twice, was merged.
+TEST_F(ShardTest, MergeRefusesEditedShardsAndDuplicateKeys) {
+  const std::string a = Shards(2, "edited");
+  const std::string path = a + "/shard-1-of-2.json";
+  const std::string original = ReadFile(path);
+  ASSERT_THAT(original, HasSubstr("\"digest\": \"fnv1a64:"));
+  EXPECT_EQ(Call(&MergeCommand, {a, "--format=csv"}).code, 0);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(original);
+  for (const char* what : {"metric", "seed"}) {
+    nlohmann::ordered_json edited = j;
+    if (std::string(what) == "metric") {
+      edited["runs"][0]["metrics"][0] =
+          edited["runs"][0]["metrics"][0].get<double>() * 2;
+    } else {
+      edited["runs"][0]["seed"] = 12345;
+    }
+    std::ofstream(path) << edited.dump(1);
+    Result m = Call(&MergeCommand, {a});
+    EXPECT_EQ(m.code, 1) << what;
+    EXPECT_THAT(m.err, HasSubstr(path + ": its content does not match its "
+                                        "digest"))
+        << what;
+    EXPECT_THAT(m.err, HasSubstr("run that shard again")) << what;
+  }
+  // A key twice: the second "seed" would win in most parsers.
+  std::string twice = original;
+  const size_t at = twice.find("\"seed\":");
+  ASSERT_NE(at, std::string::npos);
+  twice.insert(at, "\"seed\": 99, ");
+  std::ofstream(path) << twice;
+  Result m = Call(&MergeCommand, {a});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr(path + ": the key \"seed\" appears twice in "
+                                      "one object"));
+  std::ofstream(path) << original;
+  EXPECT_EQ(Call(&MergeCommand, {a, "--format=csv"}).code, 0);
 }
 
 TEST_F(ShardTest, RunRefusesShardWithFlagsItCannotHonour) {
