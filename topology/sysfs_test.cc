@@ -2,6 +2,7 @@
 
 #include "topology/sysfs.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -166,6 +167,29 @@ std::vector<std::string> With(std::vector<std::string> lines,
 }
 
 // --- milan0: 2x AMD EPYC 7543 --------------------------------------------
+
+// Issue 49 #16: a root that exists but is no directory was "not found".
+TEST(SysfsImportTest, ARootThatIsNoDirectorySaysWhatItIs) {
+  absl::StatusOr<Topology> t = LoadTopologyFromSysfs("/dev/zero");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(std::string(t.status().message()),
+            "/dev/zero is a character device: expected a sysfs root, a "
+            "directory holding devices/system/cpu (such as /sys)");
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string file =
+      std::string(tmp != nullptr ? tmp : "/tmp") + "/plain_file";
+  std::ofstream(file) << "x";
+  t = LoadTopologyFromSysfs(file);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(std::string(t.status().message()).find(" is a regular file: "),
+            std::string::npos)
+      << t.status();
+  t = LoadTopologyFromSysfs(file + "-missing");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(std::string(t.status().message()).find("-missing not found: "),
+            std::string::npos)
+      << t.status();
+}
 
 TEST(SysfsImportTest, Milan0HasTwoPackagesOf32CoresWithSmt) {
   const absl::StatusOr<Topology>& t = Capture("milan0");
