@@ -38,6 +38,8 @@ constexpr int64_t kNsPerMs = 1'000'000;
 // than the policy saves; longer ones react too slowly to matter.
 constexpr int64_t kMinPeriodMs = 1;
 constexpr int64_t kMaxPeriodMs = 10000;
+// Bound of --duration-s (115 days).
+constexpr int64_t kMaxDurationS = 10000000;
 // Saved settings and policies listed by name before summarising.
 constexpr size_t kMaxListed = 16;
 
@@ -308,10 +310,10 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
     return usage_error(absl::StrCat("--period-ms must be in ", kMinPeriodMs,
                                     "..", kMaxPeriodMs, ", got ", period_ms));
   }
-  if (!(duration_s >= 0) || duration_s > 1e7) {
-    return usage_error(absl::StrCat(
-        "--duration-s must be >= 0 (0: until SIGINT/SIGTERM), got ",
-        duration_s));
+  if (!(duration_s >= 0) || duration_s > kMaxDurationS) {
+    return usage_error(
+        absl::StrCat("--duration-s must be in 0..", kMaxDurationS,
+                     " (0: until SIGINT/SIGTERM), got ", duration_s));
   }
   if (half_life_ms < 0) {
     return usage_error(

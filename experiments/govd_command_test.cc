@@ -262,6 +262,10 @@ TEST_F(GovdCommandTest, BadFlagsAreUsageErrors) {
       {{"--governor=schedutil", "--bogus"}, "unknown flag --bogus"},
       {{"--governor=schedutil", "--period-ms=0"}, "--period-ms must be in"},
       {{"--governor=schedutil", "--duration-s=-1"}, "--duration-s must be"},
+      // Issue 49 #16: it said ">= 0, got 1e+300".
+      {{"--governor=schedutil", "--duration-s=1e300"},
+       "--duration-s must be in 0..10000000 (0: until SIGINT/SIGTERM), got "
+       "1e+300"},
       {{"--governor=schedutil", "--period-ms=ten"},
        "--period-ms expects an integer"},
       {{"--governor=schedutil", "extra"}, "unexpected argument 'extra'"},

@@ -610,10 +610,8 @@ absl::Status ProgramParser::ParseTasks(const Json& j, sim::Workload& w) const {
       absl::StatusOr<topology::CpuSet> set =
           topology::CpuSet::ParseList(spec.affinity, kMaxCpuId + 1);
       if (!set.ok()) {
-        return Error(at,
-                     absl::StrCat("expected a CPU list like \"0-3,8\" (\"\" "
-                                  "= all CPUs): ",
-                                  set.status().message()));
+        return Error(
+            at, absl::StrCat(set.status().message(), " (\"\" = all CPUs)"));
       }
     }
     SCHEDSIM_RETURN_IF_ERROR(

@@ -361,6 +361,15 @@ TEST(ScenarioErrorTest, SyntaxErrorReportsLineColumnAndOffset) {
                                       "(byte offset 0): invalid JSON"));
 }
 
+// Issue 49 #16: the CPU-list phrase was printed twice, without the reason.
+TEST(ScenarioErrorTest, ABadAffinitySaysWhyOnce) {
+  EXPECT_EQ(ErrorOf(Minimal(R"("programs": {"p": []},
+                         "tasks": [{"program": "p", "affinity": "4-2"}])")),
+            "scenario.json: tasks[0].affinity: expected a CPU list like "
+            "\"0-3,8\", got \"4-2\": the range \"4-2\" ends before it starts "
+            "(\"\" = all CPUs)");
+}
+
 TEST(ScenarioErrorTest, UnknownKeysAreListed) {
   EXPECT_EQ(ErrorOf(Minimal(R"("sed": 3)")),
             "scenario.json: unknown key 'sed' (did you mean 'seed'?); a "

@@ -115,8 +115,13 @@ class Parser {
   absl::StatusOr<int64_t> Int(const Json& v, const std::string& path,
                               int64_t lo, int64_t hi, absl::string_view what) {
     if (!v.is_number_integer()) {
-      return Error(path, absl::StrCat("expected an integer (", what, "), got ",
-                                      v.dump()));
+      // Issue 49 #16: "expected an integer (us), got 1e+18" read as if
+      // 1e18 were no integer; the range and the form say what is wrong.
+      return Error(
+          path,
+          absl::StrCat("expected an integer (", what, ") in ", lo, "..", hi,
+                       ", written without a fraction or an exponent, got ",
+                       v.dump()));
     }
     const int64_t x = v.is_number_unsigned()
                           ? static_cast<int64_t>(std::min<uint64_t>(

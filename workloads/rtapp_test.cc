@@ -142,6 +142,16 @@ std::string ErrorOf(const std::string& json) {
   return r.ok() ? "" : std::string(r.status().message());
 }
 
+// Issue 49 #16: "expected an integer (us), got 1e+18" did not say that the
+// form (an exponent) is what is refused, nor the range.
+TEST(RtAppParseTest, ANonIntegerNumberIsToldItsRangeAndForm) {
+  const std::string e = ErrorOf(R"({"tasks": {"t": {"run": 1e18}}})");
+  EXPECT_THAT(e, HasSubstr("bad.json: tasks.t.run: expected an integer (us "
+                           "of work at maximum capacity) in 0..1099511627776"));
+  EXPECT_THAT(e, HasSubstr(", written without a fraction or an exponent, got "
+                           "1e+18"));
+}
+
 TEST(RtAppParseTest, ErrorsNameTheFileAndTheJsonPath) {
   EXPECT_THAT(ErrorOf("{\"tasks\": "), HasSubstr("bad.json: invalid JSON"));
   EXPECT_THAT(ErrorOf("[]"), HasSubstr("bad.json: (top level)"));
