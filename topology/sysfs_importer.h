@@ -54,6 +54,16 @@ class Importer {
     SCHEDSIM_RETURN_IF_ERROR(ReadFrequency());
     NoteHybridCpus();
     GuessVendor();
+    if (!tree_.refused().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(tree_.refused(),
+                       tree_.refused_count() > 1
+                           ? absl::StrCat(" (and ", tree_.refused_count() - 1,
+                                          " more files refused)")
+                           : std::string(),
+                       "; a sysfs tree holds regular files of at most ",
+                       base::kMaxSysfsFileBytes / 1024, " KiB"));
+    }
     return builder_.Build();
   }
 

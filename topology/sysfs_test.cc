@@ -2,6 +2,9 @@
 
 #include "topology/sysfs.h"
 
+#include <sys/stat.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -571,6 +574,31 @@ TEST(SysfsImportTest, CpusOfDifferentMaximumFrequencyAreNoted) {
   t = LoadTopologyFromSysfs(Tree("alike", FullMachineLines()));
   ASSERT_TRUE(t.ok()) << t.status();
   EXPECT_THAT(t->warnings(), Not(Contains(HasSubstr("differ in cpuinfo"))));
+}
+
+// Issue 49 #13: a FIFO, a device or a file over 64 KiB where an attribute
+// belongs read as a missing file (another machine, exit 0); docs/cli.md
+// says such files are refused.
+TEST(SysfsImportTest, AFifoOrAnOversizedAttributeIsRefused) {
+  const std::string root = Tree("fifo", FullMachineLines());
+  ASSERT_TRUE(LoadTopologyFromSysfs(root).ok());
+  const std::string core_id =
+      root + "/devices/system/cpu/cpu3/topology/core_id";
+  ASSERT_EQ(std::remove(core_id.c_str()), 0);
+  ASSERT_EQ(mkfifo(core_id.c_str(), 0600), 0);
+  absl::StatusOr<Topology> t = LoadTopologyFromSysfs(root);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(t.status().message(),
+              HasSubstr(core_id + ": is a FIFO (named pipe), not a regular "
+                                  "file"));
+  EXPECT_THAT(t.status().message(),
+              HasSubstr("a sysfs tree holds regular files of at most 64 KiB"));
+  ASSERT_EQ(std::remove(core_id.c_str()), 0);
+  std::ofstream(core_id) << std::string(70000, '1');
+  t = LoadTopologyFromSysfs(root);
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(), HasSubstr(core_id + ": is 70000 bytes"));
 }
 
 TEST(SysfsImportTest, EmptyCoreIdIsAnErrorNamingTheFile) {
