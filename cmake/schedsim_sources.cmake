@@ -23,11 +23,13 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/json_util.cc
   experiments/machine_source.cc
   experiments/merge_command.cc
+  experiments/metric_warnings.cc
   experiments/param_flags.cc
   experiments/plots.cc
   experiments/policies_command.cc
   experiments/policy_json.cc
   experiments/program_json.cc
+  experiments/progress.cc
   experiments/reports.cc
   experiments/robustness.cc
   experiments/run_command.cc
@@ -113,6 +115,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   topology/sysfs_read.cc
   topology/topology.cc
   traces/chrome_json.cc
+  traces/cpu_timeline.cc
   traces/csv.cc
   traces/ftrace.cc
   traces/ftrace_summary.cc
