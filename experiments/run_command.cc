@@ -27,6 +27,7 @@
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
 #include "experiments/metric_warnings.h"
+#include "experiments/mmtests_export.h"
 #include "experiments/plots.h"
 #include "experiments/progress.h"
 #include "experiments/robustness.h"
@@ -55,7 +56,8 @@ constexpr char kUsage[] =
     "                         [--iterations=N] [--seed=N] "
     "[--robustness[=PCT]] [--yes]\n"
     "                         [--shard=I/N] [--plots=DIR] "
-    "[--define=KEY=VALUE ...]\n";
+    "[--define=KEY=VALUE ...]\n"
+    "                         [--mmtests=DIR]\n";
 
 // Writes `text` to `path`; an error names the path.
 bool WriteFile(const std::string& command, const std::string& path,
@@ -126,6 +128,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   int64_t jobs = 0;
   std::string trace;
   std::string plots_dir;
+  std::string mmtests_dir;
   int64_t trace_iteration = 0;
   std::string trace_window;
   std::string trace_cpus;
@@ -166,6 +169,11 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   flags.String("plots", &plots_dir,
                "a directory to draw the result in with gnuplot (PNG, with "
                "the data files and the script plots.gp); created if missing");
+  flags.String("mmtests", &mmtests_dir,
+               "a directory to write the result to as mmtests' per-benchmark "
+               "logs, one test run per variant, for mmtests' "
+               "compare-kernels.sh (hackbench: "
+               "VARIANT/iter-0/hackbench/logs/hackbench-GROUPS-N)");
   flags.Int("trace-iteration", &trace_iteration,
             "the iteration --trace records, 0..iterations-1");
   flags.Int("iterations", &iterations,
@@ -261,6 +269,10 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
       return usage_error(absl::StrCat("--trace-window: ", window.message()));
     }
   }
+  if (flags.Given("mmtests") && mmtests_dir.empty()) {
+    return usage_error(
+        "--mmtests expects a directory, e.g. --mmtests=work/log");
+  }
   if (flags.Given("plots") && plots_dir.empty()) {
     return usage_error("--plots expects a directory, e.g. --plots=plots");
   }
@@ -290,7 +302,8 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     if (!parsed_shard.ok()) {
       return usage_error(std::string(parsed_shard.status().message()));
     }
-    for (const char* other : {"format", "trace", "robustness", "plots"}) {
+    for (const char* other :
+         {"format", "trace", "robustness", "plots", "mmtests"}) {
       if (flags.Given(other)) {
         return usage_error(absl::StrCat(
             "--shard writes a partial result; --", other,
@@ -477,6 +490,16 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   if (printed != 0) return printed;
   for (const std::string& w : EmptyMetricWarnings(e, *result)) {
     err << "schedsim run: warning: " << w << "\n";
+  }
+  if (flags.Given("mmtests")) {
+    absl::StatusOr<std::vector<std::string>> logs =
+        WriteMmtestsLogs(e, *result, mmtests_dir);
+    if (!logs.ok()) {
+      err << "schedsim run: " << logs.status().message() << "\n";
+      return 1;
+    }
+    err << "schedsim run: wrote " << logs->size() << " mmtests logs under "
+        << mmtests_dir << "\n";
   }
   // With --plots, each traced run also feeds a per-CPU timeline.
   const bool timelines_wanted = flags.Given("plots") && !trace.empty();

@@ -3,6 +3,7 @@
 #include "experiments/run_command.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -525,6 +526,59 @@ TEST_F(RunCommandTest, RtAppTemplateDefines) {
   Result bad = RunSchedsimRun({file, "--define=__RUN__"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_THAT(bad.err, ::testing::HasSubstr("--define expects KEY=VALUE"));
+}
+
+// --mmtests writes what mmtests' hackbench extraction reads (its documented
+// layout, MMTests::ExtractHackbench): under <run>/iter-0/hackbench/logs the
+// files hackbench-<group>-<n>, the groups found from the files
+// hackbench-*-1 (the field before the last '-'), each value the number of
+// "Total time: ([0-9.]*)". This reads them that way and finds every
+// iteration's time_s of the JSON result, per variant and group.
+TEST_F(RunCommandTest, MmtestsLogsAsMmtestsReadsThem) {
+  const std::string file = WriteTemp("hb.json", R"({
+    "machine": "skylake-e3-1240v5",
+    "workload": {"model": "hackbench", "params": {"pipe": true}},
+    "sweep": {"param": "groups", "values": [1, 2]},
+    "iterations": 3, "duration_ms": 5,
+    "variants": [{"name": "menu"}, {"name": "teo", "cpuidle": "teo"}]})");
+  const std::string dir = TempDir() + "/mmtests_log";
+  Result r =
+      RunSchedsimRun({file, "--format=json", "--jobs=1", "--mmtests=" + dir});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, ::testing::HasSubstr("wrote 12 mmtests logs under"));
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  for (const char* variant : {"menu", "teo"}) {
+    const std::string logs = dir + "/" + variant + "/iter-0/hackbench/logs";
+    std::set<int> groups;
+    for (const auto& entry : std::filesystem::directory_iterator(logs)) {
+      const std::string name = entry.path().filename().string();
+      const std::vector<std::string> split = absl::StrSplit(name, '-');
+      ASSERT_EQ(split.size(), 3u) << name;
+      if (split[2] == "1") groups.insert(std::stoi(split[1]));
+    }
+    EXPECT_THAT(groups, ::testing::ElementsAre(1, 2)) << variant;
+    for (int p = 0; p < 2; ++p) {
+      const int group = p + 1;
+      const nlohmann::json& samples =
+          j["points"][p]["variants"][variant]["metrics"]["time_s"]["samples"];
+      ASSERT_EQ(samples.size(), 3u);
+      for (int n = 1; n <= 3; ++n) {
+        const std::string text =
+            ReadFile(logs + "/hackbench-" + std::to_string(group) + "-" +
+                     std::to_string(n));
+        const size_t at = text.find("Total time: ");
+        ASSERT_NE(at, std::string::npos) << text;
+        const double value = std::stod(text.substr(at + 12));
+        EXPECT_NEAR(value, samples[n - 1].get<double>(), 1e-6)
+            << variant << " group " << group << " iteration " << n;
+      }
+    }
+  }
+  Result other = RunSchedsimRun({file_, "--format=csv", "--mmtests=" + dir});
+  EXPECT_EQ(other.code, 1);
+  EXPECT_THAT(other.err,
+              ::testing::HasSubstr("--mmtests: only hackbench results have an "
+                                   "mmtests log layout here"));
 }
 
 TEST_F(RunCommandTest, JsonStartsWithTheSchemaVersion) {

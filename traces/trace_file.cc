@@ -2,7 +2,10 @@
 
 #include "traces/trace_file.h"
 
+#include <cstdio>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -61,6 +64,16 @@ struct TraceFile::Impl {
   NamedTraceSink* writer = nullptr;
   std::unique_ptr<SelectingTraceSink> select;
   bool finished = false;
+  // ftrace text gzipped: FtraceWriter corrects a switch's prev_state by
+  // seeking back, which a compressed stream cannot do (it would then hold
+  // the text in memory from the oldest uncorrected switch on), so the text
+  // is staged uncompressed, in `path`.part (or in memory for a stream), and
+  // compressed into `final_out` at Finish.
+  bool compress_at_finish = false;
+  std::string stage_path;
+  std::fstream stage_file;
+  std::unique_ptr<std::stringstream> stage_mem;
+  std::ostream* final_out = nullptr;
 };
 
 void TraceFile::Init(std::ostream* out, const TraceFileOptions& options,
@@ -103,17 +116,38 @@ void TraceFile::Init(std::ostream* out, const TraceFileOptions& options,
   m.select = std::make_unique<SelectingTraceSink>(m.writer, options.selection);
 }
 
+namespace {
+bool StagesFtrace(const TraceFileOptions& o) {
+  return o.gzip && o.format == TraceFileFormat::kFtrace;
+}
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<TraceFile>> TraceFile::Create(
     const std::string& path, const TraceFileOptions& options,
     std::vector<std::string> task_names) {
   std::unique_ptr<TraceFile> f(new TraceFile());
   f->impl_ = std::make_unique<Impl>();
-  f->impl_->path = path;
-  f->impl_->file.open(path, std::ios::binary | std::ios::trunc);
-  if (!f->impl_->file) {
+  Impl& m = *f->impl_;
+  m.path = path;
+  m.file.open(path, std::ios::binary | std::ios::trunc);
+  if (!m.file) {
     return absl::NotFoundError(absl::StrCat("cannot write ", path));
   }
-  f->Init(&f->impl_->file, options, std::move(task_names));
+  if (StagesFtrace(options)) {
+    m.stage_path = path + ".part";
+    m.stage_file.open(m.stage_path, std::ios::binary | std::ios::in |
+                                        std::ios::out | std::ios::trunc);
+    if (!m.stage_file) {
+      return absl::NotFoundError(absl::StrCat("cannot write ", m.stage_path));
+    }
+    m.compress_at_finish = true;
+    m.final_out = &m.file;
+    TraceFileOptions plain = options;
+    plain.gzip = false;
+    f->Init(&m.stage_file, plain, std::move(task_names));
+    return f;
+  }
+  f->Init(&m.file, options, std::move(task_names));
   return f;
 }
 
@@ -122,6 +156,17 @@ std::unique_ptr<TraceFile> TraceFile::ToStream(
     std::vector<std::string> task_names) {
   std::unique_ptr<TraceFile> f(new TraceFile());
   f->impl_ = std::make_unique<Impl>();
+  Impl& m = *f->impl_;
+  if (StagesFtrace(options)) {
+    m.stage_mem = std::make_unique<std::stringstream>(
+        std::ios::in | std::ios::out | std::ios::binary);
+    m.compress_at_finish = true;
+    m.final_out = out;
+    TraceFileOptions plain = options;
+    plain.gzip = false;
+    f->Init(m.stage_mem.get(), plain, std::move(task_names));
+    return f;
+  }
   f->Init(out, options, std::move(task_names));
   return f;
 }
@@ -153,6 +198,30 @@ absl::Status TraceFile::Finish(int64_t end_ns) {
   if (m.csv) m.csv->Flush();
   if (m.ftrace) m.ftrace->Finish();
   const std::string where = m.path.empty() ? std::string("the trace") : m.path;
+  if (m.compress_at_finish) {
+    std::iostream& stage = m.stage_mem
+                               ? static_cast<std::iostream&>(*m.stage_mem)
+                               : static_cast<std::iostream&>(m.stage_file);
+    stage.flush();
+    const bool staged_ok = static_cast<bool>(stage);
+    stage.seekg(0);
+    absl::Status closed;
+    {
+      GzipOstream gz(m.final_out);
+      if (staged_ok) gz << stage.rdbuf();  // an empty stage sets failbit only
+      closed = gz.Close();
+    }
+    if (!m.stage_path.empty()) {
+      m.stage_file.close();
+      std::remove(m.stage_path.c_str());
+    }
+    if (!staged_ok || !closed.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "writing ", where, " failed",
+          closed.ok() ? "" : absl::StrCat(": ", closed.message())));
+    }
+    m.raw = m.final_out;
+  }
   if (m.gzip) {
     absl::Status closed = m.gzip->Close();
     if (!closed.ok()) {

@@ -10,7 +10,10 @@
 //   perfetto-proto   PerfettoProtoWriter (protobuf) .pftrace
 //   csv              CsvWriter                      .csv
 //   ftrace           FtraceWriter (trace-cmd -t)    .txt
-// and `.gz` after it when compressed.
+// and `.gz` after it when compressed. Gzipped ftrace text is written
+// uncompressed to PATH.part first (FtraceWriter corrects each switch's
+// prev_state by seeking back, which a compressed stream cannot do; for a
+// stream, in memory) and compressed into the file at Finish.
 
 #ifndef SCHEDSIM_TRACES_TRACE_FILE_H_
 #define SCHEDSIM_TRACES_TRACE_FILE_H_

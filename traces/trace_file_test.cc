@@ -324,6 +324,9 @@ TEST(TraceFileTest, GzipIsTheSameTraceCompressed) {
       ASSERT_TRUE((*t)->Finish(300).ok());
     }
     EXPECT_EQ(Gunzip(ReadAll(path)), plain.str()) << path;
+    // ftrace text is staged uncompressed (FtraceWriter seeks back to
+    // correct prev_state) in PATH.part, removed at the end.
+    EXPECT_FALSE(std::ifstream(path + ".part").good()) << path;
   }
 }
 
