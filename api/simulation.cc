@@ -9,6 +9,7 @@
 #include "experiments/json_util.h"
 #include "experiments/run_wiring.h"
 #include "sim/config.h"
+#include "sim/kernels.h"
 #include "sim/simulator.h"
 #include "sim/time.h"
 #include "workloads/model_registry.h"
@@ -93,8 +94,17 @@ absl::StatusOr<sim::Workload> BuildWorkload(const WorkloadSpec& spec,
   return absl::InvalidArgumentError("unknown WorkloadSpec kind");
 }
 
-absl::StatusOr<sim::SimConfig> BuildConfig(const ParamMap& given) {
+absl::StatusOr<sim::SimConfig> BuildConfig(const ParamMap& given,
+                                           const std::string& kernel) {
   sim::SimConfig config;
+  if (!kernel.empty()) {
+    absl::StatusOr<sim::KernelVersion> v = sim::ParseKernelVersion(kernel);
+    if (!v.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("SimulationOptions: kernel: ", v.status().message()));
+    }
+    sim::ApplyKernel(*v, &config);
+  }
   absl::Status s =
       experiments::SetSimConfigFields(given, "SimulationOptions", &config);
   if (!s.ok()) return s;
@@ -115,7 +125,8 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(
 
   absl::StatusOr<sim::Workload> w = BuildWorkload(workload, *impl);
   if (!w.ok()) return w.status();
-  absl::StatusOr<sim::SimConfig> config = BuildConfig(options.config);
+  absl::StatusOr<sim::SimConfig> config =
+      BuildConfig(options.config, options.kernel);
   if (!config.ok()) return config.status();
 
   experiments::RunSpec spec;
@@ -125,6 +136,11 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(
   spec.cpufreq = {options.cpufreq.name, options.cpufreq.params};
   spec.cpuidle = {options.cpuidle.name, options.cpuidle.params};
   spec.placement = {options.placement.name, options.placement.params};
+  if (!options.kernel.empty() && options.placement.name.empty() &&
+      options.placement.object == nullptr) {
+    spec.placement.name =
+        sim::KernelPlacementPolicy(*sim::ParseKernelVersion(options.kernel));
+  }
   spec.cpufreq_object = options.cpufreq.object;
   spec.cpuidle_object = options.cpuidle.object;
   spec.placement_object = options.placement.object;

@@ -55,6 +55,17 @@ absl::StatusOr<int> OpenInputFile(const std::string& path,
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) {
     const int err = errno;
+    // Issue 49 #16: a socket cannot be opened (ENXIO, "No such device or
+    // address"); say what the path is instead.
+    struct stat named;
+    if (stat(path.c_str(), &named) == 0 && !S_ISREG(named.st_mode) &&
+        !S_ISDIR(named.st_mode)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": is ", FileTypeName(named.st_mode), ", not a regular file; ",
+          absl::StrContains("aeiou", what.empty() ? 'x' : what[0]) ? "an "
+                                                                   : "a ",
+          what, " must be a regular file"));
+    }
     return absl::ErrnoToStatus(err, absl::StrCat(path, ": cannot open"));
   }
   struct stat st;

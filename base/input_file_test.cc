@@ -2,7 +2,9 @@
 
 #include "base/input_file.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -67,6 +70,28 @@ TEST(InputFileTest, DeviceIsRefused) {
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(r.status().message(),
               HasSubstr("/dev/zero: is a character device"));
+}
+
+// Issue 49 #16: a socket was reported as "No such device or address".
+TEST(InputFileTest, SocketIsRefusedSayingSo) {
+  // A short path: sun_path holds 108 bytes, less than a sandbox's TMPDIR.
+  const std::string path = absl::StrCat("/tmp/schedsim-sock-", getpid());
+  unlink(path.c_str());
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  struct sockaddr_un addr = {};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(path.size(), sizeof(addr.sun_path));
+  path.copy(addr.sun_path, path.size());
+  ASSERT_EQ(bind(fd, reinterpret_cast<struct sockaddr*>(&addr), sizeof(addr)),
+            0);
+  absl::StatusOr<std::string> r = ReadInputFile(path, "trace file", 100);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(),
+              HasSubstr(path + ": is a socket, not a regular file; a trace "
+                               "file must be a regular file"));
+  close(fd);
+  unlink(path.c_str());
 }
 
 TEST(InputFileTest, TooLargeNamesTheLimit) {

@@ -17,6 +17,13 @@ namespace schedsim::base {
 
 inline constexpr char kSchedsimVersion[] = "0.1.0";
 
+// The version of the layout of every result JSON the commands write (the
+// first key, "schema_version", of `run`, `merge`, `simulate`, `shadow`,
+// `topology` and `validate` JSON): raised when a key is removed, renamed
+// or changes meaning, so that a reader can refuse what it does not know.
+// Added keys do not raise it.
+inline constexpr int kResultSchemaVersion = 1;
+
 // The full commit hash, or "unknown".
 const char* SchedsimCommit();
 

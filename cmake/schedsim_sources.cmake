@@ -21,13 +21,16 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/flags.cc
   experiments/govd_command.cc
   experiments/json_util.cc
+  experiments/kernels_command.cc
   experiments/machine_source.cc
   experiments/merge_command.cc
+  experiments/metric_warnings.cc
   experiments/param_flags.cc
   experiments/plots.cc
   experiments/policies_command.cc
   experiments/policy_json.cc
   experiments/program_json.cc
+  experiments/progress.cc
   experiments/reports.cc
   experiments/robustness.cc
   experiments/run_command.cc
@@ -76,6 +79,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   platform/linux/msr.cc
   platform/linux/probe.cc
   platform/linux/proc_stat.cc
+  platform/linux/root_lock.cc
   platform/linux/scx_agent.cc
   platform/linux/scx_probe.cc
   platform/linux/settings_snapshot.cc
@@ -86,12 +90,15 @@ set(SCHEDSIM_LIBRARY_SOURCES
   shadow/shadow_idle.cc
   shadow/shadow_placement.cc
   sim/balance.cc
+  sim/cfs.cc
+  sim/eevdf.cc
   sim/event_queue.cc
   sim/freq.cc
   sim/histogram.cc
   sim/hwp_model.cc
   sim/idle.cc
   sim/interpreter.cc
+  sim/kernels.cc
   sim/noise.cc
   sim/pelt.cc
   sim/power.cc
@@ -117,10 +124,15 @@ set(SCHEDSIM_LIBRARY_SOURCES
   topology/sysfs_read.cc
   topology/topology.cc
   traces/chrome_json.cc
+  traces/cpu_timeline.cc
   traces/csv.cc
   traces/ftrace.cc
   traces/ftrace_summary.cc
   traces/ftrace_writer.cc
+  traces/gzip_stream.cc
+  traces/perfetto_proto.cc
+  traces/trace_file.cc
+  traces/trace_select.cc
   traces/tracecmd_dat.cc
   workloads/hackbench.cc
   workloads/hackbench_model.cc
@@ -154,4 +166,5 @@ set(SCHEDSIM_SYSTEM_DEPS
   hwloc
   nlohmann_json
   tracecmd
+  zlib
 )

@@ -8,8 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/version.h"
+#include "experiments/experiment.h"
 #include "experiments/flags.h"
 #include "experiments/govd_command.h"
+#include "experiments/kernels_command.h"
 #include "experiments/machine_source.h"
 #include "experiments/merge_command.h"
 #include "experiments/policies_command.h"
@@ -78,7 +80,10 @@ std::string MainUsage() {
       "a\n             recorded ftrace trace (docs/traces.md)\n"
       "  policies   list the cpufreq, cpuidle and placement policies with "
       "their\n"
-      "             parameters and defaults\n",
+      "             parameters and defaults\n"
+      "  kernels    the kernel versions and the version-dependent features "
+      "the\n"
+      "             model has (docs/model.md, \"Kernel versions\")\n",
       ExtraUsage(),
       "  version    the version and the commit it was built from (also "
       "--version)\n"
@@ -161,6 +166,7 @@ int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string format = "text";
   std::string seed;
   int64_t duration_ms = 0;
+  bool yes = false;
   bool help = false;
   FlagSet flags("simulate");
   flags.String("format", &format, "text or json");
@@ -170,12 +176,15 @@ int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
   flags.Int("duration-ms", &duration_ms,
             "the simulated time to measure in ms, overriding the file's "
             "\"duration_ms\"; 0 keeps the file's");
+  flags.Bool("yes", &yes,
+             "run even when the estimated wall time is above 24 h (as "
+             "`schedsim run`)");
   flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   absl::Status parsed = flags.Parse(args, &positional);
   if (help) {
     out << "Usage: schedsim simulate FILE [--format=text|json] [--seed=N] "
-           "[--duration-ms=N]\n\n"
+           "[--duration-ms=N] [--yes]\n\n"
            "Runs the scenario in FILE (docs/cli.md describes the format) "
            "and prints\nthe run's metrics.\n\n"
         << flags.Usage();
@@ -219,6 +228,27 @@ int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   if (flags.Given("seed")) scenario->seed = seed_value;
   if (duration_ms > 0) scenario->duration_ms = duration_ms;
+  // The cost, as `run` estimates it (issue 49 #12: a valid 10^9 ms
+  // scenario ran until killed): one run, refused above 24 h of estimated
+  // wall time unless --yes.
+  {
+    absl::StatusOr<topology::Topology> machine = LoadMachine(scenario->machine);
+    if (!machine.ok()) {
+      err << "schedsim simulate: " << scenario->filename << ": "
+          << machine.status().message() << "\n";
+      return 1;
+    }
+    Experiment as_run;
+    as_run.filename = scenario->filename;
+    as_run.warmup_ms = scenario->warmup_ms;
+    as_run.duration_ms = scenario->duration_ms;
+    const CostEstimate cost = EstimateCost(as_run, 1, machine->num_cpus(), 1);
+    absl::Status allowed = CheckCost(as_run, cost, yes);
+    if (!allowed.ok()) {
+      err << "schedsim simulate: refused: " << allowed.message() << "\n";
+      return 1;
+    }
+  }
   absl::StatusOr<ScenarioRun> run = RunScenario(*scenario);
   if (!run.ok()) {
     err << "schedsim simulate: " << run.status().message() << "\n";
@@ -231,6 +261,7 @@ int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
   context.cpufreq = run->cpufreq;
   context.cpuidle = scenario->policies.cpuidle;
   context.placement = scenario->policies.placement;
+  context.kernel = scenario->kernel;
   if (format == "json") {
     out << SimReportJson(run->stats, run->machine, context)
                .dump(2, ' ', false,
@@ -262,6 +293,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   }
   if (command == "topology") return TopologyCommand(rest, out, err);
   if (command == "policies") return PoliciesCommand(rest, out, err);
+  if (command == "kernels") return KernelsCommand(rest, out, err);
   if (command == "simulate") return SimulateCommand(rest, out, err);
   if (command == "run") return RunCommand(rest, out, err);
   if (command == "merge") return MergeCommand(rest, out, err);
@@ -272,7 +304,8 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   auto extra = ExtraCommands().find(command);
   if (extra != ExtraCommands().end()) return extra->second.run(rest, out, err);
   std::string names =
-      "topology, simulate, run, merge, slurm, policies, govd, scx, shadow";
+      "topology, simulate, run, merge, slurm, policies, kernels, govd, scx, "
+      "shadow";
   for (const auto& [name, unused] : ExtraCommands()) {
     absl::StrAppend(&names, ", ", name);
   }

@@ -16,6 +16,7 @@ namespace schedsim::experiments {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 struct Result {
   int code;
@@ -116,6 +117,20 @@ TEST(CliTopologyTest, JunoShowsCapacitiesAndClusterDomains) {
   EXPECT_THAT(text.out, HasSubstr("Domain 1: CPUs 1-2, min 450 MHz, max 1100 "
                                   "MHz, OPPs 450/625/800/950/1100 MHz"));
   EXPECT_THAT(text.out, HasSubstr("  cluster-sleep-0 PSCI 0x1010000"));
+}
+
+// An hwloc import with CPU kinds shows its capacities (text and JSON).
+TEST(CliTopologyTest, HwlocCpuKindsShowTheirCapacities) {
+  Result text =
+      RunSchedsim({"topology", "--hwloc=tests/data/hybrid_cpukinds.xml"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("CPU capacity:        0:1024 1:1024 2:1024 "
+                                  "3:1024 4:763 5:763 6:763 7:763"));
+  Result json = RunSchedsim(
+      {"topology", "--hwloc=tests/data/hybrid_cpukinds.xml", "--format=json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["cpus"][5]["capacity"], 763);
 }
 
 TEST(CliTopologyTest, JsonHasTheDocumentedKeys) {
@@ -347,6 +362,35 @@ TEST(CliSimulateTest, SameSeedGivesByteIdenticalOutput) {
   EXPECT_DOUBLE_EQ(j["warmup_s"].get<double>(), 0.01);
 }
 
+// Issue 49 #8: juno-r0's cache list is the big cluster's; CPU 0 is a
+// LITTLE CPU with a 1 MiB L2, so the list is not labelled per CPU.
+TEST(CliTopologyTest, AsymmetricMachinesLabelTheCacheListAsTheMachines) {
+  Result juno = RunSchedsim({"topology", "--machine=juno-r0"});
+  ASSERT_EQ(juno.code, 0) << juno.err;
+  EXPECT_THAT(juno.out, Not(HasSubstr("Caches (per CPU)")));
+  EXPECT_THAT(juno.out,
+              HasSubstr("Caches (machine-wide): L1d 32 KiB 2-way, L1i 48 "
+                        "KiB 3-way, L2 2 MiB 16-way (one list for the "
+                        "machine; its CPUs of other capacities may have "
+                        "other caches)"));
+  Result skylake = RunSchedsim({"topology", "--machine=skylake-e3-1240v5"});
+  ASSERT_EQ(skylake.code, 0) << skylake.err;
+  EXPECT_THAT(skylake.out, HasSubstr("Caches (per CPU):"));
+}
+
+// Issue 49 #12: simulate estimates its cost as run does; a valid
+// 10^9 ms scenario ran until killed.
+TEST(CliSimulateTest, AnEstimateAboveTheLimitIsRefusedWithoutYes) {
+  Result r = RunSchedsim({"simulate", kPingpong, "--duration-ms=1000000000"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("schedsim simulate: refused: "));
+  EXPECT_THAT(r.err, HasSubstr("1 runs, 1e+06 simulated s"));
+  EXPECT_THAT(r.err,
+              HasSubstr("more than the limit of 24 hours of estimated wall "
+                        "time; pass --yes to run it anyway"));
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(CliSimulateTest, TextShowsEverySection) {
   Result r = RunSchedsim({"simulate", kPingpong, "--duration-ms=20"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -432,6 +476,25 @@ TEST(CliSimulateTest, BadInputsGiveClearErrorsAndExitCodes) {
   Result failed = RunSchedsim({"simulate", spin});
   EXPECT_EQ(failed.code, 1);
   EXPECT_THAT(failed.err, HasSubstr(spin + ": task 0"));
+}
+
+// Every result JSON starts with schema_version (base/version.h); run's
+// is checked by run_command_test, shadow's and validate's by theirs.
+TEST(CliJsonTest, EveryResultJsonHasTheSchemaVersion) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"topology", "--machine=juno-r0", "--format=json"},
+           {"simulate", std::string(kPingpong), "--duration-ms=5",
+            "--format=json"}}) {
+    Result r = RunSchedsim(args);
+    ASSERT_EQ(r.code, 0) << args[0] << ": " << r.err;
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(r.out);
+    ASSERT_TRUE(j.contains("schema_version")) << args[0];
+    EXPECT_EQ(j["schema_version"], 1) << args[0];
+    if (args[0] != "topology") {  // topology's JSON sorts its keys
+      EXPECT_EQ(j.begin().key(), "schema_version") << args[0];
+    }
+  }
 }
 
 }  // namespace

@@ -464,6 +464,7 @@ std::string ReportsSection(const Experiment& e, const ExperimentResult& r) {
 OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {
   const Cells cells = ComputeCells(e, r);
   OrderedJson j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["experiment"] = e.filename;
   j["description"] = e.description;
   j["schedsim"] = {{"version", base::kSchedsimVersion},
@@ -491,12 +492,14 @@ OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {
     auto policy = [](const PolicySpec& p) {
       return OrderedJson{{"name", p.name}, {"params", ParamMapJson(p.params)}};
     };
-    variants.push_back({{"name", v.name},
-                        {"description", v.description},
-                        {"cpufreq", policy(v.cpufreq)},
-                        {"cpuidle", policy(v.cpuidle)},
-                        {"placement", policy(v.placement)},
-                        {"config", v.config_overrides}});
+    variants.push_back(
+        {{"name", v.name},
+         {"description", v.description},
+         {"cpufreq", policy(v.cpufreq)},
+         {"cpuidle", policy(v.cpuidle)},
+         {"placement", policy(v.placement)},
+         {"kernel", v.kernel.empty() ? OrderedJson() : OrderedJson(v.kernel)},
+         {"config", v.config_overrides}});
   }
   j["variants"] = std::move(variants);
   OrderedJson metrics = OrderedJson::array();

@@ -2,6 +2,8 @@
 
 #include "experiments/experiment.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -23,15 +25,17 @@ using Json = OrderedJson;
 
 const std::vector<std::string>& TopLevelKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "description", "machine",     "sysfs",    "hwloc",      "power_model",
-      "workload",    "sweep",       "variants", "iterations", "seed",
-      "warmup_ms",   "duration_ms", "config",   "policies",   "max_runs"};
+      "description", "machine",  "sysfs",     "hwloc",
+      "power_model", "workload", "sweep",     "variants",
+      "iterations",  "seed",     "warmup_ms", "duration_ms",
+      "config",      "policies", "max_runs",  "kernel"};
   return *keys;
 }
 
 const std::vector<std::string>& VariantKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "name", "description", "cpufreq", "cpuidle", "placement", "config"};
+      "name",      "description", "cpufreq", "cpuidle",
+      "placement", "config",      "kernel"};
   return *keys;
 }
 
@@ -90,7 +94,7 @@ class ExperimentParser {
   absl::Status ParseSweep(const Json& j, Experiment& e) const;
   absl::StatusOr<std::vector<platform::ParamValue>> SweepRange(
       const Json& j, const platform::ParamSpec& spec) const;
-  absl::Status ParseVariants(const Json& j, const Variant& base,
+  absl::Status ParseVariants(const Json& root, const Variant& base,
                              Experiment& e) const;
 
   JsonFileReader r_;
@@ -302,8 +306,12 @@ absl::Status ExperimentParser::ParseSweep(const Json& j, Experiment& e) const {
   return absl::OkStatus();
 }
 
-absl::Status ExperimentParser::ParseVariants(const Json& j, const Variant& base,
+absl::Status ExperimentParser::ParseVariants(const Json& root,
+                                             const Variant& base,
                                              Experiment& e) const {
+  const Json& j = root["variants"];
+  const bool root_names_placement =
+      root.contains("policies") && root["policies"].contains("placement");
   SCHEDSIM_RETURN_IF_ERROR(r_.ExpectArray(
       j, "variants", "the variants compared, the baseline first"));
   if (j.empty()) {
@@ -344,6 +352,24 @@ absl::Status ExperimentParser::ParseVariants(const Json& j, const Variant& base,
       SCHEDSIM_ASSIGN_OR_RETURN(
           variant.description,
           r_.String(v["description"], JsonField(path, "description")));
+    }
+    if (v.contains("kernel")) {
+      // Its own kernel: the defaults, that kernel's switches and the
+      // file's "config" (the variant's follows below), and that kernel's
+      // idle-CPU search unless the file names one.
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          sim::KernelVersion kv,
+          r_.Kernel(v["kernel"], JsonField(path, "kernel")));
+      variant.kernel = kv.ToString();
+      variant.config = sim::SimConfig{};
+      sim::ApplyKernel(kv, &variant.config);
+      if (root.contains("config")) {
+        SCHEDSIM_RETURN_IF_ERROR(
+            r_.ApplySimConfig(root["config"], "config", &variant.config));
+      }
+      if (!root_names_placement) {
+        variant.placement = PolicySpec{sim::KernelPlacementPolicy(kv), {}};
+      }
     }
     for (const Family& f : Families()) {
       if (!v.contains(f.key)) continue;
@@ -422,6 +448,16 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
   Variant base;
   base.cpuidle.name = kDefaultIdleGovernor;
   base.placement.name = kDefaultPlacementPolicy;
+  if (root.contains("kernel")) {
+    // The kernel's switches first, so that "config" overrides one as a
+    // sched_feat toggle does; its idle-CPU search unless "policies" names
+    // one.
+    SCHEDSIM_ASSIGN_OR_RETURN(sim::KernelVersion kv,
+                              r_.Kernel(root["kernel"], "kernel"));
+    base.kernel = kv.ToString();
+    sim::ApplyKernel(kv, &base.config);
+    base.placement.name = sim::KernelPlacementPolicy(kv);
+  }
   if (root.contains("config")) {
     SCHEDSIM_RETURN_IF_ERROR(
         r_.ApplySimConfig(root["config"], "config", &base.config));
@@ -448,7 +484,7 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
                  "missing \"variants\" (the configurations to compare, the "
                  "baseline first)");
   }
-  SCHEDSIM_RETURN_IF_ERROR(ParseVariants(root["variants"], base, e));
+  SCHEDSIM_RETURN_IF_ERROR(ParseVariants(root, base, e));
   return e;
 }
 
@@ -485,6 +521,23 @@ absl::StatusOr<Experiment> ParseExperiment(const std::string& json_text,
   return ExperimentParser(filename).Parse(json_text);
 }
 
+namespace {
+
+std::string MemoryText(double bytes) {
+  if (bytes < 1e9) return absl::StrFormat("%.0f MB", std::ceil(bytes / 1e6));
+  if (bytes < 1e12) return absl::StrFormat("%.1f GB", bytes / 1e9);
+  return absl::StrFormat("%.1f TB", bytes / 1e12);
+}
+
+double PhysicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<double>(pages) * static_cast<double>(page);
+}
+
+}  // namespace
+
 std::string CostEstimate::Text() const {
   const auto wall = [](double s) {
     if (s < 120) return absl::StrFormat("%.0f s", s);
@@ -494,9 +547,9 @@ std::string CostEstimate::Text() const {
   };
   return absl::StrFormat(
       "%d runs, %.6g simulated s (%.6g simulated CPU-s), about %s of wall "
-      "time on %d job%s",
+      "time on %d job%s, about %s of memory for the results",
       runs, simulated_s, simulated_cpu_s, wall(wall_s), jobs,
-      jobs == 1 ? "" : "s");
+      jobs == 1 ? "" : "s", MemoryText(memory_bytes));
 }
 
 CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
@@ -509,24 +562,39 @@ CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
   c.jobs = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>(std::max(jobs, 1), runs)));
   c.wall_s = c.simulated_cpu_s * kWallSecondsPerSimulatedCpuSecond / c.jobs;
+  c.memory_bytes =
+      static_cast<double>(runs) *
+      static_cast<double>(kResultBytesPerRun +
+                          kResultBytesPerRunPerCpu * std::max(num_cpus, 1));
+  c.memory_limit_bytes = kMaxResultMemoryShare * PhysicalMemoryBytes();
   return c;
 }
 
 absl::Status CheckCost(const Experiment& e, const CostEstimate& cost,
                        bool yes) {
-  if (yes) return absl::OkStatus();
-  const int64_t max_runs = e.max_runs > 0 ? e.max_runs : kDefaultMaxRuns;
-  if (cost.runs > max_runs) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        e.filename, ": ", cost.Text(), ": more than the limit of ", max_runs,
-        " runs", e.max_runs > 0 ? " (the file's \"max_runs\")" : "",
-        "; raise \"max_runs\" in the file or pass --yes to run it anyway"));
+  if (!yes) {
+    const int64_t max_runs = e.max_runs > 0 ? e.max_runs : kDefaultMaxRuns;
+    if (cost.runs > max_runs) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          e.filename, ": ", cost.Text(), ": more than the limit of ", max_runs,
+          " runs", e.max_runs > 0 ? " (the file's \"max_runs\")" : "",
+          "; raise \"max_runs\" in the file or pass --yes to run it anyway"));
+    }
+    if (cost.wall_s > kMaxWallSecondsWithoutYes) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          e.filename, ": ", cost.Text(), ": more than the limit of ",
+          kMaxWallSecondsWithoutYes / 3600,
+          " hours of estimated wall time; pass --yes to run it anyway"));
+    }
   }
-  if (cost.wall_s > kMaxWallSecondsWithoutYes) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        e.filename, ": ", cost.Text(), ": more than the limit of ",
-        kMaxWallSecondsWithoutYes / 3600,
-        " hours of estimated wall time; pass --yes to run it anyway"));
+  if (cost.memory_limit_bytes > 0 &&
+      cost.memory_bytes > cost.memory_limit_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        e.filename, ": ", cost.Text(), ": more than ",
+        MemoryText(cost.memory_limit_bytes),
+        ", half of this machine's memory, which --yes does not lift; split "
+        "the runs with --shard=I/N and `schedsim merge` (docs/scale-out.md) "
+        "or run fewer"));
   }
   return absl::OkStatus();
 }

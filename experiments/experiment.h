@@ -66,7 +66,12 @@ struct Variant {
   PolicySpec cpufreq;
   PolicySpec cpuidle;
   PolicySpec placement;
-  sim::SimConfig config;  // the defaults, the file's "config", the variant's
+  // The kernel it models ("6.12"; sim/kernels.h), "" when none is named:
+  // the variant's "kernel", else the file's.
+  std::string kernel;
+  // The defaults, the kernel's switches, the file's "config", the
+  // variant's.
+  sim::SimConfig config;
   // The config keys set (the file's, then the variant's), for reports.
   OrderedJson config_overrides = OrderedJson::object();
 };
@@ -113,6 +118,15 @@ struct Experiment {
   uint64_t IterationSeed(int iteration) const;
 };
 
+// The memory one run's result takes until the output is written (its
+// metrics and its report, per CPU): measured 13.6 KiB per run on an 8-CPU
+// preset (1 ms runs, --format=json), rounded up.
+inline constexpr int64_t kResultBytesPerRun = 4096;
+inline constexpr int64_t kResultBytesPerRunPerCpu = 2048;
+// The share of the machine's physical memory the results may take; above
+// it `run` refuses even with --yes (sharding splits the results).
+inline constexpr double kMaxResultMemoryShare = 0.5;
+
 // What an experiment costs, estimated before it runs.
 struct CostEstimate {
   int64_t runs = 0;
@@ -120,16 +134,23 @@ struct CostEstimate {
   double simulated_cpu_s = 0;  // times the machine's CPUs
   int jobs = 1;                // runs in parallel
   double wall_s = 0;           // at kWallSecondsPerSimulatedCpuSecond
+  // The results held until the output is written: runs x
+  // (kResultBytesPerRun + kResultBytesPerRunPerCpu x CPUs).
+  double memory_bytes = 0;
+  // kMaxResultMemoryShare of this machine's physical memory (0: unknown,
+  // no limit).
+  double memory_limit_bytes = 0;
   // "40 runs, 14 simulated s (112 simulated CPU-s on 8 CPUs), about 6 s
-  // of wall time on 2 jobs"
+  // of wall time on 2 jobs, about 1 MB of memory for the results"
   std::string Text() const;
 };
 CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
                           int jobs);
 // OK when the estimate is within the limits: runs <= "max_runs" (default
-// kDefaultMaxRuns) and wall_s <= kMaxWallSecondsWithoutYes, or `yes`.
-// Otherwise FailedPrecondition naming the estimate, the limit and how to
-// lift it.
+// kDefaultMaxRuns) and wall_s <= kMaxWallSecondsWithoutYes, or `yes`; and,
+// `yes` or not, memory_bytes <= memory_limit_bytes (issue 49 #12: 2 x 10^6
+// runs ended in std::bad_alloc with every finished run lost). Otherwise
+// FailedPrecondition naming the estimate, the limit and how to lift it.
 absl::Status CheckCost(const Experiment& e, const CostEstimate& cost, bool yes);
 
 // Parses an experiment. `filename` is used in error messages and to resolve

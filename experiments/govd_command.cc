@@ -22,6 +22,7 @@
 #include "experiments/param_flags.h"
 #include "platform/linux/linux_cpufreq.h"
 #include "platform/linux/probe.h"
+#include "platform/linux/root_lock.h"
 #include "platform/linux/settings_snapshot.h"
 #include "platform/linux/stop_signals.h"
 #include "platform/registry.h"
@@ -37,6 +38,8 @@ constexpr int64_t kNsPerMs = 1'000'000;
 // than the policy saves; longer ones react too slowly to matter.
 constexpr int64_t kMinPeriodMs = 1;
 constexpr int64_t kMaxPeriodMs = 10000;
+// Bound of --duration-s (115 days).
+constexpr int64_t kMaxDurationS = 10000000;
 // Saved settings and policies listed by name before summarising.
 constexpr size_t kMaxListed = 16;
 
@@ -70,6 +73,23 @@ std::string SignalName(int signal_number) {
   const char* abbrev = sigabbrev_np(signal_number);
   return abbrev != nullptr ? absl::StrCat("SIG", abbrev)
                            : absl::StrCat("signal ", signal_number);
+}
+
+// Takes the lock of `sysfs_root` (one writer per root); null after
+// printing why when another instance holds it or it cannot be taken.
+std::unique_ptr<host::RootLock> LockRoot(const std::string& sysfs_root,
+                                         const GovdHooks& hooks,
+                                         std::ostream& err) {
+  const std::string dir =
+      hooks.lock_dir.empty() ? host::DefaultLockDir() : hooks.lock_dir;
+  absl::StatusOr<std::unique_ptr<host::RootLock>> lock =
+      host::RootLock::Acquire(sysfs_root, dir);
+  if (!lock.ok()) {
+    err << "schedsim govd: " << lock.status().message()
+        << " (nothing was written)\n";
+    return nullptr;
+  }
+  return *std::move(lock);
 }
 
 // `schedsim govd --restore=FILE`: puts back the settings of a snapshot file
@@ -172,6 +192,10 @@ int RestoreFromFile(const std::string& file, std::ostream& out,
     err << "schedsim govd: " << loaded.status().message() << "\n";
     return 1;
   }
+  // One writer per root: a live govd restores its own settings.
+  std::unique_ptr<host::RootLock> lock =
+      LockRoot(loaded->paths.sysfs_root, hooks, err);
+  if (lock == nullptr) return 1;
   host::ScopedStopSignals signals;  // a signal does not cut the restore short
   host::SettingsSnapshot snapshot(loaded->paths, hooks.msr);
   snapshot.AddEntries(loaded->entries);
@@ -179,6 +203,14 @@ int RestoreFromFile(const std::string& file, std::ostream& out,
       << " settings from " << file << " (sysfs " << loaded->paths.sysfs_root
       << ", dev " << loaded->paths.dev_root << ")\n";
   if (!RestoreAndPrint(snapshot, out, err)) return 1;
+  // The lock's record no longer names a snapshot left to restore.
+  const std::string previous = lock->previous_snapshot();
+  absl::Status recorded =
+      lock->Record(previous.empty() || host::AbsolutePath(previous) ==
+                                           host::AbsolutePath(file)
+                       ? std::string()
+                       : previous);
+  if (!recorded.ok()) err << "schedsim govd: " << recorded.message() << "\n";
   out << "The snapshot file " << file
       << " is kept (restoring again writes nothing); remove it when done\n";
   return 0;
@@ -278,10 +310,10 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
     return usage_error(absl::StrCat("--period-ms must be in ", kMinPeriodMs,
                                     "..", kMaxPeriodMs, ", got ", period_ms));
   }
-  if (!(duration_s >= 0) || duration_s > 1e7) {
-    return usage_error(absl::StrCat(
-        "--duration-s must be >= 0 (0: until SIGINT/SIGTERM), got ",
-        duration_s));
+  if (!(duration_s >= 0) || duration_s > kMaxDurationS) {
+    return usage_error(
+        absl::StrCat("--duration-s must be in 0..", kMaxDurationS,
+                     " (0: until SIGINT/SIGTERM), got ", duration_s));
   }
   if (half_life_ms < 0) {
     return usage_error(
@@ -304,6 +336,26 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
 
   if (apply && snapshot_file.empty()) {
     snapshot_file = DefaultSnapshotFile(hooks.snapshot_dir);
+  }
+  // `govd --restore=FILE` may run from any directory.
+  if (apply) snapshot_file = host::AbsolutePath(snapshot_file);
+  // Issue 49 #9: one writer per root. A second --apply would save the
+  // first one's settings as the originals and restore those.
+  std::unique_ptr<host::RootLock> lock;
+  if (apply) {
+    lock = LockRoot(paths.sysfs_root, hooks, err);
+    if (lock == nullptr) return 1;
+    const std::string& left = lock->previous_snapshot();
+    if (!left.empty() && access(left.c_str(), F_OK) == 0) {
+      err << "schedsim govd: the previous govd on " << lock->resolved_root()
+          << (lock->previous_pid() > 0
+                  ? absl::StrCat(" (PID ", lock->previous_pid(), ")")
+                  : std::string())
+          << " ended without restoring its settings; its snapshot " << left
+          << " is still there. `schedsim govd --restore=" << left
+          << "` puts them back; then run again (nothing was written)\n";
+      return 1;
+    }
   }
   out << "schedsim govd: governor " << governor_name << " on "
       << paths.sysfs_root << ", "
@@ -342,6 +394,13 @@ int GovdCommand(const std::vector<std::string>& args_in, std::ostream& out,
     if (!s.ok()) {
       err << "schedsim govd: " << s.message()
           << " (nothing was written; --snapshot=FILE chooses another)\n";
+      return 1;
+    }
+    // The next instance on this root sees it if this one is killed.
+    s = lock->Record(snapshot_file);
+    if (!s.ok()) {
+      err << "schedsim govd: " << s.message() << " (nothing was written)\n";
+      snapshot.RemoveSnapshotFile().IgnoreError();
       return 1;
     }
   }

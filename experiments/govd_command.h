@@ -40,6 +40,9 @@ struct GovdHooks {
   // Where the default snapshot file goes; empty: /run/schedsim when it can
   // be created and written, else the working directory.
   std::string snapshot_dir;
+  // Where the per-root lock files go (platform/linux/root_lock.h); empty:
+  // /run/schedsim when it can be created and written, else /tmp.
+  std::string lock_dir;
 };
 
 int GovdCommand(const std::vector<std::string>& args, std::ostream& out,

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "platform/linux/fake_tree.h"
@@ -66,6 +67,7 @@ class GovdCommandTest : public ::testing::Test {
     paths_ = *paths;
     dir_ = *dir;
     hooks_.snapshot_dir = *dir;  // not /run/schedsim
+    hooks_.lock_dir = *dir;
   }
   void MakeAcpiCpufreqTree() {
     host::testing::FakeMachine m;
@@ -146,6 +148,53 @@ TEST_F(GovdCommandTest, ApplyRunsSchedutilAndRestoresEverything) {
   }
 }
 
+// Issue 49 #9: a second --apply on the same root (spelled differently)
+// while the first runs is refused before it saves or writes anything, and
+// the first still puts every file back.
+TEST_F(GovdCommandTest, ASecondApplyOnTheSameRootIsRefused) {
+  MakeAcpiCpufreqTree();
+  BusyCpu0();
+  const auto before = host::testing::TreeState(paths_.sysfs_root);
+  auto busy = hooks_.after_period;
+  Result second;
+  std::map<std::string, host::testing::FileState> during, after_second;
+  hooks_.after_period = [&](int64_t periods) {
+    busy(periods);
+    if (periods != 2) return;
+    during = host::testing::TreeState(paths_.sysfs_root);
+    GovdHooks hooks;
+    hooks.snapshot_dir = dir_;
+    hooks.lock_dir = dir_;
+    std::ostringstream out, err;
+    second.code =
+        GovdCommand({"--sysfs=" + paths_.sysfs_root + "/./",
+                     "--proc=" + paths_.proc_root, "--dev=" + paths_.dev_root,
+                     "--governor=performance", "--apply", "--duration-s=0.02"},
+                    out, err, hooks);
+    second.out = out.str();
+    second.err = err.str();
+    after_second = host::testing::TreeState(paths_.sysfs_root);
+  };
+  Result first = Run({"--governor=schedutil", "--apply", "--period-ms=10",
+                      "--duration-s=0.05", "--util-half-life-ms=0"});
+  ASSERT_EQ(first.code, 0) << first.err << first.out;
+  EXPECT_EQ(second.code, 1) << second.out;
+  EXPECT_THAT(second.err, HasSubstr(absl::StrCat("another schedsim govd (PID ",
+                                                 getpid(), ") is writing")));
+  EXPECT_THAT(second.err, HasSubstr("one instance per root"));
+  EXPECT_THAT(second.err, HasSubstr("(nothing was written)"));
+  EXPECT_EQ(after_second, during);
+  for (const auto& [path, state] :
+       host::testing::TreeState(paths_.sysfs_root)) {
+    if (path == Policy0("scaling_cur_freq")) continue;  // the "kernel's"
+    EXPECT_EQ(state.content, before.at(path).content) << path;
+  }
+  // The first one is gone: the root is free again.
+  Result third =
+      Run({"--governor=performance", "--apply", "--duration-s=0.02"});
+  EXPECT_EQ(third.code, 0) << third.err;
+}
+
 TEST_F(GovdCommandTest, DryRunWritesNothing) {
   MakeAcpiCpufreqTree();
   hooks_.after_period = [this](int64_t) {
@@ -213,6 +262,10 @@ TEST_F(GovdCommandTest, BadFlagsAreUsageErrors) {
       {{"--governor=schedutil", "--bogus"}, "unknown flag --bogus"},
       {{"--governor=schedutil", "--period-ms=0"}, "--period-ms must be in"},
       {{"--governor=schedutil", "--duration-s=-1"}, "--duration-s must be"},
+      // Issue 49 #16: it said ">= 0, got 1e+300".
+      {{"--governor=schedutil", "--duration-s=1e300"},
+       "--duration-s must be in 0..10000000 (0: until SIGINT/SIGTERM), got "
+       "1e+300"},
       {{"--governor=schedutil", "--period-ms=ten"},
        "--period-ms expects an integer"},
       {{"--governor=schedutil", "extra"}, "unexpected argument 'extra'"},
@@ -326,6 +379,7 @@ class GovdSignalTest : public GovdCommandTest {
       close(fds[1]);
       GovdHooks hooks;
       hooks.snapshot_dir = dir_;
+      hooks.lock_dir = dir_;
       std::ostringstream err;
       const int code = GovdCommand(args, std::cout, err, hooks);
       std::cout.flush();
@@ -429,6 +483,75 @@ TEST_F(GovdSignalTest, AfterSigkillRestoreFromTheSnapshotFile) {
   Result bad = Run({"--restore=" + Policy0("scaling_governor")});
   EXPECT_EQ(bad.code, 1);
   EXPECT_THAT(bad.err, HasSubstr("not a schedsim settings snapshot"));
+}
+
+// Issue 49 #9 and #10, end to end on a fake root: while a first govd
+// --apply runs, a second one (same or another snapshot path) refuses and
+// writes nothing; after a kill -9 of the first, a new --apply refuses to
+// take the killed run's settings as originals, --restore puts every file
+// back as it was before either ran, and then --apply works again.
+TEST_F(GovdSignalTest, TwoInstancesThenKillNineThenRestore) {
+  MakeAcpiCpufreqTree();
+  const auto before = Contents(paths_.sysfs_root);
+  const std::string snapshot = dir_ + "/first.snapshot";
+  int fd = -1;
+  const pid_t pid = Start({"--snapshot=" + snapshot}, &fd);
+  ASSERT_GT(pid, 0);
+  FILE* in = fdopen(fd, "r");
+  std::vector<std::string> lines;
+  ASSERT_TRUE(ReadUntil(in, "wrote: ", &lines));
+  const std::string first_snapshot = host::testing::ReadTestFile(snapshot);
+  ASSERT_THAT(first_snapshot, HasSubstr("scaling_governor schedutil"));
+
+  for (const std::string& second_snapshot :
+       {snapshot, dir_ + "/second.snapshot"}) {
+    const auto during = Contents(paths_.sysfs_root);
+    Result second = Run({"--governor=performance", "--apply",
+                         "--duration-s=0.02", "--snapshot=" + second_snapshot});
+    EXPECT_EQ(second.code, 1) << second.out;
+    EXPECT_THAT(second.err,
+                HasSubstr(absl::StrCat("another schedsim govd (PID ", pid,
+                                       ") is writing the settings under ")));
+    EXPECT_THAT(second.err, HasSubstr("with the snapshot " + snapshot));
+    EXPECT_EQ(Contents(paths_.sysfs_root), during);
+    EXPECT_EQ(host::testing::ReadTestFile(snapshot), first_snapshot);
+  }
+  EXPECT_NE(access((dir_ + "/second.snapshot").c_str(), F_OK), 0);
+  // --restore while the first runs is refused too: it restores its own.
+  Result early = Run({"--restore=" + snapshot});
+  EXPECT_EQ(early.code, 1);
+  EXPECT_THAT(early.err, HasSubstr("another schedsim govd"));
+
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  std::fclose(in);
+  EXPECT_EQ(Wait(pid), 128 + SIGKILL);
+  EXPECT_EQ(host::testing::ReadTestFile(Policy0("scaling_governor")),
+            "userspace\n");
+
+  // The killed run's snapshot is still there: a new --apply refuses
+  // rather than saving `userspace` as the original.
+  const auto killed = Contents(paths_.sysfs_root);
+  Result after_kill =
+      Run({"--governor=performance", "--apply", "--duration-s=0.02",
+           "--snapshot=" + dir_ + "/third.snapshot"});
+  EXPECT_EQ(after_kill.code, 1) << after_kill.out;
+  EXPECT_THAT(after_kill.err,
+              HasSubstr(absl::StrCat("(PID ", pid,
+                                     ") ended without restoring its settings; "
+                                     "its snapshot ",
+                                     snapshot, " is still there")));
+  EXPECT_THAT(after_kill.err, HasSubstr("schedsim govd --restore=" + snapshot));
+  EXPECT_EQ(Contents(paths_.sysfs_root), killed);
+
+  Result r = Run({"--restore=" + snapshot});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(Contents(paths_.sysfs_root), before);
+
+  // The root is free and clean: a new run applies and restores.
+  Result again = Run({"--governor=performance", "--apply", "--duration-s=0.02",
+                      "--snapshot=" + dir_ + "/fourth.snapshot"});
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(Contents(paths_.sysfs_root), before);
 }
 
 TEST_F(GovdCommandTest, ASymlinkOutOfTheRootIsRefusedBeforeAnyWrite) {

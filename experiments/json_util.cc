@@ -47,6 +47,7 @@ const std::vector<ConfigField>& ConfigFields() {
       {"sched_min_granularity_ns", &C::sched_min_granularity_ns, 1, kMaxNs},
       {"sched_wakeup_granularity_ns", &C::sched_wakeup_granularity_ns, 0,
        kMaxNs},
+      {"sched_base_slice_ns", &C::sched_base_slice_ns, 100000, kMaxNs},
       {"sched_migration_cost_ns", &C::sched_migration_cost_ns, 0, kMaxNs},
       {"context_switch_ns", &C::context_switch_ns, 0, kMaxNs},
       {"wakeup_cost_ns", &C::wakeup_cost_ns, 0, kMaxNs},
@@ -77,6 +78,14 @@ const std::vector<ConfigField>& ConfigFields() {
       {"smt_ignores_cache_hot", &C::smt_ignores_cache_hot},
       {"nohz_idle_balance", &C::nohz_idle_balance},
       {"cfs_buddies", &C::cfs_buddies},
+      {"eevdf", &C::eevdf},
+      {"run_to_parity", &C::run_to_parity},
+      {"place_lag", &C::place_lag},
+      {"place_deadline_initial", &C::place_deadline_initial},
+      {"preempt_short", &C::preempt_short},
+      {"delay_dequeue", &C::delay_dequeue},
+      {"delay_zero", &C::delay_zero},
+      {"task_slices", &C::task_slices},
       {"find_idlest_group_local", &C::find_idlest_group_local},
       {"balance_by_load", &C::balance_by_load},
       {"noise_scale", &C::noise_scale, 0, 100},
@@ -600,6 +609,20 @@ absl::Status SetSimConfigFields(
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<sim::KernelVersion> JsonFileReader::Kernel(
+    const Json& j, const std::string& path) const {
+  if (!j.is_string()) {
+    return Error(path, absl::StrCat("expected a kernel version string such "
+                                    "as \"6.12\" (schedsim kernels lists "
+                                    "them), got ",
+                                    ShowJson(j)));
+  }
+  absl::StatusOr<sim::KernelVersion> v =
+      sim::ParseKernelVersion(j.get<std::string>());
+  if (!v.ok()) return Error(path, std::string(v.status().message()));
+  return v;
 }
 
 absl::Status JsonFileReader::ApplySimConfig(const Json& j,

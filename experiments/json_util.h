@@ -35,6 +35,7 @@
 #include "nlohmann/json.hpp"
 #include "platform/registry.h"
 #include "sim/config.h"
+#include "sim/kernels.h"
 
 namespace schedsim::experiments {
 
@@ -121,6 +122,10 @@ class JsonFileReader {
   // directory), and with "sysfs" or "hwloc" an optional "power_model" (a
   // preset name).
   absl::StatusOr<MachineSource> Machine(const OrderedJson& root) const;
+
+  // A kernel version string ("6.12"; sim/kernels.h).
+  absl::StatusOr<sim::KernelVersion> Kernel(const OrderedJson& j,
+                                            const std::string& path) const;
 
   // Sets the SimConfig fields named in the object `j` (at `path`).
   absl::Status ApplySimConfig(const OrderedJson& j, const std::string& path,

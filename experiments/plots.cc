@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -228,6 +229,93 @@ void ResidencyPlots(const Experiment& e, const ExperimentResult& r,
   }
 }
 
+// A heat map of one value per (bin, CPU row): `value(cpu, bin)` is written
+// as is, NaN when `known` says it is not known.
+template <typename Value>
+void TimelineMap(const std::string& base, const std::string& title,
+                 const std::string& cblabel, const traces::CpuTimeline& t,
+                 Value value, const std::string& palette, PlotFiles* plots,
+                 std::string* script) {
+  const std::vector<int>& cpus = t.cpus();
+  std::string dat =
+      absl::StrCat("# ", title, "\n# time_ms row ", cblabel, " (row r is CPU ",
+                   "cpus[r]; NaN: not known)\n");
+  for (size_t row = 0; row < cpus.size(); ++row) {
+    for (int b = 0; b < t.bins(); ++b) {
+      const double mid_ms = (t.BinStartNs(b) + t.BinStartNs(b + 1)) / 2.0 / 1e6;
+      const double v = value(cpus[row], b);
+      absl::StrAppend(&dat, Num(mid_ms), " ", row, " ",
+                      std::isnan(v) ? std::string("NaN") : Num(v), "\n");
+    }
+    dat.push_back('\n');
+  }
+  std::string ytics;
+  const size_t step = std::max<size_t>(1, (cpus.size() + 15) / 16);
+  for (size_t row = 0; row < cpus.size(); row += step) {
+    absl::StrAppend(&ytics, ytics.empty() ? "" : ", ", "'", cpus[row], "' ",
+                    row);
+  }
+  absl::StrAppend(script, PlotHeader(base + ".png", title), "set xlabel ",
+                  Gp("simulated time (ms)"), "\nset ylabel 'CPU'\nset cblabel ",
+                  Gp(cblabel), "\nset xrange [", Num(t.from_ns() / 1e6), ":",
+                  Num(t.to_ns() / 1e6),
+                  "]\nset yrange [-0.5:", Num(cpus.size() - 0.5),
+                  "]\nset ytics (", ytics, ")\n", palette, "plot ",
+                  Gp(base + ".dat"), " using 1:2:3 with image notitle\n");
+  plots->files.emplace_back(base + ".dat", std::move(dat));
+  plots->pngs.push_back(base + ".png");
+}
+
+// Per traced variant: frequency and idle state over time, per CPU.
+void TimelinePlots(const ExperimentResult& r,
+                   const std::vector<TimelinePlot>& timelines, PlotFiles* plots,
+                   std::string* script) {
+  for (const TimelinePlot& tp : timelines) {
+    if (tp.timeline == nullptr || tp.timeline->cpus().empty()) continue;
+    const traces::CpuTimeline& t = *tp.timeline;
+    const std::string v = FileSafe(tp.variant);
+    const std::string span =
+        absl::StrCat(Num(t.from_ns() / 1e6), "-", Num(t.to_ns() / 1e6), " ms");
+    TimelineMap(
+        "timeline-freq-" + v,
+        absl::StrCat("Frequency per CPU over time, ", tp.variant,
+                     " (the traced iteration, ", span, ")"),
+        "MHz", t,
+        [&](int cpu, int bin) {
+          const double khz = t.MeanKhz(cpu, bin);
+          return khz < 0 ? std::nan("") : khz / 1000.0;
+        },
+        "set palette rgbformulae 33,13,10\nset cbrange [*:*]\n", plots, script);
+    // 0 = C0 (not idle), s + 1 = idle state s.
+    const int states = std::max<int>(t.num_idle_states(),
+                                     static_cast<int>(r.cstate_names.size()));
+    std::string cbtics = "'C0' 0";
+    for (int s = 0; s < states; ++s) {
+      absl::StrAppend(&cbtics, ", ",
+                      Gp(s < static_cast<int>(r.cstate_names.size())
+                             ? r.cstate_names[s]
+                             : absl::StrCat("state ", s)),
+                      " ", s + 1);
+    }
+    TimelineMap(
+        "timeline-idle-" + v,
+        absl::StrCat("Idle state per CPU over time (the state of most of each ",
+                     "bin), ", tp.variant, " (", span, ")"),
+        "idle state", t,
+        [&](int cpu, int bin) {
+          const int st = t.MainIdleState(cpu, bin);
+          return st == traces::CpuTimeline::kUnknown ? std::nan("") : st + 1.0;
+        },
+        absl::StrCat("set palette maxcolors ", std::max(states + 1, 2),
+                     "\nset palette defined (0 '#d62728', 1 '#ffbf00', 2 "
+                     "'#2ca02c', 3 '#1f77b4', 4 '#17becf', 5 '#9467bd')\n"
+                     "set cbrange [-0.5:",
+                     Num(std::max(states, 1) + 0.5), "]\nset cbtics (", cbtics,
+                     ")\n"),
+        plots, script);
+  }
+}
+
 // The program `name` (a path, or looked up in PATH); "" if not found.
 std::string FindProgram(const std::string& name) {
   if (name.find('/') != std::string::npos) {
@@ -311,7 +399,8 @@ absl::Status RunGnuplot(const std::string& program, const std::string& dir,
 
 }  // namespace
 
-PlotFiles MakePlots(const Experiment& e, const ExperimentResult& r) {
+PlotFiles MakePlots(const Experiment& e, const ExperimentResult& r,
+                    const std::vector<TimelinePlot>& timelines) {
   PlotFiles plots;
   std::string script = absl::StrCat(
       "# The pictures of `schedsim run ", e.filename,
@@ -320,20 +409,22 @@ PlotFiles MakePlots(const Experiment& e, const ExperimentResult& r) {
       "set terminal pngcairo size 960,540 noenhanced font ',10'\n");
   MetricPlots(e, r, &plots, &script);
   ResidencyPlots(e, r, &plots, &script);
+  TimelinePlots(r, timelines, &plots, &script);
   absl::StrAppend(&script, "\nunset output\n");
   plots.files.emplace_back(kPlotScript, std::move(script));
   return plots;
 }
 
 absl::Status WritePlots(const Experiment& e, const ExperimentResult& r,
-                        const std::string& dir, const std::string& gnuplot) {
+                        const std::string& dir, const std::string& gnuplot,
+                        const std::vector<TimelinePlot>& timelines) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     return absl::InvalidArgumentError(
         absl::StrCat("--plots: cannot create ", dir, ": ", ec.message()));
   }
-  const PlotFiles plots = MakePlots(e, r);
+  const PlotFiles plots = MakePlots(e, r, timelines);
   for (const auto& [name, text] : plots.files) {
     const std::string path = absl::StrCat(dir, "/", name);
     std::ofstream f(path, std::ios::binary | std::ios::trunc);

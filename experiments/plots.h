@@ -17,6 +17,11 @@
 //   freq[-<value>].png     the share of busy time at each frequency, one
 //                          bar per variant, per sweep value; when the run
 //                          has frequency residency
+//   timeline-freq-<variant>.png, timeline-idle-<variant>.png
+//                          with --trace: per CPU (rows) over simulated time
+//                          (columns), the mean frequency and the idle state
+//                          of most of each bin (C0 when not idle), of the
+//                          traced iteration, in its window and CPUs
 //
 // with their data in <name>.dat (whitespace-separated, a `#` header
 // naming the columns) and every plot in plots.gp.
@@ -31,6 +36,7 @@
 #include "absl/status/status.h"
 #include "experiments/experiment.h"
 #include "experiments/runner.h"
+#include "traces/cpu_timeline.h"
 
 namespace schedsim::experiments {
 
@@ -43,8 +49,15 @@ struct PlotFiles {
   std::vector<std::string> pngs;
 };
 
+// One traced run's per-CPU timeline (traces/cpu_timeline.h), not owned.
+struct TimelinePlot {
+  std::string variant;
+  const traces::CpuTimeline* timeline = nullptr;
+};
+
 PlotFiles MakePlots(const Experiment& experiment,
-                    const ExperimentResult& result);
+                    const ExperimentResult& result,
+                    const std::vector<TimelinePlot>& timelines = {});
 
 // Writes MakePlots() into `dir` (created if missing) and runs `gnuplot`
 // (a program name looked up in PATH, or a path) on kPlotScript in `dir`.
@@ -54,7 +67,8 @@ PlotFiles MakePlots(const Experiment& experiment,
 // when gnuplot fails or runs over 120 s (with its first error lines).
 absl::Status WritePlots(const Experiment& experiment,
                         const ExperimentResult& result, const std::string& dir,
-                        const std::string& gnuplot = "gnuplot");
+                        const std::string& gnuplot = "gnuplot",
+                        const std::vector<TimelinePlot>& timelines = {});
 
 }  // namespace schedsim::experiments
 

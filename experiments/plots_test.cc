@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +18,9 @@
 #include "experiments/runner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "traces/cpu_timeline.h"
+#include "traces/trace_file.h"
+#include "traces/trace_select.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -172,6 +177,58 @@ TEST(PlotsTest, GnuplotDrawsEveryPng) {
   absl::Status s = WritePlots(ran.e, ran.r, dir);
   ASSERT_TRUE(s.ok()) << s;
   for (const std::string& png : MakePlots(ran.e, ran.r).pngs) {
+    std::ifstream in(dir + "/" + png, std::ios::binary);
+    std::string magic(8, '\0');
+    in.read(&magic[0], 8);
+    EXPECT_EQ(magic, "\x89PNG\r\n\x1a\n") << png;
+  }
+}
+
+// A traced run's per-CPU timeline: one row per selected CPU and bin, the
+// frequency in MHz and the idle state (0 = C0, s + 1 = state s), drawn.
+TEST(PlotsTest, TimelinesOfATracedRun) {
+  const Ran ran = RunIt(kSweep);
+  const std::string dir = TempDir("plots_timeline");
+  std::filesystem::create_directories(dir);
+  std::vector<std::unique_ptr<traces::CpuTimeline>> timelines;
+  std::vector<TimelinePlot> plots_in;
+  traces::TraceFileOptions options;
+  options.format = traces::TraceFileFormat::kCsv;
+  ASSERT_TRUE(traces::ParseTraceCpus("2-5", 8, &options.selection).ok());
+  ASSERT_TRUE(traces::ParseTraceWindow("5:15", &options.selection).ok());
+  for (int v = 0; v < 2; ++v) {
+    timelines.push_back(std::make_unique<traces::CpuTimeline>(
+        8, 5000000, 15000000, 50, options.selection.cpus));
+    plots_in.push_back({ran.r.variants[v].name, timelines.back().get()});
+    ASSERT_TRUE(WriteTraceFile(ran.e, ran.r, 0, v, 0, options,
+                               dir + "/t" + std::to_string(v) + ".csv",
+                               timelines.back().get())
+                    .ok());
+  }
+  const PlotFiles plots = MakePlots(ran.e, ran.r, plots_in);
+  auto files = ByName(plots);
+  ASSERT_EQ(files.count("timeline-freq-fast.dat"), 1u);
+  ASSERT_EQ(files.count("timeline-idle-slow.dat"), 1u);
+  const auto freq = Rows(files["timeline-freq-fast.dat"]);
+  ASSERT_EQ(freq.size(), 4u * 50);  // CPUs 2-5, 50 bins
+  std::set<std::string> mhz;
+  for (const auto& row : freq) {
+    ASSERT_EQ(row.size(), 3u);
+    mhz.insert(row[2]);
+  }
+  EXPECT_EQ(mhz.count("NaN"), 0u);  // traced from the start: known
+  const auto idle = Rows(files["timeline-idle-slow.dat"]);
+  ASSERT_EQ(idle.size(), 4u * 50);
+  std::set<std::string> states;
+  for (const auto& row : idle) states.insert(row[2]);
+  EXPECT_GE(states.size(), 2u);  // C0 and at least one idle state
+  const std::string& script = files[kPlotScript];
+  EXPECT_THAT(script, HasSubstr("set output 'timeline-freq-fast.png'"));
+  EXPECT_THAT(script, HasSubstr("set cbtics ('C0' 0, "));
+  EXPECT_THAT(script, HasSubstr("set ytics ('2' 0, '3' 1, '4' 2, '5' 3)"));
+  if (!GnuplotInstalled()) GTEST_SKIP() << "gnuplot is not installed";
+  ASSERT_TRUE(WritePlots(ran.e, ran.r, dir, "gnuplot", plots_in).ok());
+  for (const char* png : {"timeline-freq-fast.png", "timeline-idle-slow.png"}) {
     std::ifstream in(dir + "/" + png, std::ios::binary);
     std::string magic(8, '\0');
     in.read(&magic[0], 8);

@@ -550,8 +550,9 @@ absl::Status ProgramParser::ParsePrograms(const Json& j, sim::Workload& w) {
 absl::Status ProgramParser::ParseTasks(const Json& j, sim::Workload& w) const {
   SCHEDSIM_RETURN_IF_ERROR(ExpectArray(j, "tasks", "task objects"));
   static const auto* kKeys = new std::vector<std::string>{
-      "name",        "program",  "count",     "nice",       "policy",
-      "rt_priority", "affinity", "start_cpu", "uclamp_min", "uclamp_max"};
+      "name",       "program",     "count",    "nice",
+      "policy",     "rt_priority", "affinity", "start_cpu",
+      "uclamp_min", "uclamp_max",  "slice_us"};
   for (size_t i = 0; i < j.size(); ++i) {
     const std::string path = Element("tasks", i);
     const Json& t = j[i];
@@ -610,16 +611,19 @@ absl::Status ProgramParser::ParseTasks(const Json& j, sim::Workload& w) const {
       absl::StatusOr<topology::CpuSet> set =
           topology::CpuSet::ParseList(spec.affinity, kMaxCpuId + 1);
       if (!set.ok()) {
-        return Error(at,
-                     absl::StrCat("expected a CPU list like \"0-3,8\" (\"\" "
-                                  "= all CPUs): ",
-                                  set.status().message()));
+        return Error(
+            at, absl::StrCat(set.status().message(), " (\"\" = all CPUs)"));
       }
     }
     SCHEDSIM_RETURN_IF_ERROR(
         integer("start_cpu", -1, kMaxCpuId, &spec.start_cpu));
     SCHEDSIM_RETURN_IF_ERROR(integer("uclamp_min", -1, 1024, &spec.uclamp_min));
     SCHEDSIM_RETURN_IF_ERROR(integer("uclamp_max", -1, 1024, &spec.uclamp_max));
+    if (t.contains("slice_us")) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          int64_t us, Int(t["slice_us"], Field(path, "slice_us"), 100, 100000));
+      spec.slice_ns = us * 1000;
+    }
     if (spec.uclamp_min >= 0 && spec.uclamp_max >= 0 &&
         spec.uclamp_min > spec.uclamp_max) {
       return Error(path,

@@ -108,6 +108,18 @@ RunReport MakeRunReport(const sim::SimStats& stats,
   r.chose_other = p.chose_other;
   r.migrations = stats.migrations;
   r.context_switches = stats.context_switches;
+  for (const sim::TaskStats& t : stats.tasks) {
+    r.wait_sum_ns += t.wait_sum_ns;
+    r.wait_count += t.wait_count;
+    r.wait_max_ns = std::max(r.wait_max_ns, t.wait_max_ns);
+    r.nr_voluntary_switches += t.voluntary_switches;
+    r.nr_involuntary_switches += t.involuntary_switches;
+  }
+  r.nr_wakeups_remote = p.remote_wakeups;
+  r.nr_wakeups_local = p.wakeups - p.remote_wakeups;
+  r.nr_wakeups_migrate = p.migrated_wakeups;
+  r.nr_wakeups_affine = p.affine_this;
+  r.searches_failed = p.searches - p.chosen_idle;
   return r;
 }
 
@@ -143,6 +155,7 @@ VariantReport CombineRunReports(const std::vector<const RunReport*>& runs,
   double duration_s = 0;
   uint64_t wakeups = 0, searches = 0, probes = 0, idle = 0, target = 0,
            prev = 0, other = 0, migrations = 0, switches = 0;
+  RunReport sum;  // the schedstats, added up
   for (const RunReport* r : runs) {
     for (size_t c = 0; c < cpus && c < r->c0_pct.size(); ++c) {
       v.c0_pct[c] += r->c0_pct[c] / n;
@@ -167,6 +180,16 @@ VariantReport CombineRunReports(const std::vector<const RunReport*>& runs,
     other += r->chose_other;
     migrations += r->migrations;
     switches += r->context_switches;
+    sum.wait_sum_ns += r->wait_sum_ns;
+    sum.wait_count += r->wait_count;
+    sum.wait_max_ns = std::max(sum.wait_max_ns, r->wait_max_ns);
+    sum.nr_voluntary_switches += r->nr_voluntary_switches;
+    sum.nr_involuntary_switches += r->nr_involuntary_switches;
+    sum.nr_wakeups_local += r->nr_wakeups_local;
+    sum.nr_wakeups_remote += r->nr_wakeups_remote;
+    sum.nr_wakeups_migrate += r->nr_wakeups_migrate;
+    sum.nr_wakeups_affine += r->nr_wakeups_affine;
+    sum.searches_failed += r->searches_failed;
   }
   for (size_t c = 0; c < cpus; ++c) {
     v.c0_avg_pct += v.c0_pct[c] / static_cast<double>(cpus);
@@ -199,6 +222,19 @@ VariantReport CombineRunReports(const std::vector<const RunReport*>& runs,
   v.other_pct = Pct(static_cast<double>(other), s);
   v.migrations_per_run = static_cast<double>(migrations) / n;
   v.context_switches_per_run = static_cast<double>(switches) / n;
+  auto per_run = [n](uint64_t x) { return static_cast<double>(x) / n; };
+  v.wait_sum_ms_per_run = static_cast<double>(sum.wait_sum_ns) * 1e-6 / n;
+  v.wait_count_per_run = per_run(sum.wait_count);
+  v.wait_avg_us = Ratio(static_cast<double>(sum.wait_sum_ns) * 1e-3,
+                        static_cast<double>(sum.wait_count));
+  v.wait_max_ms = static_cast<double>(sum.wait_max_ns) * 1e-6;
+  v.voluntary_switches_per_run = per_run(sum.nr_voluntary_switches);
+  v.involuntary_switches_per_run = per_run(sum.nr_involuntary_switches);
+  v.wakeups_local_per_run = per_run(sum.nr_wakeups_local);
+  v.wakeups_remote_per_run = per_run(sum.nr_wakeups_remote);
+  v.wakeups_migrate_per_run = per_run(sum.nr_wakeups_migrate);
+  v.wakeups_affine_per_run = per_run(sum.nr_wakeups_affine);
+  v.searches_failed_per_run = per_run(sum.searches_failed);
   return v;
 }
 
@@ -267,6 +303,27 @@ std::string ReportsText(const std::vector<std::string>& variant_names,
       [](const VariantReport& v) { return Fixed(v.migrations_per_run, 1); });
   row("Context switches (per run)", [](const VariantReport& v) {
     return Fixed(v.context_switches_per_run, 1);
+  });
+  row("  voluntary / involuntary", [](const VariantReport& v) {
+    return absl::StrCat(Fixed(v.voluntary_switches_per_run, 1), " / ",
+                        Fixed(v.involuntary_switches_per_run, 1));
+  });
+  row("wait_sum ms (per run; run_delay)",
+      [](const VariantReport& v) { return Fixed(v.wait_sum_ms_per_run, 3); });
+  row("  waits (per run), avg us, max ms", [](const VariantReport& v) {
+    return absl::StrCat(Fixed(v.wait_count_per_run, 1), ", ",
+                        Fixed(v.wait_avg_us, 2), ", ", Fixed(v.wait_max_ms, 3));
+  });
+  row("Wake-ups local/remote (per run)", [](const VariantReport& v) {
+    return absl::StrCat(Fixed(v.wakeups_local_per_run, 1), "/",
+                        Fixed(v.wakeups_remote_per_run, 1));
+  });
+  row("  migrated / affine (per run)", [](const VariantReport& v) {
+    return absl::StrCat(Fixed(v.wakeups_migrate_per_run, 1), " / ",
+                        Fixed(v.wakeups_affine_per_run, 1));
+  });
+  row("Searches with no idle CPU (per run)", [](const VariantReport& v) {
+    return Fixed(v.searches_failed_per_run, 1);
   });
   absl::StrAppend(&out, AlignColumns(rows, 1, 2));
 
@@ -365,6 +422,19 @@ OrderedJson RunReportJson(const RunReport& r,
                     {"chose_other", r.chose_other}};
   j["migrations"] = r.migrations;
   j["context_switches"] = r.context_switches;
+  j["schedstat"] = {{"wait_sum_ns", r.wait_sum_ns},
+                    {"run_delay_ns", r.wait_sum_ns},
+                    {"wait_count", r.wait_count},
+                    {"wait_max_ns", r.wait_max_ns},
+                    {"nr_voluntary_switches", r.nr_voluntary_switches},
+                    {"nr_involuntary_switches", r.nr_involuntary_switches},
+                    {"nr_wakeups_local", r.nr_wakeups_local},
+                    {"nr_wakeups_remote", r.nr_wakeups_remote},
+                    {"nr_wakeups_migrate", r.nr_wakeups_migrate},
+                    {"nr_wakeups_affine", r.nr_wakeups_affine},
+                    {"searches", r.searches},
+                    {"probes", r.probes},
+                    {"searches_failed", r.searches_failed}};
   return j;
 }
 
@@ -419,6 +489,19 @@ OrderedJson VariantReportJson(const VariantReport& v) {
                     {"other_pct", v.other_pct}};
   j["migrations_per_run"] = v.migrations_per_run;
   j["context_switches_per_run"] = v.context_switches_per_run;
+  j["schedstat"] = {
+      {"wait_sum_ms_per_run", v.wait_sum_ms_per_run},
+      {"run_delay_ms_per_run", v.wait_sum_ms_per_run},
+      {"wait_count_per_run", v.wait_count_per_run},
+      {"wait_avg_us", v.wait_avg_us},
+      {"wait_max_ms", v.wait_max_ms},
+      {"nr_voluntary_switches_per_run", v.voluntary_switches_per_run},
+      {"nr_involuntary_switches_per_run", v.involuntary_switches_per_run},
+      {"nr_wakeups_local_per_run", v.wakeups_local_per_run},
+      {"nr_wakeups_remote_per_run", v.wakeups_remote_per_run},
+      {"nr_wakeups_migrate_per_run", v.wakeups_migrate_per_run},
+      {"nr_wakeups_affine_per_run", v.wakeups_affine_per_run},
+      {"searches_failed_per_run", v.searches_failed_per_run}};
   return j;
 }
 

@@ -54,6 +54,19 @@ struct RunReport {
   uint64_t chose_other = 0;
   uint64_t migrations = 0;
   uint64_t context_switches = 0;
+  // schedstats, summed over the tasks (sim::TaskTotals) and the wake-ups
+  // (sim::PlacementStats), under the names /proc/<pid>/sched and
+  // /proc/schedstat use.
+  int64_t wait_sum_ns = 0;  // se.statistics.wait_sum (also run_delay)
+  uint64_t wait_count = 0;
+  int64_t wait_max_ns = 0;
+  uint64_t nr_voluntary_switches = 0;
+  uint64_t nr_involuntary_switches = 0;
+  uint64_t nr_wakeups_local = 0;  // on the waking CPU
+  uint64_t nr_wakeups_remote = 0;
+  uint64_t nr_wakeups_migrate = 0;  // not on the CPU it last ran on
+  uint64_t nr_wakeups_affine = 0;   // wake_affine() chose the waking CPU
+  uint64_t searches_failed = 0;     // idle-CPU searches that found none
 };
 
 RunReport MakeRunReport(const sim::SimStats& stats,
@@ -90,6 +103,18 @@ struct VariantReport {
   double other_pct = 0;
   double migrations_per_run = 0;
   double context_switches_per_run = 0;
+  // RunReport's schedstats, as means per run (wait_max: the largest).
+  double wait_sum_ms_per_run = 0;
+  double wait_count_per_run = 0;
+  double wait_avg_us = 0;  // wait_sum / wait_count
+  double wait_max_ms = 0;
+  double voluntary_switches_per_run = 0;
+  double involuntary_switches_per_run = 0;
+  double wakeups_local_per_run = 0;
+  double wakeups_remote_per_run = 0;
+  double wakeups_migrate_per_run = 0;
+  double wakeups_affine_per_run = 0;
+  double searches_failed_per_run = 0;
 };
 
 // The metric energy per operation is computed against: the first metric

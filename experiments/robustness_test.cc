@@ -39,7 +39,7 @@ TEST(RobustnessTest, ConfigCostsAreCostsNotTunables) {
   const std::vector<std::string> not_costs = {
       "sched_latency_ns", "sched_min_granularity_ns",
       "sched_wakeup_granularity_ns", "sched_migration_cost_ns",
-      "pm_qos_latency_ns", "pmu_period_ns",
+      "sched_base_slice_ns", "pm_qos_latency_ns", "pmu_period_ns",
       // The run-to-run variability
       // sources (docs/model.md):
       // noise, scaled by noise_scale,

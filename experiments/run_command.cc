@@ -15,7 +15,9 @@
 #include <optional>
 #include <system_error>
 #include <thread>  // NOLINT(build/c++11): hardware_concurrency
+#include <variant>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -24,51 +26,36 @@
 #include "experiments/experiment.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
+#include "experiments/metric_warnings.h"
 #include "experiments/plots.h"
+#include "experiments/progress.h"
 #include "experiments/robustness.h"
 #include "experiments/run_shard.h"
 #include "experiments/runner.h"
 #include "experiments/shard.h"
+#include "traces/cpu_timeline.h"
+#include "traces/trace_file.h"
+#include "traces/trace_select.h"
 
 namespace schedsim::experiments {
 namespace {
 
 constexpr int kUsageError = 2;
 constexpr int kMaxJobs = 4096;
+// Time bins of the per-CPU timeline plots (--plots with --trace).
+constexpr int kTimelineBins = 400;
 
 constexpr char kUsage[] =
     "Usage: schedsim run FILE [--format=table|json|csv] [--out=DIR] "
     "[--jobs=N]\n"
-    "                         [--trace=perfetto|ftrace] [--trace-iteration=K]\n"
+    "                         [--trace=perfetto|perfetto-proto|csv|ftrace]\n"
+    "                         [--trace-iteration=K] "
+    "[--trace-window=FROM_MS:TO_MS]\n"
+    "                         [--trace-cpus=LIST] [--trace-gzip]\n"
     "                         [--iterations=N] [--seed=N] "
     "[--robustness[=PCT]] [--yes]\n"
-    "                         [--shard=I/N] [--plots=DIR]\n";
-
-// A one-line progress bar, redrawn in place.
-class ProgressBar {
- public:
-  explicit ProgressBar(std::ostream* err)
-      : err_(err), start_(std::chrono::steady_clock::now()) {}
-
-  void Update(int done, int total) {
-    constexpr int kWidth = 30;
-    const int filled = total > 0 ? done * kWidth / total : kWidth;
-    const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(
-                             std::chrono::steady_clock::now() - start_)
-                             .count();
-    *err_ << absl::StrFormat("\r[%s%s] %d/%d runs, %d:%02d elapsed",
-                             std::string(filled, '#'),
-                             std::string(kWidth - filled, '.'), done, total,
-                             elapsed / 60, elapsed % 60)
-          << std::flush;
-  }
-
-  void Clear() { *err_ << "\r\033[K" << std::flush; }
-
- private:
-  std::ostream* err_;
-  std::chrono::steady_clock::time_point start_;
-};
+    "                         [--shard=I/N] [--plots=DIR] "
+    "[--define=KEY=VALUE ...]\n";
 
 // Writes `text` to `path`; an error names the path.
 bool WriteFile(const std::string& command, const std::string& path,
@@ -140,6 +127,9 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string trace;
   std::string plots_dir;
   int64_t trace_iteration = 0;
+  std::string trace_window;
+  std::string trace_cpus;
+  bool trace_gzip = false;
   int64_t iterations = 0;
   std::string seed;
   double robustness = 0;
@@ -157,11 +147,22 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
             "runs in parallel; 0 = one per hardware thread (the output does "
             "not depend on it)");
   flags.String("trace", &trace,
-               "perfetto: write a Chrome JSON trace (ui.perfetto.dev) of one "
-               "iteration of every variant at the first sweep value, to "
-               "trace-VARIANT.json in --out (or the current directory); "
-               "ftrace: the same as ftrace text (trace-cmd report -t layout), "
-               "to trace-VARIANT.txt");
+               "write a trace of one iteration of every variant at the first "
+               "sweep value to trace-VARIANT.EXT in --out (or the current "
+               "directory): perfetto: Chrome JSON (ui.perfetto.dev), .json; "
+               "perfetto-proto: Perfetto's protobuf format (CPU, cpufreq and "
+               "cpuidle tracks), .pftrace; csv: one row per event, .csv; "
+               "ftrace: ftrace text (trace-cmd report -t layout), .txt");
+  flags.String("trace-window", &trace_window,
+               "FROM_MS:TO_MS: only the events in this window of simulated "
+               "time (ms since the start, warm-up included; the trace covers "
+               "the measured interval), with each CPU's state at FROM");
+  flags.String("trace-cpus", &trace_cpus,
+               "LIST: only the events of these CPUs (a kernel cpulist, e.g. "
+               "0-15 or 0,64-71)");
+  flags.Bool("trace-gzip", &trace_gzip,
+             "gzip the trace (.gz after the extension); ui.perfetto.dev opens "
+             "it as it is");
   flags.String("plots", &plots_dir,
                "a directory to draw the result in with gnuplot (PNG, with "
                "the data files and the script plots.gp); created if missing");
@@ -189,8 +190,24 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
                "result to shard-I-of-N.json in --out (or the current "
                "directory) for `schedsim merge` (docs/scale-out.md)");
   flags.Bool("help", &help, "show this help");
+  // --define=KEY=VALUE is repeatable: taken out before the flag set.
+  std::vector<std::string> defines;
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--") {
+      rest.insert(rest.end(), args.begin() + i, args.end());
+      break;
+    }
+    if (absl::StartsWith(args[i], "--define=")) {
+      defines.push_back(args[i].substr(9));
+    } else if (args[i] == "--define" && i + 1 < args.size()) {
+      defines.push_back(args[++i]);
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
   std::vector<std::string> positional;
-  absl::Status parsed = flags.Parse(args, &positional);
+  absl::Status parsed = flags.Parse(rest, &positional);
   if (help) {
     out << kUsage
         << "\nRuns every variant of the experiment FILE (docs/experiments.md "
@@ -220,15 +237,36 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return usage_error(
         absl::StrCat("--jobs must be in 0..", kMaxJobs, ", got ", jobs));
   }
-  if (flags.Given("trace") && trace != "perfetto" && trace != "ftrace") {
-    return usage_error(
-        absl::StrCat("--trace must be perfetto or ftrace, got '", trace, "'"));
+  traces::TraceFileOptions trace_options;
+  if (flags.Given("trace")) {
+    absl::StatusOr<traces::TraceFileFormat> trace_format =
+        traces::ParseTraceFileFormat(trace);
+    if (!trace_format.ok()) {
+      return usage_error(
+          absl::StrCat("--trace: ", trace_format.status().message()));
+    }
+    trace_options.format = *trace_format;
+  }
+  trace_options.gzip = trace_gzip;
+  for (const char* bound : {"trace-window", "trace-cpus", "trace-gzip"}) {
+    if (flags.Given(bound) && trace.empty()) {
+      return usage_error(absl::StrCat(
+          "--", bound, " needs --trace=", traces::TraceFileFormatNames()));
+    }
+  }
+  if (flags.Given("trace-window")) {
+    absl::Status window =
+        traces::ParseTraceWindow(trace_window, &trace_options.selection);
+    if (!window.ok()) {
+      return usage_error(absl::StrCat("--trace-window: ", window.message()));
+    }
   }
   if (flags.Given("plots") && plots_dir.empty()) {
     return usage_error("--plots expects a directory, e.g. --plots=plots");
   }
   if (flags.Given("trace-iteration") && trace.empty()) {
-    return usage_error("--trace-iteration needs --trace=perfetto or ftrace");
+    return usage_error(absl::StrCat("--trace-iteration needs --trace=",
+                                    traces::TraceFileFormatNames()));
   }
   if (iterations < 0 || iterations > kMaxIterations) {
     return usage_error(absl::StrCat("--iterations must be in 0..",
@@ -273,12 +311,61 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     return 1;
   }
   Experiment& e = *experiment;
+  if (!defines.empty()) {
+    const bool takes_defines =
+        std::any_of(e.model->params.begin(), e.model->params.end(),
+                    [](const auto& p) { return p.name == "define"; });
+    if (!takes_defines) {
+      return usage_error(absl::StrCat(
+          "--define is for workload models read from templates (rtapp); ",
+          positional[0], "'s model is ", e.model->name));
+    }
+    for (const std::string& d : defines) {
+      const size_t eq = d.find('=');
+      if (eq == std::string::npos || eq == 0 ||
+          d.find(',') != std::string::npos) {
+        return usage_error(absl::StrCat(
+            "--define expects KEY=VALUE (no comma), got '", d, "'"));
+      }
+    }
+    std::string joined;
+    auto given = e.params.find("define");
+    if (given != e.params.end() &&
+        std::holds_alternative<std::string>(given->second)) {
+      joined = std::get<std::string>(given->second);
+    }
+    for (const std::string& d : defines) {
+      absl::StrAppend(&joined, joined.empty() ? "" : ",", d);
+    }
+    e.params["define"] = joined;
+  }
   if (iterations > 0) e.iterations = static_cast<int>(iterations);
   if (flags.Given("seed")) e.seed = seed_value;
   if (trace_iteration < 0 || trace_iteration >= e.iterations) {
     return usage_error(absl::StrCat("--trace-iteration must be in 0..",
                                     e.iterations - 1, " (", e.iterations,
                                     " iterations), got ", trace_iteration));
+  }
+  if (trace_options.selection.HasWindow() &&
+      trace_options.selection.from_ns >=
+          (e.warmup_ms + e.duration_ms) * 1000000) {
+    return usage_error(absl::StrCat(
+        "--trace-window=", trace_window, " starts after the run ends at ",
+        e.warmup_ms + e.duration_ms, " ms (", positional[0], ": warmup_ms ",
+        e.warmup_ms, ", duration_ms ", e.duration_ms, ")"));
+  }
+  if (flags.Given("trace-cpus")) {
+    absl::StatusOr<topology::Topology> machine = LoadMachine(e.machine);
+    if (!machine.ok()) {
+      err << "schedsim run: " << machine.status().message() << "\n";
+      return 1;
+    }
+    absl::Status cpus = traces::ParseTraceCpus(trace_cpus, machine->num_cpus(),
+                                               &trace_options.selection);
+    if (!cpus.ok()) {
+      return usage_error(absl::StrCat("--trace-cpus: ", cpus.message(),
+                                      " of machine ", machine->name()));
+    }
   }
 
   RunnerOptions options;
@@ -308,6 +395,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         << nominal_runs << " per pass)\n";
   }
   // The cost, before anything runs (docs/experiments.md, "Cost").
+  double estimate_wall_s = 0;
   {
     absl::StatusOr<topology::Topology> machine = LoadMachine(e.machine);
     if (!machine.ok()) {
@@ -321,16 +409,17 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         EstimateCost(e, nominal_runs + scaled_runs, machine->num_cpus(),
                      jobs > 0 ? static_cast<int>(jobs) : hardware);
     err << "schedsim run: estimate: " << cost.Text() << "\n";
+    estimate_wall_s = cost.wall_s;
     absl::Status allowed = CheckCost(e, cost, yes);
     if (!allowed.ok()) {
       err << "schedsim run: refused: " << allowed.message() << "\n";
       return 1;
     }
   }
-  std::unique_ptr<ProgressBar> bar;
+  std::unique_ptr<ProgressLine> bar;
   if (&err == &std::cerr && isatty(STDERR_FILENO)) {
-    bar = std::make_unique<ProgressBar>(&err);
-    ProgressBar* b = bar.get();
+    bar = std::make_unique<ProgressLine>(&err, "runs", estimate_wall_s);
+    ProgressLine* b = bar.get();
     const int all = static_cast<int>(
         std::min<int64_t>(nominal_runs + scaled_runs, INT32_MAX));
     options.progress = [b, all](int done, int) { b->Update(done, all); };
@@ -350,7 +439,9 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
         << ", " << shard_runs.size() << " runs)\n";
     return 0;
   }
+  const auto runs_start = std::chrono::steady_clock::now();
   absl::StatusOr<ExperimentResult> result = RunExperiment(e, options);
+  const auto runs_end = std::chrono::steady_clock::now();
   if (!result.ok()) {
     if (bar) bar->Clear();
     err << "schedsim run: " << result.status().message() << "\n";
@@ -360,7 +451,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   if (check_robustness) {
     RunnerOptions scaled_options = options;
     if (bar) {
-      ProgressBar* b = bar.get();
+      ProgressLine* b = bar.get();
       const int offset = static_cast<int>(nominal_runs);
       const int all = static_cast<int>(
           std::min<int64_t>(nominal_runs + scaled_runs, INT32_MAX));
@@ -384,39 +475,65 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
       PrintRunResult("run", e, *result, check_robustness ? &verdicts : nullptr,
                      robustness, format, out_dir, out, err);
   if (printed != 0) return printed;
+  for (const std::string& w : EmptyMetricWarnings(e, *result)) {
+    err << "schedsim run: warning: " << w << "\n";
+  }
+  // With --plots, each traced run also feeds a per-CPU timeline.
+  const bool timelines_wanted = flags.Given("plots") && !trace.empty();
+  std::vector<std::unique_ptr<traces::CpuTimeline>> timelines;
+  std::vector<TimelinePlot> timeline_plots;
+  if (!trace.empty()) {
+    const int64_t run_end_ns = (e.warmup_ms + e.duration_ms) * 1000000;
+    const traces::TraceSelection& sel = trace_options.selection;
+    const int64_t from_ns = sel.HasWindow() ? std::max<int64_t>(sel.from_ns, 0)
+                                            : e.warmup_ms * 1000000;
+    const int64_t to_ns =
+        sel.HasWindow() ? std::min(sel.to_ns, run_end_ns) : run_end_ns;
+    std::unique_ptr<ProgressLine> trace_bar;
+    if (bar) {
+      // One traced re-run per variant, each about as long as a run was.
+      const double per_run_s =
+          std::chrono::duration<double>(runs_end - runs_start).count() /
+          static_cast<double>(std::max<int64_t>(1, nominal_runs));
+      trace_bar = std::make_unique<ProgressLine>(&err, "traced re-runs",
+                                                 per_run_s * e.variants.size());
+    }
+    for (size_t v = 0; v < e.variants.size(); ++v) {
+      const std::string path =
+          JoinPath(out_dir.empty() ? "." : out_dir,
+                   absl::StrCat("trace-", e.variants[v].name,
+                                traces::TraceFileExtension(
+                                    trace_options.format, trace_options.gzip)));
+      if (timelines_wanted) {
+        timelines.push_back(std::make_unique<traces::CpuTimeline>(
+            result->machine->num_cpus(), from_ns, to_ns, kTimelineBins,
+            sel.cpus));
+        timeline_plots.push_back({e.variants[v].name, timelines.back().get()});
+      }
+      absl::Status written =
+          WriteTraceFile(e, *result, /*point=*/0, static_cast<int>(v),
+                         static_cast<int>(trace_iteration), trace_options, path,
+                         timelines_wanted ? timelines.back().get() : nullptr);
+      if (!written.ok()) {
+        err << "schedsim run: " << written.message() << "\n";
+        return 1;
+      }
+      if (trace_bar) {
+        trace_bar->Print(absl::StrCat("schedsim run: wrote ", path));
+      } else {
+        err << "schedsim run: wrote " << path << "\n";
+      }
+    }
+    if (trace_bar) trace_bar->Clear();
+  }
   if (flags.Given("plots")) {
-    absl::Status drawn = WritePlots(e, *result, plots_dir);
+    absl::Status drawn =
+        WritePlots(e, *result, plots_dir, "gnuplot", timeline_plots);
     if (!drawn.ok()) {
       err << "schedsim run: " << drawn.message() << "\n";
       return 1;
     }
     err << "schedsim run: drew " << plots_dir << "/*.png\n";
-  }
-  if (!trace.empty()) {
-    for (size_t v = 0; v < e.variants.size(); ++v) {
-      const std::string path =
-          JoinPath(out_dir.empty() ? "." : out_dir,
-                   absl::StrCat("trace-", e.variants[v].name,
-                                trace == "ftrace" ? ".txt" : ".json"));
-      std::ofstream f(path, std::ios::binary | std::ios::trunc);
-      if (!f) {
-        err << "schedsim run: cannot write " << path << "\n";
-        return 1;
-      }
-      absl::Status written = WriteTrace(
-          e, *result, /*point=*/0, static_cast<int>(v),
-          static_cast<int>(trace_iteration),
-          trace == "ftrace" ? TraceFormat::kFtrace : TraceFormat::kPerfetto, f);
-      f.close();
-      if (!written.ok() || !f) {
-        err << "schedsim run: "
-            << (written.ok() ? absl::StrCat("cannot write ", path)
-                             : std::string(written.message()))
-            << "\n";
-        return 1;
-      }
-      err << "schedsim run: wrote " << path << "\n";
-    }
   }
   return 0;
 }

@@ -4,10 +4,14 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "experiments/run_wiring.h"
 #include "experiments/shadow_command.h"
 #include "experiments/test_workload_model.h"
@@ -409,6 +413,147 @@ TEST_F(RunCommandTest, OutDirectoryAndTraces) {
   }
 }
 
+// --trace-window and --trace-cpus bound the trace in every format:
+// the CSV rows are inside the window and on the CPUs listed, each CPU's
+// state is written at the window's start, and --trace-gzip compresses.
+TEST_F(RunCommandTest, BoundedTracesInEveryFormat) {
+  const std::string dir = TempDir() + "/run_bounded";
+  Result r = RunSchedsimRun({file_, "--out=" + dir, "--trace=csv",
+                             "--trace-window=5:10.5", "--trace-cpus=1-2",
+                             "--jobs=1", "--format=csv"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string csv = ReadFile(dir + "/trace-baseline.csv");
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "time_ns,event,cpu,task,arg1,arg2");
+  int rows = 0;
+  int64_t first = -1, last = -1;
+  std::set<int> cpus;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = absl::StrSplit(line, ',');
+    ASSERT_GE(f.size(), 3u) << line;
+    if (f[1] == "task_name") continue;
+    int64_t t = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(f[0], &t)) << line;
+    if (first < 0) first = t;
+    last = t;
+    ++rows;
+    int cpu = 0;
+    if (!f[2].empty() && absl::SimpleAtoi(f[2], &cpu)) cpus.insert(cpu);
+  }
+  EXPECT_GT(rows, 10);
+  EXPECT_EQ(first, 5000000);  // the state at the window's start
+  EXPECT_LT(last, 10500000);
+  EXPECT_THAT(cpus, ::testing::ElementsAre(1, 2));
+
+  Result all = RunSchedsimRun({file_, "--out=" + dir + "/all", "--trace=csv",
+                               "--jobs=1", "--format=csv"});
+  ASSERT_EQ(all.code, 0) << all.err;
+  EXPECT_GT(ReadFile(dir + "/all/trace-baseline.csv").size(), 2 * csv.size());
+
+  for (const char* format : {"perfetto", "perfetto-proto", "ftrace", "csv"}) {
+    const std::string sub = dir + "/" + format;
+    Result g =
+        RunSchedsimRun({file_, "--out=" + sub, std::string("--trace=") + format,
+                        "--trace-window=5:10", "--trace-cpus=0", "--trace-gzip",
+                        "--format=csv", "--jobs=1"});
+    ASSERT_EQ(g.code, 0) << g.err;
+    const std::string ext = std::string(format) == "perfetto" ? ".json"
+                            : std::string(format) == "perfetto-proto"
+                                ? ".pftrace"
+                            : std::string(format) == "ftrace" ? ".txt"
+                                                              : ".csv";
+    const std::string path = sub + "/trace-powersave" + ext + ".gz";
+    EXPECT_THAT(g.err, ::testing::HasSubstr("wrote " + path));
+    const std::string data = ReadFile(path);
+    ASSERT_GT(data.size(), 20u) << path;
+    EXPECT_EQ(static_cast<unsigned char>(data[0]), 0x1f) << path;
+    EXPECT_EQ(static_cast<unsigned char>(data[1]), 0x8b) << path;
+  }
+}
+
+// A metric that measured nothing (one rt-app loop of 50 ms in a 20 ms
+// window: no loop completes) is 0 in every run: run warns, naming it.
+TEST_F(RunCommandTest, EmptyMetricIsAWarning) {
+  const std::string file = WriteTemp("long_loop.json", R"({
+    "machine": "skylake-e3-1240v5",
+    "workload": {"model": "rtapp", "params": {"json":
+      "{\"tasks\": {\"t\": {\"loop\": -1, \"run\": 50000}}}"}},
+    "iterations": 2,
+    "duration_ms": 20,
+    "variants": [{"name": "a"}, {"name": "b", "cpuidle": "teo"}]
+  })");
+  Result r = RunSchedsimRun({file, "--format=csv", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.err, ::testing::HasSubstr(
+                         "schedsim run: warning: metric loops_per_s is 0 in "
+                         "all 4 runs: nothing it measures happened in the 20 "
+                         "ms measured"));
+  // A metric that measured something is not named.
+  Result fine = RunSchedsimRun({file_, "--format=csv", "--jobs=1"});
+  ASSERT_EQ(fine.code, 0) << fine.err;
+  EXPECT_THAT(fine.err,
+              ::testing::Not(::testing::HasSubstr("warning: metric")));
+}
+
+// An rt-app template runs with --define; without it the error names the
+// placeholder; --define on a model without templates is a usage error.
+TEST_F(RunCommandTest, RtAppTemplateDefines) {
+  const std::string tmpl = WriteTemp(
+      "tmpl.json",
+      R"({"tasks": {"t": {"loop": -1, "run": __RUN__, "sleep": __SLEEP__}}})");
+  const std::string file = WriteTemp(
+      "tmpl_exp.json", absl::StrCat(R"({"machine": "skylake-e3-1240v5",
+        "workload": {"model": "rtapp", "params": {"file": ")",
+                                    tmpl, R"(", "define": "__SLEEP__=2000"}},
+        "iterations": 1, "duration_ms": 20,
+        "variants": [{"name": "a"}]})"));
+  Result r = RunSchedsimRun(
+      {file, "--define=__RUN__=1000", "--format=csv", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("loops_per_s"));
+  Result missing = RunSchedsimRun({file, "--format=csv", "--jobs=1"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_THAT(missing.err,
+              ::testing::HasSubstr("template placeholder __RUN__ without a "
+                                   "value"));
+  Result other = RunSchedsimRun({file_, "--define=__X__=1"});
+  EXPECT_EQ(other.code, 2);
+  EXPECT_THAT(other.err, ::testing::HasSubstr("--define is for workload "
+                                              "models read from templates"));
+  Result bad = RunSchedsimRun({file, "--define=__RUN__"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, ::testing::HasSubstr("--define expects KEY=VALUE"));
+}
+
+TEST_F(RunCommandTest, JsonStartsWithTheSchemaVersion) {
+  Result r = RunSchedsimRun({file_, "--format=json", "--jobs=1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(r.out);
+  EXPECT_EQ(j.begin().key(), "schema_version");
+  EXPECT_EQ(j["schema_version"], 1);
+}
+
+TEST_F(RunCommandTest, BoundedTraceErrors) {
+  Result no_trace = RunSchedsimRun({file_, "--trace-window=1:2"});
+  EXPECT_EQ(no_trace.code, 2);
+  EXPECT_THAT(no_trace.err, ::testing::HasSubstr("--trace-window needs "
+                                                 "--trace="));
+  Result bad = RunSchedsimRun({file_, "--trace=csv", "--trace-window=2"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, ::testing::HasSubstr("expected FROM_MS:TO_MS"));
+  Result outside =
+      RunSchedsimRun({file_, "--trace=csv", "--trace-window=30:40"});
+  EXPECT_EQ(outside.code, 2);
+  EXPECT_THAT(outside.err,
+              ::testing::HasSubstr("starts after the run ends at 20 ms"));
+  Result cpus = RunSchedsimRun({file_, "--trace=csv", "--trace-cpus=0-99"});
+  EXPECT_EQ(cpus.code, 2);
+  EXPECT_THAT(cpus.err, ::testing::HasSubstr("--trace-cpus: '0-99'"));
+  EXPECT_THAT(cpus.err, ::testing::HasSubstr("(CPUs 0-7) of machine"));
+}
+
 // Events of an ftrace trace, counted as the run's counters count them.
 struct EventCounts {
   int64_t switches_to_task = 0;  // sched_switch with a task as next
@@ -598,6 +743,9 @@ TEST_F(RunCommandTest, TheCostIsEstimatedAndLimitedByMaxRuns) {
   EXPECT_THAT(r.err, ::testing::HasSubstr(
                          "schedsim run: estimate: 12 runs, 0.24 simulated s "
                          "(1.92 simulated CPU-s), about 0 s of wall time"));
+  // 12 x (4096 + 2048 x 8) bytes.
+  EXPECT_THAT(r.err,
+              ::testing::HasSubstr("about 1 MB of memory for the results"));
   std::string text = kExperiment;
   text.replace(text.find("\"seed\""), 0, "\"max_runs\": 10, ");
   const std::string capped = WriteTemp("capped.json", text);
@@ -608,6 +756,38 @@ TEST_F(RunCommandTest, TheCostIsEstimatedAndLimitedByMaxRuns) {
               ::testing::HasSubstr("more than the limit of 10 runs (the file's "
                                    "\"max_runs\"); raise \"max_runs\""));
   EXPECT_EQ(RunSchedsimRun({capped, "--yes", "--format=csv"}).code, 0);
+}
+
+// Issue 49 #12: results stay in memory until the output is written; 2 x
+// 10^6 runs ended in std::bad_alloc (exit 134, every run lost). The
+// estimate states the memory, and more than half of the machine's is
+// refused before anything runs, --yes or not. 10^4 iterations x 100
+// sweep values x 100 variants: 10^8 runs, about 2 TB.
+TEST_F(RunCommandTest, ResultsBeyondTheMachinesMemoryAreRefusedEvenWithYes) {
+  std::string values, variants;
+  for (int i = 1; i <= 100; ++i) {
+    absl::StrAppend(&values, i == 1 ? "" : ",", i);
+    absl::StrAppend(&variants, i == 1 ? "" : ",", "{\"name\": \"v", i, "\"}");
+  }
+  const std::string huge =
+      WriteTemp("huge.json", absl::StrCat(R"({"machine": "skylake-e3-1240v5",
+        "workload": {"model": "rtapp", "params": {"json":
+          "{\"tasks\": {\"t\": {\"run\": 100, \"sleep\": 900}}}"}},
+        "sweep": {"param": "work_cv_pct", "values": [)",
+                                          values, R"(]},
+        "iterations": 10000, "duration_ms": 1, "max_runs": 1000000000,
+        "variants": [)",
+                                          variants, "]}"));
+  Result r = RunSchedsimRun({huge, "--yes", "--format=csv"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.err,
+              ::testing::HasSubstr("100000000 runs, 100000 simulated s (800000 "
+                                   "simulated CPU-s)"));
+  EXPECT_THAT(r.err,
+              ::testing::HasSubstr("about 2.0 TB of memory for the results"));
+  EXPECT_THAT(r.err, ::testing::HasSubstr("which --yes does not lift; split "
+                                          "the runs with --shard=I/N"));
+  EXPECT_EQ(r.out, "");
 }
 
 TEST_F(RunCommandTest, ErrorsAndExitCodes) {
@@ -623,7 +803,9 @@ TEST_F(RunCommandTest, ErrorsAndExitCodes) {
   Result trace = RunSchedsimRun({file_, "--trace=chrome"});
   EXPECT_EQ(trace.code, 2);
   EXPECT_THAT(trace.err,
-              ::testing::HasSubstr("--trace must be perfetto or ftrace"));
+              ::testing::HasSubstr("--trace: expected one of "
+                                   "perfetto|perfetto-proto|csv|ftrace, got "
+                                   "'chrome'"));
   Result iteration =
       RunSchedsimRun({file_, "--trace=perfetto", "--trace-iteration=3"});
   EXPECT_EQ(iteration.code, 2);

@@ -29,6 +29,17 @@ absl::StatusOr<std::shared_ptr<Interface>> Resolve(
 
 // Runs `simulator` as `spec` says, after WireRun.
 absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator) {
+  if (spec.trace_warmup && spec.trace != nullptr) {
+    // Traced from the start: each CPU's frequency and idle state as it
+    // starts, which no event would otherwise tell until they change.
+    simulator.set_trace_sink(spec.trace);
+    const int64_t now = simulator.now().ns();
+    for (int cpu = 0; cpu < spec.machine->num_cpus(); ++cpu) {
+      spec.trace->OnFrequency(now, cpu, simulator.cpu_khz(cpu));
+      const int state = simulator.cpu_idle_state(cpu);
+      if (state >= 0) spec.trace->OnIdle(now, cpu, state);
+    }
+  }
   if (spec.warmup > sim::SimDuration::Zero()) {
     SCHEDSIM_RETURN_IF_ERROR(simulator.RunFor(spec.warmup));
     simulator.ResetStats();

@@ -64,6 +64,9 @@ struct RunSpec {
   sim::SimDuration warmup;          // run, then ResetStats(); none when <= 0
   sim::SimDuration duration;        // measured
   sim::TraceSink* trace = nullptr;  // records the measured interval
+  // `trace` also records the warm-up, after each CPU's frequency and idle
+  // state at the start (as cpu_frequency and cpu_idle events).
+  bool trace_warmup = false;
 };
 
 // The policies and the simulator that uses them, before any run.

@@ -18,8 +18,8 @@
 #include "experiments/run_wiring.h"
 #include "sim/simulator.h"
 #include "sim/time.h"
-#include "traces/chrome_json.h"
-#include "traces/ftrace_writer.h"
+#include "traces/trace_file.h"
+#include "traces/trace_select.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -47,14 +47,16 @@ std::string RunName(const Experiment& e, int point, int variant,
   return name;
 }
 
-// One simulation. `trace` (optional) records the measured interval;
-// `*end_ns` (optional) receives the simulated time at its end.
+// One simulation. `trace` (optional) records the measured interval (and
+// the warm-up with `trace_warmup`); `*end_ns` (optional) receives the
+// simulated time at its end.
 absl::StatusOr<RunResult> RunOne(const Experiment& e,
                                  const topology::Topology& machine,
                                  const Variant& variant, const Point& point,
                                  int iteration, bool keep_task_names,
                                  sim::TraceSink* trace,
-                                 int64_t* end_ns = nullptr) {
+                                 int64_t* end_ns = nullptr,
+                                 bool trace_warmup = false) {
   RunResult result;
   result.seed = e.IterationSeed(iteration);
   RunSpec spec;
@@ -67,6 +69,7 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
   spec.seed = result.seed;
   spec.warmup = sim::Milliseconds(e.warmup_ms);
   spec.duration = sim::Milliseconds(e.duration_ms);
+  spec.trace_warmup = trace_warmup;
   spec.trace = trace;
   SCHEDSIM_ASSIGN_OR_RETURN(RunOutput run, RunOnce(spec));
   if (end_ns != nullptr) *end_ns = run.end_ns;
@@ -360,16 +363,14 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e,
   return Assemble(e, std::move(prepared), std::move(runs));
 }
 
-absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
-                        int point, int variant, int iteration,
-                        std::ostream& out) {
-  return WriteTrace(e, result, point, variant, iteration,
-                    TraceFormat::kPerfetto, out);
-}
+namespace {
 
-absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
-                        int point, int variant, int iteration,
-                        TraceFormat format, std::ostream& out) {
+// WriteTrace and WriteTraceFile: to `out` when `path` is empty.
+absl::Status WriteTraceTo(const Experiment& e, const ExperimentResult& result,
+                          int point, int variant, int iteration,
+                          traces::TraceFileOptions options, std::ostream* out,
+                          const std::string& path,
+                          traces::CpuTimeline* timeline) {
   if (point < 0 || point >= e.num_points() || variant < 0 ||
       variant >= static_cast<int>(e.variants.size()) || iteration < 0 ||
       iteration >= e.iterations) {
@@ -393,35 +394,72 @@ absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
       for (int i = 0; i < t.count; ++i) names.push_back(t.name);
     }
   }
-  const int num_cpus = result.machine->num_cpus();
-  std::unique_ptr<traces::ChromeJsonWriter> json;
-  std::unique_ptr<traces::FtraceWriter> ftrace;
-  sim::TraceSink* sink = nullptr;
-  if (format == TraceFormat::kFtrace) {
-    ftrace = std::make_unique<traces::FtraceWriter>(&out, num_cpus,
-                                                    std::move(names));
-    sink = ftrace.get();
+  options.num_cpus = result.machine->num_cpus();
+  // With a window (or a timeline) the run is traced from its start, so that
+  // each CPU's state at the window's start is known; without one, the
+  // window is the measured interval.
+  const bool from_start = options.selection.HasWindow() || timeline != nullptr;
+  if (from_start && !options.selection.HasWindow()) {
+    options.selection.from_ns = e.warmup_ms * 1000000;
+    options.selection.to_ns = (e.warmup_ms + e.duration_ms) * 1000000;
+  }
+  std::unique_ptr<traces::TraceFile> file;
+  if (path.empty()) {
+    file = traces::TraceFile::ToStream(out, options, std::move(names));
   } else {
-    traces::ChromeJsonWriter::Options options;
-    options.num_cpus = num_cpus;
-    json = std::make_unique<traces::ChromeJsonWriter>(&out, std::move(names),
-                                                      options);
-    sink = json.get();
+    absl::StatusOr<std::unique_ptr<traces::TraceFile>> created =
+        traces::TraceFile::Create(path, options, std::move(names));
+    if (!created.ok()) return created.status();
+    file = *std::move(created);
   }
   int64_t end_ns = 0;
+  traces::TeeTraceSink tee({file->sink(), timeline});
   absl::StatusOr<RunResult> r =
       RunOne(e, *result.machine, result.variants[variant], p, iteration,
-             /*keep_task_names=*/false, sink, &end_ns);
+             /*keep_task_names=*/false, &tee, &end_ns, from_start);
   if (!r.ok()) {
     return WithContext(r.status(), RunName(e, point, variant, iteration));
   }
-  if (json) json->Finish(end_ns);
-  if (ftrace) ftrace->Finish();
-  if (!out) {
+  if (timeline != nullptr) timeline->Finish(end_ns);
+  absl::Status finished = file->Finish(end_ns);
+  if (!finished.ok()) {
+    return absl::InternalError(absl::StrCat(
+        e.filename, ": writing the trace failed: ", finished.message()));
+  }
+  if (out != nullptr && !*out) {
     return absl::InternalError(
         absl::StrCat(e.filename, ": writing the trace failed"));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
+                        int point, int variant, int iteration,
+                        std::ostream& out) {
+  return WriteTrace(e, result, point, variant, iteration,
+                    TraceFormat::kPerfetto, out);
+}
+
+absl::Status WriteTrace(const Experiment& e, const ExperimentResult& result,
+                        int point, int variant, int iteration,
+                        TraceFormat format, std::ostream& out) {
+  traces::TraceFileOptions options;
+  options.format = format == TraceFormat::kFtrace
+                       ? traces::TraceFileFormat::kFtrace
+                       : traces::TraceFileFormat::kChromeJson;
+  return WriteTraceTo(e, result, point, variant, iteration, options, &out, "",
+                      nullptr);
+}
+
+absl::Status WriteTraceFile(const Experiment& e, const ExperimentResult& result,
+                            int point, int variant, int iteration,
+                            const traces::TraceFileOptions& options,
+                            const std::string& path,
+                            traces::CpuTimeline* timeline) {
+  return WriteTraceTo(e, result, point, variant, iteration, options, nullptr,
+                      path, timeline);
 }
 
 }  // namespace schedsim::experiments

@@ -36,6 +36,8 @@
 #include "experiments/reports.h"
 #include "platform/registry.h"
 #include "topology/topology.h"
+#include "traces/cpu_timeline.h"
+#include "traces/trace_file.h"
 #include "workloads/model_registry.h"
 
 namespace schedsim::experiments {
@@ -137,6 +139,21 @@ enum class TraceFormat {
 absl::Status WriteTrace(const Experiment& experiment,
                         const ExperimentResult& result, int point, int variant,
                         int iteration, TraceFormat format, std::ostream& out);
+
+// Runs (point, variant, iteration) again with its trace written to `path` in
+// any format, bounded to a window and CPUs and compressed as `options` say
+// (traces/trace_file.h; options.num_cpus is set from the machine). Without
+// a window the trace is the measured interval (simulated time warm-up ..
+// warm-up + duration); with one, the run is traced from its start and the
+// window may cover the warm-up. `timeline` (optional; see
+// traces/cpu_timeline.h) also receives every event from the start, and the
+// trace then begins with each CPU's state at its window's start.
+absl::Status WriteTraceFile(const Experiment& experiment,
+                            const ExperimentResult& result, int point,
+                            int variant, int iteration,
+                            const traces::TraceFileOptions& options,
+                            const std::string& path,
+                            traces::CpuTimeline* timeline = nullptr);
 
 }  // namespace schedsim::experiments
 

@@ -88,8 +88,8 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
   SCHEDSIM_RETURN_IF_ERROR(CheckKeys(
       root, "",
       {"description", "machine", "sysfs", "hwloc", "power_model", "seed",
-       "duration_ms", "warmup_ms", "config", "policies", "channels", "barriers",
-       "devices", "metrics", "programs", "tasks"},
+       "duration_ms", "warmup_ms", "kernel", "config", "policies", "channels",
+       "barriers", "devices", "metrics", "programs", "tasks"},
       "a scenario"));
   Scenario s;
   s.filename = filename();
@@ -112,6 +112,15 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
   if (root.contains("warmup_ms")) {
     SCHEDSIM_ASSIGN_OR_RETURN(
         s.warmup_ms, Int(root["warmup_ms"], "warmup_ms", 0, kMaxDurationMs));
+  }
+  if (root.contains("kernel")) {
+    // The kernel's switches and idle-CPU search; "config" and "policies"
+    // may override them.
+    SCHEDSIM_ASSIGN_OR_RETURN(sim::KernelVersion kv,
+                              Kernel(root["kernel"], "kernel"));
+    s.kernel = kv.ToString();
+    sim::ApplyKernel(kv, &s.config);
+    s.policies.placement = sim::KernelPlacementPolicy(kv);
   }
   if (root.contains("config")) {
     SCHEDSIM_RETURN_IF_ERROR(

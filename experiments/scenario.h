@@ -55,7 +55,8 @@ struct Scenario {
   uint64_t seed = 1;
   int64_t duration_ms = 0;  // measured, after the warm-up
   int64_t warmup_ms = 0;    // run, then ResetStats()
-  sim::SimConfig config;
+  std::string kernel;       // "6.12" (sim/kernels.h); "" when none named
+  sim::SimConfig config;    // the defaults, the kernel's, the file's
   ScenarioPolicies policies;
   // Names resolved to ids; tasks[i] is the file's tasks[i].
   sim::Workload workload;

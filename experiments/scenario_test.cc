@@ -361,18 +361,27 @@ TEST(ScenarioErrorTest, SyntaxErrorReportsLineColumnAndOffset) {
                                       "(byte offset 0): invalid JSON"));
 }
 
+// Issue 49 #16: the CPU-list phrase was printed twice, without the reason.
+TEST(ScenarioErrorTest, ABadAffinitySaysWhyOnce) {
+  EXPECT_EQ(ErrorOf(Minimal(R"("programs": {"p": []},
+                         "tasks": [{"program": "p", "affinity": "4-2"}])")),
+            "scenario.json: tasks[0].affinity: expected a CPU list like "
+            "\"0-3,8\", got \"4-2\": the range \"4-2\" ends before it starts "
+            "(\"\" = all CPUs)");
+}
+
 TEST(ScenarioErrorTest, UnknownKeysAreListed) {
   EXPECT_EQ(ErrorOf(Minimal(R"("sed": 3)")),
             "scenario.json: unknown key 'sed' (did you mean 'seed'?); a "
             "scenario has the keys description, machine, sysfs, hwloc, "
-            "power_model, seed, duration_ms, warmup_ms, config, policies, "
-            "channels, barriers, devices, metrics, programs, tasks");
+            "power_model, seed, duration_ms, warmup_ms, kernel, config, "
+            "policies, channels, barriers, devices, metrics, programs, tasks");
   EXPECT_EQ(
       ErrorOf(Minimal(R"("programs": {"p": []},
                          "tasks": [{"program": "p", "cont": 2}])")),
       "scenario.json: tasks[0]: unknown key 'cont' (did you mean 'count'?); "
       "a task has the keys name, program, count, nice, policy, rt_priority, "
-      "affinity, start_cpu, uclamp_min, uclamp_max");
+      "affinity, start_cpu, uclamp_min, uclamp_max, slice_us");
   EXPECT_THAT(ErrorOf(Minimal(R"("config": {"hzz": 100})")),
               StartsWith("scenario.json: config: unknown key 'hzz' (did you "
                          "mean 'hz'?); the config keys are hz, "));

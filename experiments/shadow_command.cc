@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 #include "absl/strings/str_split.h"
 #include "experiments/flags.h"
 #include "experiments/machine_source.h"
@@ -42,7 +43,8 @@ constexpr char kUsage[] =
     "                       [--save-trace=FILE])\n"
     "                       (--cpuidle=NAME | --placement=NAME)\n"
     "                       [--param=KEY=VALUE ...] [--machine=NAME |\n"
-    "                       --sysfs=DIR [--power-model=NAME]]\n"
+    "                       (--sysfs=DIR | --hwloc=FILE) "
+    "[--power-model=NAME]]\n"
     "                       [--format=text|json] [--hz=N] "
     "[--assume-timer-us=N]\n"
     "                       [--latency-limit-us=N] "
@@ -127,6 +129,7 @@ void PrintWarnings(const std::vector<std::string>& warnings,
 Json IdleJson(const traces::IdleShadowReport& r, const std::string& trace,
               const std::map<std::string, platform::ParamValue>& params) {
   Json j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["command"] = "shadow";
   j["family"] = "cpuidle";
   j["policy"] = r.governor;
@@ -234,6 +237,7 @@ Json PlacementJson(const traces::PlacementShadowReport& r,
                    const std::string& trace,
                    const std::map<std::string, platform::ParamValue>& params) {
   Json j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["command"] = "shadow";
   j["family"] = "placement";
   j["policy"] = r.policy;
@@ -250,6 +254,7 @@ Json PlacementJson(const traces::PlacementShadowReport& r,
   j["options"] = o;
   j["wakeup_events"] = r.wakeup_events;
   j["waking_events"] = r.waking_events;
+  j["wakings_from_next_run"] = r.wakings_from_next_run;
   j["evaluated"] = r.evaluated;
   j["skipped"] = {{"wakeup_new", r.skipped_wakeup_new},
                   {"rt", r.skipped_rt},
@@ -299,7 +304,12 @@ void PlacementText(const traces::PlacementShadowReport& r,
   }
   out << "\n";
   out << "Wake-up events: " << r.wakeup_events << " sched_wakeup(_new), "
-      << r.waking_events << " sched_waking\n";
+      << r.waking_events << " sched_waking";
+  if (r.wakings_from_next_run > 0) {
+    out << " (no sched_wakeup: the kernel's CPU of " << r.wakings_from_next_run
+        << " taken from the task's next migration or run)";
+  }
+  out << "\n";
   out << "Evaluated: " << r.evaluated << "; not evaluated: " << r.skipped_rt
       << " RT, " << r.skipped_pinned << " per-CPU kthreads, "
       << r.skipped_no_prev << " unknown prev, " << r.skipped_wakeup_new
@@ -385,9 +395,12 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
   flags.String("sysfs", &source.sysfs,
                "a sysfs root holding devices/system/cpu (the traced "
                "machine's, for its idle state table)");
+  flags.String("hwloc", &source.hwloc,
+               "an hwloc XML file of the traced machine instead (it has no "
+               "idle-state table: give --power-model for --cpuidle)");
   flags.String("power-model", &source.power_model,
-               "with --sysfs: a built-in machine whose C-state, frequency and "
-               "power tables the imported machine takes");
+               "with --sysfs or --hwloc: a built-in machine whose C-state, "
+               "frequency and power tables the imported machine takes");
   flags.String("format", &format, "text or json");
   flags.Int("hz", &hz,
             "CONFIG_HZ of the traced kernel: tick boundaries every 1/HZ s");
@@ -484,13 +497,16 @@ int ShadowCommand(const std::vector<std::string>& args_in, std::ostream& out,
     return usage_error(absl::StrCat(
         "--wake-target must be sync, prev or waker, got '", wake_target, "'"));
   }
-  if (!source.machine.empty() && !source.sysfs.empty()) {
-    return usage_error("give only one of --machine and --sysfs");
+  if (!source.machine.empty() + !source.sysfs.empty() + !source.hwloc.empty() >
+      1) {
+    return usage_error("give only one of --machine, --sysfs and --hwloc");
   }
-  if (!source.power_model.empty() && source.sysfs.empty()) {
-    return usage_error("--power-model is for an imported machine (--sysfs)");
+  if (!source.power_model.empty() && source.sysfs.empty() &&
+      source.hwloc.empty()) {
+    return usage_error(
+        "--power-model is for an imported machine (--sysfs or --hwloc)");
   }
-  if (source.machine.empty() && source.sysfs.empty()) {
+  if (source.machine.empty() && source.sysfs.empty() && source.hwloc.empty()) {
     if (live) {
       source.sysfs = "/sys";  // the machine being recorded
     } else {

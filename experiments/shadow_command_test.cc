@@ -150,6 +150,42 @@ TEST(ShadowCommandTest, IdleParams) {
   EXPECT_THAT(bad.err, HasSubstr("no_such"));
 }
 
+// `perf script` text of `perf sched record` (a real capture; its wake-ups
+// are sched_waking) is a trace like any other.
+TEST(ShadowCommandTest, PerfScriptCapture) {
+  const std::string perf = "tests/data/perf_sched_pipe.perf.txt";
+  const Result r =
+      Shadow({Arg("trace", perf), "--placement=sis_util", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["trace"], perf);
+  EXPECT_EQ(j["trace_cpus"], 2);
+  EXPECT_GT(j["evaluated"].get<int>(), 50);
+  EXPECT_GT(j["wakings_from_next_run"].get<int>(), 50);
+  const Result idle = Shadow({Arg("trace", perf), "--cpuidle=menu"});
+  ASSERT_EQ(idle.code, 0) << idle.err;
+  // The capture has no cpu_idle events (tests/data/README.md).
+  EXPECT_THAT(idle.err, HasSubstr("warning: the trace has no idle periods"));
+}
+
+// The warning about the machine suggests --hwloc: shadow takes it.
+TEST(ShadowCommandTest, HwlocMachineAsTheWarningSuggests) {
+  const Result r =
+      Shadow({Arg("trace", kLisa), "--placement=sis_util",
+              "--hwloc=tests/data/hybrid_cpukinds.xml", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["machine"], "hybrid_cpukinds");
+  EXPECT_THAT(r.err, HasSubstr("give the recording machine (--machine, "
+                               "--sysfs or --hwloc with --power-model)"));
+  const Result both = Shadow({Arg("trace", kLisa), "--placement=sis_util",
+                              "--machine=juno-r0", "--hwloc=x.xml"});
+  EXPECT_EQ(both.code, 2);
+  EXPECT_THAT(both.err,
+              HasSubstr("give only one of --machine, --sysfs and --hwloc"));
+}
+
 TEST(ShadowCommandTest, PlacementTextAndJson) {
   Result r = Shadow({Arg("trace", kSurfaceflinger), "--placement=sis_util"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -198,7 +234,7 @@ TEST(ShadowCommandTest, UsageErrors) {
        "--wake-target"},
       {{Arg("trace", kLisa), "--cpuidle=menu", "--machine=zen3-2s-nps1",
         "--sysfs=/sys"},
-       "only one of --machine and --sysfs"},
+       "only one of --machine, --sysfs and --hwloc"},
       {{Arg("trace", kLisa), "--cpuidle=menu", "extra"},
        "unexpected argument 'extra'"},
       {{Arg("trace", kLisa), "--cpuidle=menu", "--nosuchflag"}, "nosuchflag"},

@@ -86,7 +86,15 @@ std::vector<std::pair<const char*, Counter*>> Counters(Report& r) {
           {"chose_prev", &r.chose_prev},
           {"chose_other", &r.chose_other},
           {"migrations", &r.migrations},
-          {"context_switches", &r.context_switches}};
+          {"context_switches", &r.context_switches},
+          {"wait_count", &r.wait_count},
+          {"nr_voluntary_switches", &r.nr_voluntary_switches},
+          {"nr_involuntary_switches", &r.nr_involuntary_switches},
+          {"nr_wakeups_local", &r.nr_wakeups_local},
+          {"nr_wakeups_remote", &r.nr_wakeups_remote},
+          {"nr_wakeups_migrate", &r.nr_wakeups_migrate},
+          {"nr_wakeups_affine", &r.nr_wakeups_affine},
+          {"searches_failed", &r.searches_failed}};
 }
 
 absl::StatusOr<RunReport> ParseRunReport(const OrderedJson& j,
@@ -125,6 +133,10 @@ absl::StatusOr<RunReport> ParseRunReport(const OrderedJson& j,
   for (const auto& [key, field] : Counters<RunReport, uint64_t>(r)) {
     SCHEDSIM_ASSIGN_OR_RETURN(*field, Unsigned<uint64_t>(j, key, where));
   }
+  SCHEDSIM_ASSIGN_OR_RETURN(r.wait_sum_ns,
+                            Unsigned<int64_t>(j, "wait_sum_ns", where));
+  SCHEDSIM_ASSIGN_OR_RETURN(r.wait_max_ns,
+                            Unsigned<int64_t>(j, "wait_max_ns", where));
   return r;
 }
 
@@ -228,6 +240,8 @@ OrderedJson RunResultJson(const RunResult& run, OrderedJson j) {
        Counters<const RunReport, const uint64_t>(r)) {
     report[key] = *field;
   }
+  report["wait_sum_ns"] = r.wait_sum_ns;
+  report["wait_max_ns"] = r.wait_max_ns;
   j["seed"] = run.seed;
   j["events"] = run.events;
   j["metrics"] = std::move(metrics);
@@ -268,6 +282,13 @@ OrderedJson PartialHeader(const std::string& kind, const Shard& shard,
   return j;
 }
 
+std::string PartialDigest(const OrderedJson& partial) {
+  OrderedJson rest = partial;
+  rest.erase("digest");
+  return ContentHash(
+      rest.dump(-1, ' ', false, OrderedJson::error_handler_t::replace));
+}
+
 absl::StatusOr<std::string> WritePartial(const OrderedJson& partial,
                                          const Shard& shard,
                                          const std::string& dir) {
@@ -279,12 +300,18 @@ absl::StatusOr<std::string> WritePartial(const OrderedJson& partial,
         absl::StrCat("cannot create ", d.string(), ": ", ec.message()));
   }
   const std::string path = (d / shard.FileName()).string();
+  // The digest of everything else (issue 49 #13): merge refuses a shard
+  // whose metrics or seeds were edited by hand.
+  OrderedJson signed_partial = partial;
+  signed_partial.erase("digest");
+  signed_partial["digest"] = PartialDigest(signed_partial);
   // Written to a temporary name and renamed: a reader never sees half a
   // file.
   const std::string tmp = path + ".tmp";
   std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
   if (f) {
-    f << partial.dump(1, ' ', false, OrderedJson::error_handler_t::replace)
+    f << signed_partial.dump(1, ' ', false,
+                             OrderedJson::error_handler_t::replace)
       << "\n";
   }
   if (f) f.close();
@@ -304,7 +331,29 @@ absl::StatusOr<LoadedPartial> LoadPartial(const std::string& path) {
                             ReadFileText(path, "partial result"));
   LoadedPartial p;
   p.path = path;
-  p.json = OrderedJson::parse(text, nullptr, /*allow_exceptions=*/false);
+  // A key twice in one object: JSON parsers keep either one; a partial
+  // result written by schedsim never has it (issue 49 #13).
+  std::vector<std::set<std::string>> keys;
+  std::string duplicate;
+  const OrderedJson::parser_callback_t check =
+      [&](int, OrderedJson::parse_event_t event, OrderedJson& parsed) {
+        if (event == OrderedJson::parse_event_t::object_start) {
+          keys.emplace_back();
+        } else if (event == OrderedJson::parse_event_t::object_end) {
+          if (!keys.empty()) keys.pop_back();
+        } else if (event == OrderedJson::parse_event_t::key && !keys.empty() &&
+                   parsed.is_string() && duplicate.empty() &&
+                   !keys.back().insert(parsed.get<std::string>()).second) {
+          duplicate = parsed.get<std::string>();
+        }
+        return true;
+      };
+  p.json = OrderedJson::parse(text, check, /*allow_exceptions=*/false);
+  if (!duplicate.empty() && !p.json.is_discarded()) {
+    return Invalid(path, absl::StrCat("the key \"", duplicate,
+                                      "\" appears twice in one object; a "
+                                      "partial result has each key once"));
+  }
   if (p.json.is_discarded() || !p.json.is_object() ||
       !p.json.contains("schedsim_partial")) {
     return Invalid(path,
@@ -342,6 +391,14 @@ absl::StatusOr<LoadedPartial> LoadPartial(const std::string& path) {
   p.settings = j["settings"];
   if (j["source"].value("hash", std::string()) != ContentHash(p.source_text)) {
     return Invalid(path, "the source text does not match its hash");
+  }
+  if (!j.contains("digest") || !j["digest"].is_string() ||
+      j["digest"].get<std::string>() != PartialDigest(j)) {
+    return Invalid(
+        path, absl::StrCat("its content does not match its digest ",
+                           j.contains("digest") ? j["digest"].dump() : "(none)",
+                           ": the file was changed after `--shard` wrote it; "
+                           "run that shard again"));
   }
   return p;
 }

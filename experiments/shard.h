@@ -46,7 +46,8 @@
 namespace schedsim::experiments {
 
 inline constexpr int kMaxShards = 100000;
-inline constexpr int kPartialFormat = 1;
+// 2: with "digest", the FNV-1a 64 of the rest of the file (issue 49 #13).
+inline constexpr int kPartialFormat = 2;
 
 struct Shard {
   int index = 0;  // 0..count-1
@@ -88,6 +89,10 @@ OrderedJson PartialHeader(const std::string& kind, const Shard& shard,
                           const std::string& source_file,
                           const std::string& source_text,
                           const OrderedJson& settings);
+
+// ContentHash of `partial` without its "digest" key, as written by
+// WritePartial and checked by LoadPartials.
+std::string PartialDigest(const OrderedJson& partial);
 
 // Writes `partial` to DIR/shard-I-of-N.json (DIR created if missing; ""
 // is the current directory) and returns the path.

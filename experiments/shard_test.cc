@@ -2,6 +2,9 @@
 
 #include "experiments/shard.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -227,6 +230,7 @@ TEST_F(ShardTest, MergeRefusesShardsOfDifferentSeedsFilesAndBuilds) {
   const std::string path = a + "/shard-1-of-2.json";
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(ReadFile(path));
   j["schedsim"]["commit"] = "0123456";
+  j["digest"] = PartialDigest(j);  // as another build would write it
   std::ofstream(path) << j.dump();
   m = Call(&MergeCommand, {a});
   EXPECT_EQ(m.code, 1);
@@ -243,12 +247,14 @@ TEST_F(ShardTest, MergeRejectsBrokenPartials) {
   const std::string path = a + "/shard-1-of-2.json";
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(ReadFile(path));
   j["runs"][0]["metrics"] = "x";
+  j["digest"] = PartialDigest(j);  // past the digest, to the reader's checks
   std::ofstream(path) << j.dump();
   Result m = Call(&MergeCommand, {a});
   EXPECT_EQ(m.code, 1);
   EXPECT_THAT(m.err, HasSubstr(path + ": experiment " + file_ +
                                ": runs[0].metrics: expected an array"));
   j["runs"].erase(0);
+  j["digest"] = PartialDigest(j);
   std::ofstream(path) << j.dump();
   m = Call(&MergeCommand, {a});
   EXPECT_EQ(m.code, 1);
@@ -262,6 +268,45 @@ TEST_F(ShardTest, MergeRejectsBrokenPartials) {
   EXPECT_THAT(m.err, HasSubstr("no such directory or file"));
   m = Call(&MergeCommand, {});
   EXPECT_EQ(m.code, 2);
+}
+
+// Issue 49 #13: a shard whose metric or per-run seed was edited by hand,
+// or with a key twice, was merged.
+TEST_F(ShardTest, MergeRefusesEditedShardsAndDuplicateKeys) {
+  const std::string a = Shards(2, "edited");
+  const std::string path = a + "/shard-1-of-2.json";
+  const std::string original = ReadFile(path);
+  ASSERT_THAT(original, HasSubstr("\"digest\": \"fnv1a64:"));
+  EXPECT_EQ(Call(&MergeCommand, {a, "--format=csv"}).code, 0);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(original);
+  for (const char* what : {"metric", "seed"}) {
+    nlohmann::ordered_json edited = j;
+    if (std::string(what) == "metric") {
+      edited["runs"][0]["metrics"][0] =
+          edited["runs"][0]["metrics"][0].get<double>() * 2;
+    } else {
+      edited["runs"][0]["seed"] = 12345;
+    }
+    std::ofstream(path) << edited.dump(1);
+    Result m = Call(&MergeCommand, {a});
+    EXPECT_EQ(m.code, 1) << what;
+    EXPECT_THAT(m.err, HasSubstr(path + ": its content does not match its "
+                                        "digest"))
+        << what;
+    EXPECT_THAT(m.err, HasSubstr("run that shard again")) << what;
+  }
+  // A key twice: the second "seed" would win in most parsers.
+  std::string twice = original;
+  const size_t at = twice.find("\"seed\":");
+  ASSERT_NE(at, std::string::npos);
+  twice.insert(at, "\"seed\": 99, ");
+  std::ofstream(path) << twice;
+  Result m = Call(&MergeCommand, {a});
+  EXPECT_EQ(m.code, 1);
+  EXPECT_THAT(m.err, HasSubstr(path + ": the key \"seed\" appears twice in "
+                                      "one object"));
+  std::ofstream(path) << original;
+  EXPECT_EQ(Call(&MergeCommand, {a, "--format=csv"}).code, 0);
 }
 
 TEST_F(ShardTest, RunRefusesShardWithFlagsItCannotHonour) {
@@ -326,6 +371,152 @@ TEST_F(ShardTest, SlurmErrorsNameTheFlag) {
                                   "--schedsim=/bin/true"});
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.err, HasSubstr("already holds partial results"));
+}
+
+// Issue 49 #11: user strings cannot inject commands into the batch scripts.
+// The generated scripts run under bash with stub `sbatch`, `srun` and
+// schedsim programs: the stub schedsim must receive each string as one
+// argument, unchanged, and no injected command may run.
+class SlurmInjectionTest : public ShardTest {
+ protected:
+  void SetUp() override {
+    ShardTest::SetUp();
+    char cwd[4096];
+    ASSERT_NE(getcwd(cwd, sizeof(cwd)), nullptr);
+    old_cwd_ = cwd;
+    // Relative names: the injected commands would run in this directory.
+    ASSERT_EQ(chdir(dir_.c_str()), 0);
+    bin_ = dir_ / "bin";
+    fs::create_directories(bin_);
+    WriteStub("sbatch", "echo \"$@\" >> sbatch.calls; echo 42\n");
+    WriteStub("srun", "touch srun-ran\n");
+    WriteStub("schedsim-stub", "printf '%s\\0' \"$@\" > stub.args\n");
+  }
+  void TearDown() override { ASSERT_EQ(chdir(old_cwd_.c_str()), 0); }
+  void WriteStub(const std::string& name, const std::string& body) {
+    const fs::path p = bin_ / name;
+    std::ofstream(p) << "#!/bin/sh\n" << body;
+    fs::permissions(p, fs::perms::owner_all);
+  }
+  // Runs `script` as Slurm would start task 0; its exit status.
+  int RunScript(const std::string& script) {
+    const std::string command = absl::StrCat(
+        "cd '", dir_.string(), "' && PATH='", bin_.string(),
+        "':\"$PATH\" SLURM_ARRAY_TASK_ID=0 SLURM_CPUS_PER_TASK=1 bash '",
+        script, "' > /dev/null 2>&1");
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  // The stub's arguments from its last run.
+  std::vector<std::string> StubArgs() {
+    std::string text = ReadFile((dir_ / "stub.args").string());
+    std::vector<std::string> args;
+    size_t start = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\0') {
+        args.push_back(text.substr(start, i - start));
+        start = i + 1;
+      }
+    }
+    return args;
+  }
+  // Nothing an injection would leave.
+  void ExpectNoInjection(const std::string& what) {
+    for (const char* marker : {"injected", "srun-ran"}) {
+      EXPECT_FALSE(fs::exists(dir_ / marker)) << what << ": " << marker;
+    }
+  }
+
+  std::string old_cwd_;
+  fs::path bin_;
+};
+
+TEST_F(SlurmInjectionTest, QuotesInAFileNameReachTheJobAsOneArgument) {
+  const std::string stub = (bin_ / "schedsim-stub").string();
+  for (const std::string name :
+       {"it's.json", "a'$(touch injected)'b.json", "`touch injected`.json",
+        "x';touch injected;'.json", "$(srun).json", "\"; srun; \".json"}) {
+    std::ofstream(dir_ / name) << kExperiment;
+    const std::string out = (dir_ / "slurm").string();
+    fs::remove_all(out);
+    Result r = Call(&SlurmCommand,
+                    {name, "--shards=2", "--out=" + out, "--schedsim=" + stub});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    fs::remove(dir_ / "stub.args");
+    EXPECT_EQ(RunScript(out + "/array.sbatch"), 0) << name;
+    const std::vector<std::string> args = StubArgs();
+    ASSERT_GE(args.size(), 2u) << name;
+    EXPECT_EQ(args[0], "run");
+    EXPECT_EQ(args[1], name);
+    EXPECT_EQ(RunScript(out + "/merge.sbatch"), 0) << name;
+    EXPECT_EQ(RunScript(out + "/submit.sh"), 0) << name;
+    ExpectNoInjection(name);
+  }
+  // --only with --validate, the same way.
+  const std::string only = "a'$(touch injected)'|`srun`";
+  const std::string out = (dir_ / "validate").string();
+  Result r = Call(&SlurmCommand, {"--validate", "--only=" + only, "--shards=2",
+                                  "--out=" + out, "--schedsim=" + stub});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(RunScript(out + "/array.sbatch"), 0);
+  const std::vector<std::string> args = StubArgs();
+  ASSERT_GE(args.size(), 2u);
+  EXPECT_EQ(args[1], "--only=" + only);
+  ExpectNoInjection("--only");
+}
+
+TEST_F(SlurmInjectionTest, ALineBreakInAnyStringIsRefused) {
+  const std::string stub = (bin_ / "schedsim-stub").string();
+  const std::string name = "exp\ntouch injected\nsrun\n.json";
+  std::ofstream(dir_ / name) << kExperiment;
+  const std::string out = (dir_ / "slurm").string();
+  Result r = Call(&SlurmCommand,
+                  {name, "--shards=2", "--out=" + out, "--schedsim=" + stub});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err,
+              HasSubstr("the experiment FILE holds a control character "
+                        "(byte 0x0a at offset 3), which would end a line of "
+                        "the batch scripts; got 'exp\\ntouch injected"));
+  // Had a script been written, running it injects nothing.
+  if (fs::exists(out + "/array.sbatch")) {
+    RunScript(out + "/array.sbatch");
+    RunScript(out + "/merge.sbatch");
+  }
+  ExpectNoInjection("newline");
+  EXPECT_FALSE(fs::exists(out + "/array.sbatch"));
+
+  r = Call(&SlurmCommand, {"--validate", "--only=a\ntouch injected",
+                           "--shards=2", "--out=" + out, "--schedsim=" + stub});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--only holds a control character"));
+  for (const std::string time : {"10:00\ntouch injected", "1:00 --x", "-1"}) {
+    r = Call(&SlurmCommand, {"--validate", "--time=" + time, "--shards=2",
+                             "--out=" + out, "--schedsim=" + stub});
+    EXPECT_EQ(r.code, 2) << time;
+    EXPECT_THAT(r.err, HasSubstr("--time must be MM, MM:SS")) << time;
+  }
+  // A working directory with a line break (it reaches `cd` and, through
+  // an absolute --out, the #SBATCH --output lines).
+  const fs::path odd = dir_ / "odd\ntouch injected";
+  fs::create_directories(odd);
+  ASSERT_EQ(chdir(odd.c_str()), 0);
+  r = Call(&SlurmCommand,
+           {"--validate", "--shards=2", "--out=rel", "--schedsim=" + stub});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("the working directory '"));
+  EXPECT_THAT(r.err, HasSubstr("which would end a line of the batch scripts"));
+  EXPECT_FALSE(fs::exists(odd / "rel" / "array.sbatch"));
+  ASSERT_EQ(chdir(dir_.c_str()), 0);
+  // A space in the absolute --out cannot go into #SBATCH --output.
+  const fs::path spaced = dir_ / "with space";
+  fs::create_directories(spaced);
+  ASSERT_EQ(chdir(spaced.c_str()), 0);
+  r = Call(&SlurmCommand,
+           {"--validate", "--shards=2", "--out=rel", "--schedsim=" + stub});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("which an #SBATCH --output line cannot carry"));
+  ASSERT_EQ(chdir(dir_.c_str()), 0);
+  ExpectNoInjection("cwd");
 }
 
 }  // namespace

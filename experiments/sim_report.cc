@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -323,6 +324,7 @@ nlohmann::ordered_json SimReportJson(const sim::SimStats& stats,
                                      const SimReportContext& context) {
   const Summary s = Summarize(stats, machine);
   Json j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["scenario"] = context.scenario;
   j["machine"] = machine.name();
   j["num_cpus"] = machine.num_cpus();
@@ -330,6 +332,7 @@ nlohmann::ordered_json SimReportJson(const sim::SimStats& stats,
   j["policies"] = {{"cpufreq", context.cpufreq},
                    {"cpuidle", context.cpuidle},
                    {"placement", context.placement}};
+  j["kernel"] = context.kernel.empty() ? Json() : Json(context.kernel);
   j["warmup_s"] = static_cast<double>(context.warmup_ns) * 1e-9;
   j["duration_s"] = s.duration_s;
   j["events"] = stats.events;
@@ -363,10 +366,33 @@ nlohmann::ordered_json SimReportJson(const sim::SimStats& stats,
     one["iowait_ns"] = t.iowait_ns;
     one["voluntary_switches"] = t.voluntary_switches;
     one["involuntary_switches"] = t.involuntary_switches;
+    one["wait_sum_ns"] = t.wait_sum_ns;
+    one["wait_count"] = t.wait_count;
+    one["wait_max_ns"] = t.wait_max_ns;
     one["exited"] = t.exited;
     tasks.push_back(std::move(one));
   }
   j["tasks"] = std::move(tasks);
+  // schedstats summed over every task (not only those listed).
+  int64_t wait_sum = 0;
+  uint64_t waits = 0, vol = 0, invol = 0;
+  for (const sim::TaskStats& t : stats.tasks) {
+    wait_sum += t.wait_sum_ns;
+    waits += t.wait_count;
+    vol += t.voluntary_switches;
+    invol += t.involuntary_switches;
+  }
+  j["schedstat"] = {{"wait_sum_ns", wait_sum},
+                    {"run_delay_ns", wait_sum},
+                    {"wait_count", waits},
+                    {"nr_voluntary_switches", vol},
+                    {"nr_involuntary_switches", invol},
+                    {"nr_wakeups_remote", stats.placement.remote_wakeups},
+                    {"nr_wakeups_migrate", stats.placement.migrated_wakeups},
+                    {"nr_wakeups_affine", stats.placement.affine_this},
+                    {"searches", stats.placement.searches},
+                    {"searches_failed",
+                     stats.placement.searches - stats.placement.chosen_idle}};
 
   j["context_switches"] = stats.context_switches;
   j["migrations"] = stats.migrations;

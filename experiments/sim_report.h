@@ -31,6 +31,7 @@ struct SimReportContext {
   std::string cpufreq;
   std::string cpuidle;
   std::string placement;
+  std::string kernel;  // "" when the scenario names none
 };
 
 // Tasks listed individually (the first ones by id); the rest are counted.

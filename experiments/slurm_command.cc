@@ -10,6 +10,7 @@
 #include <regex>
 #include <system_error>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -46,6 +47,21 @@ std::string Quote(const std::string& text) {
     }
   }
   return out + "'";
+}
+
+// Every user string that reaches a script is quoted for the shell, but a
+// line break would still end a `#` comment or an #SBATCH line, and other
+// control characters have no business in a path: such strings are refused.
+// The message names what holds one and where.
+std::string ControlCharacterIn(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      return absl::StrCat("a control character (byte 0x",
+                          absl::Hex(c, absl::kZeroPad2), " at offset ", i, ")");
+    }
+  }
+  return "";
 }
 
 bool WriteFile(const fs::path& path, const std::string& text, bool executable,
@@ -204,6 +220,21 @@ int SlurmCommand(const std::vector<std::string>& args, std::ostream& out,
         absl::StrCat("--tier must be quick or full, got '", tier, "'"));
   }
 
+  // Issue 49 #11: nothing a user typed may end a script line.
+  for (const auto& [what, value] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"the experiment FILE", validate ? "" : positional[0]},
+           {"--only", only},
+           {"--schedsim", schedsim}}) {
+    const std::string bad = ControlCharacterIn(value);
+    if (!bad.empty()) {
+      return usage_error(absl::StrCat(what, " holds ", bad,
+                                      ", which would end a line of the batch "
+                                      "scripts; got '",
+                                      absl::CEscape(value), "'"));
+    }
+  }
+
   // The command each shard runs, less --shard and --out.
   std::string command;
   if (validate) {
@@ -240,6 +271,22 @@ int SlurmCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   const fs::path dir = fs::absolute(out_dir, ec);
   const fs::path cwd = fs::current_path(ec);
+  // The working directory reaches the scripts too (`cd`, and through an
+  // absolute --out the #SBATCH --output lines, which take no quoting).
+  if (const std::string bad = ControlCharacterIn(cwd.string()); !bad.empty()) {
+    err << "schedsim slurm: the working directory '"
+        << absl::CEscape(cwd.string()) << "' holds " << bad
+        << ", which would end a line of the batch scripts; run from "
+           "another directory\n";
+    return 1;
+  }
+  if (!std::regex_match(dir.string(), safe)) {
+    err << "schedsim slurm: --out=" << out_dir << " is '"
+        << absl::CEscape(dir.string())
+        << "', which an #SBATCH --output line cannot carry (letters, digits "
+           "and _ . , : / + @ = - only); give an absolute --out of those\n";
+    return 1;
+  }
   for (const fs::path& sub : {dir / "shards", dir / "logs"}) {
     fs::create_directories(sub, ec);
     if (ec) {

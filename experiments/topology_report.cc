@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 
 namespace schedsim::experiments {
 
@@ -111,7 +112,19 @@ std::string TopologyText(const Topology& t,
         absl::StrCat(CacheName(c), " ", Size(c.size_bytes),
                      c.ways ? absl::StrCat(" ", c.ways, "-way") : ""));
   }
-  if (!caches.empty()) line("Caches (per CPU)", absl::StrJoin(caches, ", "));
+  // The model keeps one cache list per machine. On a machine whose CPUs
+  // differ (big.LITTLE) it is not every CPU's (issue 49 #8: juno-r0's
+  // LITTLE CPU 0 has a 1 MiB L2, not the listed 2 MiB): labelled so.
+  if (!caches.empty()) {
+    if (t.asym_capacity()) {
+      line("Caches (machine-wide)",
+           absl::StrCat(absl::StrJoin(caches, ", "),
+                        " (one list for the machine; its CPUs of other "
+                        "capacities may have other caches)"));
+    } else {
+      line("Caches (per CPU)", absl::StrJoin(caches, ", "));
+    }
+  }
   if (t.asym_capacity()) {
     std::vector<std::string> caps;
     for (int c = 0; c < t.num_cpus(); ++c) {
@@ -247,6 +260,7 @@ nlohmann::json TopologyJson(const Topology& t,
                             const topology::SchedDomains& domains, int cpu) {
   using nlohmann::json;
   json j;
+  j["schema_version"] = base::kResultSchemaVersion;
   j["machine"] = t.name();
   j["model_name"] = t.model_name();
   j["vendor"] = topology::VendorName(t.vendor());

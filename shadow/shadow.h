@@ -220,6 +220,11 @@ struct PlacementShadowReport {
   int64_t skipped_pinned = 0;
   int64_t skipped_no_prev = 0;
   int64_t skipped_unmatched_waking = 0;
+  // sched_waking decisions whose kernel answer was taken from the task's
+  // next run (its first sched_migrate_task after the waking, else the CPU
+  // that next switched it in), in a trace with no sched_wakeup at all (what
+  // `perf sched record` records on current kernels).
+  int64_t wakings_from_next_run = 0;
 
   int64_t agreements = 0;    // the policy chose the kernel's target_cpu
   int64_t sync_wakeups = 0;  // evaluated with WF_SYNC

@@ -54,6 +54,9 @@ struct Prepass {
   absl::flat_hash_map<int64_t, int> waking_target;
   // Lines of the sched_wakeup events that complete a sched_waking.
   absl::flat_hash_set<int64_t> linked_wakeups;
+  // sched_waking lines whose answer was taken from the task's next run
+  // (a trace without sched_wakeup, e.g. `perf sched record`'s).
+  int64_t wakings_from_next_run = 0;
   // Lines of decision events that look synchronous.
   absl::flat_hash_set<int64_t> sync_lines;
 };
@@ -108,6 +111,13 @@ absl::StatusOr<Prepass> RunPrepass(const std::string& path,
   int max_cpu = -1;
   // pid -> line of its pending sched_waking.
   absl::flat_hash_map<int, int64_t> pending_waking;
+  // For a trace without sched_wakeup: the kernel's answer to a pending
+  // sched_waking, from the task's first sched_migrate_task after it (the
+  // kernel's set_task_cpu right after select_task_rq) or else the CPU that
+  // next switches it in. Used only if the trace has no sched_wakeup.
+  absl::flat_hash_map<int, int> waking_migrated_to;   // pid -> dest_cpu
+  absl::flat_hash_map<int64_t, int> inferred_target;  // waking line -> cpu
+  int64_t sched_wakeups = 0;
   // Per CPU: the last decision recorded on it by a task, a sync candidate.
   struct Candidate {
     int64_t line = -1;
@@ -130,8 +140,15 @@ absl::StatusOr<Prepass> RunPrepass(const std::string& path,
     bool decision = false;
     if (e.type == EventType::kSchedWaking) {
       pending_waking[e.pid] = line;
+      waking_migrated_to.erase(e.pid);
       decision = true;
+    } else if (e.type == EventType::kSchedMigrateTask) {
+      if (pending_waking.contains(e.pid) &&
+          !waking_migrated_to.contains(e.pid)) {
+        waking_migrated_to[e.pid] = e.dest_cpu;
+      }
     } else if (IsWakeup(e.type)) {
+      if (e.type == EventType::kSchedWakeup) ++sched_wakeups;
       auto it = pending_waking.find(e.pid);
       if (it != pending_waking.end()) {
         p.waking_target[it->second] = e.target_cpu;
@@ -142,6 +159,14 @@ absl::StatusOr<Prepass> RunPrepass(const std::string& path,
             e.type == EventType::kSchedWakeup || options.include_wakeup_new;
       }
     } else if (e.type == EventType::kSchedSwitch && e.cpu >= 0) {
+      auto pending = pending_waking.find(e.next_pid);
+      if (pending != pending_waking.end()) {
+        auto moved = waking_migrated_to.find(e.next_pid);
+        inferred_target[pending->second] =
+            moved != waking_migrated_to.end() ? moved->second : e.cpu;
+        waking_migrated_to.erase(e.next_pid);
+        pending_waking.erase(pending);
+      }
       Candidate& c = candidates[e.cpu];
       if (c.line >= 0 && e.prev_pid == c.waker && Sleeping(e.prev_state) &&
           e.timestamp_ns - c.time_ns <= options.sync_window_ns) {
@@ -157,6 +182,12 @@ absl::StatusOr<Prepass> RunPrepass(const std::string& path,
     return absl::InvalidArgumentError(absl::StrCat(
         reader.name(), ": the trace has ", reader.header_cpus(),
         " CPUs but machine ", machine.name(), " has ", machine.num_cpus()));
+  }
+  if (sched_wakeups == 0) {
+    for (const auto& [line, cpu] : inferred_target) {
+      p.waking_target[line] = cpu;
+    }
+    p.wakings_from_next_run = static_cast<int64_t>(inferred_target.size());
   }
   p.trace_cpus = std::max(reader.header_cpus(), max_cpu + 1);
   if (p.trace_cpus <= 0) {
@@ -192,6 +223,7 @@ class PlacementShadow {
     report_.machine = machine.name();
     report_.options = options;
     report_.trace_cpus = pre_.trace_cpus;
+    report_.wakings_from_next_run = pre_.wakings_from_next_run;
     report_.confusion.assign(pre_.trace_cpus,
                              std::vector<int64_t>(pre_.trace_cpus, 0));
   }

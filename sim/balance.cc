@@ -36,9 +36,9 @@ namespace schedsim::sim {
 bool SimulatorImpl::TaskHot(int task, int dst_cpu) const {
   const Task& t = tasks_[task];
   // CACHE_HOT_BUDDY: a buddy of its runqueue is hot to a busy destination.
-  if (config_.cfs_buddies && cpus_[dst_cpu].nr_running > 0) {
-    const Buddies& src = buddies_[static_cast<size_t>(t.cpu)];
-    if (src.next == task || src.last == task) return true;
+  if (config_.cfs_buddies && cpus_[dst_cpu].nr_running > 0 &&
+      Fair([&](auto& f) { return f.IsBuddy(task); })) {
+    return true;
   }
   return now_ns_ - t.last_ran_ns < config_.sched_migration_cost_ns;
 }
@@ -59,6 +59,8 @@ bool SimulatorImpl::CanMigrate(int task, int dst_cpu, bool ignore_hot) const {
   const Task& t = tasks_[task];
   if (!AllowedOf(t)->Test(dst_cpu)) return false;
   if (t.policy == SchedPolicy::kFifo) return false;
+  // A delayed entity (EEVDF's DELAY_DEQUEUE) is asleep: not moved.
+  if (t.state != TaskState::kRunnable) return false;
   if (!ignore_hot && TaskHot(task, dst_cpu)) {
     return false;
   }

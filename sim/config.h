@@ -22,6 +22,9 @@ struct SimConfig {
   int64_t sched_latency_ns = 6000000;
   int64_t sched_min_granularity_ns = 750000;
   int64_t sched_wakeup_granularity_ns = 1000000;
+  // sysctl_sched_base_slice, EEVDF's request size before the log2(ncpus)
+  // scaling (kernel/sched/fair.c, v6.6: 0.75 ms).
+  int64_t sched_base_slice_ns = 750000;
   // sysctl_sched_migration_cost, kernel/sched/fair.c (kernel default).
   int64_t sched_migration_cost_ns = 500000;
   // Direct cost of a context switch, charged to the CPU switching (≈1-2 us
@@ -190,6 +193,23 @@ struct SimConfig {
   // 001's quick tier below the floor, as the other measured-but-off rules
   // above do (docs/validation.md, "CFS buddies, measured but off").
   bool cfs_buddies = false;
+  // The fair class: EEVDF (kernel/sched/fair.c, v6.6 and later; sim/eevdf.h)
+  // instead of CFS's leftmost-vruntime pick (sim/cfs.h). A kernel version
+  // (sim/kernels.h) sets it and the switches below.
+  bool eevdf = false;
+  // EEVDF's sched_feat switches (kernel/sched/features.h): RUN_TO_PARITY,
+  // PLACE_LAG and PLACE_DEADLINE_INITIAL (v6.6 on), PREEMPT_SHORT,
+  // DELAY_DEQUEUE and DELAY_ZERO (v6.12 on). Read only with eevdf.
+  bool run_to_parity = true;
+  bool place_lag = true;
+  bool place_deadline_initial = true;
+  bool preempt_short = false;
+  bool delay_dequeue = false;
+  bool delay_zero = true;
+  // A task's own slice (TaskSpec::slice_ns, sched_attr.sched_runtime) as
+  // EEVDF's request size (v6.12 on); off: every task asks for the base
+  // slice. Read only with eevdf.
+  bool task_slices = false;
   // Fork, exec and initial placement with find_idlest_group()'s local
   // group (kernel/sched/fair.c, v6.1): at each level the local group is
   // kept when it has spare capacity and the idlest other one has none, or

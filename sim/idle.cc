@@ -275,7 +275,7 @@ void SimulatorImpl::DrainHeldWakeups(int cpu) {
     Task& p = tasks_[task];
     uint32_t flags = p.iowait ? uint32_t{platform::kUtilIowait} : 0u;
     p.iowait = false;
-    EnqueueTask(cpu, task, /*wakeup=*/true, flags);
+    EnqueueWoken(cpu, task, flags);
     task = next;
   }
 }

@@ -419,7 +419,9 @@ void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
   if (t.iowait) ++c.nr_iowait;
   c.need_resched = true;
   if (t.state == TaskState::kDead) DetachDeadUtil(cpu, id);
-  DequeueTask(cpu, id);
+  // A task going to sleep (not exiting, not moved by exec) is a
+  // DEQUEUE_SLEEP, which EEVDF's DELAY_DEQUEUE may delay.
+  DequeueTask(cpu, id, /*sleep=*/voluntary && t.state != TaskState::kDead);
 }
 
 // Runs the program of `cpu`'s current task from its pc until it starts a
@@ -618,18 +620,11 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
       case OpCode::kYield: {
         ++t.pc;
         if (c.nr_running > 1) {
-          // sched_yield: go behind the other runnable tasks.
+          // sched_yield: the class's yield_task_fair().
           UpdateCurr(cpu);
-          int rightmost = -1;
-          for (int q : c.rq) {
-            if (rightmost < 0 ||
-                tasks_[q].vruntime > tasks_[rightmost].vruntime)
-              rightmost = q;
+          if (t.policy != SchedPolicy::kFifo) {
+            Fair([&](auto& f) { f.Yield(cpu, id); });
           }
-          if (rightmost >= 0 && t.policy != SchedPolicy::kFifo) {
-            t.vruntime = std::max(t.vruntime, tasks_[rightmost].vruntime + 1);
-          }
-          ClearBuddies(cpu, id);  // yield_task_fair() -> clear_buddies()
           c.need_resched = true;
           return Schedule(cpu);
         }

@@ -12,61 +12,6 @@
 
 namespace schedsim::sim {
 
-// --- Runqueue heap (by vruntime, then task id) ----------------------------
-
-bool SimulatorImpl::TaskBefore(int a, int b) const {
-  const Task& ta = tasks_[a];
-  const Task& tb = tasks_[b];
-  if (ta.vruntime != tb.vruntime) return ta.vruntime < tb.vruntime;
-  return a < b;
-}
-
-void SimulatorImpl::HeapSiftUp(Cpu& c, int pos) {
-  int task = c.rq[pos];
-  while (pos > 0) {
-    int parent = (pos - 1) / 2;
-    if (!TaskBefore(task, c.rq[parent])) break;
-    c.rq[pos] = c.rq[parent];
-    tasks_[c.rq[pos]].rq_pos = pos;
-    pos = parent;
-  }
-  c.rq[pos] = task;
-  tasks_[task].rq_pos = pos;
-}
-
-void SimulatorImpl::HeapSiftDown(Cpu& c, int pos) {
-  int n = static_cast<int>(c.rq.size());
-  int task = c.rq[pos];
-  while (true) {
-    int child = 2 * pos + 1;
-    if (child >= n) break;
-    if (child + 1 < n && TaskBefore(c.rq[child + 1], c.rq[child])) ++child;
-    if (!TaskBefore(c.rq[child], task)) break;
-    c.rq[pos] = c.rq[child];
-    tasks_[c.rq[pos]].rq_pos = pos;
-    pos = child;
-  }
-  c.rq[pos] = task;
-  tasks_[task].rq_pos = pos;
-}
-
-void SimulatorImpl::HeapPush(Cpu& c, int task) {
-  c.rq.push_back(task);
-  HeapSiftUp(c, static_cast<int>(c.rq.size()) - 1);
-}
-
-void SimulatorImpl::HeapRemove(Cpu& c, int task) {
-  int pos = tasks_[task].rq_pos;
-  tasks_[task].rq_pos = -1;
-  int last = c.rq.back();
-  c.rq.pop_back();
-  if (last == task) return;
-  c.rq[pos] = last;
-  tasks_[last].rq_pos = pos;
-  HeapSiftUp(c, pos);
-  HeapSiftDown(c, tasks_[last].rq_pos);
-}
-
 // --- Accounting ------------------------------------------------------------
 
 // PELT is invariant in frequency and in CPU capacity
@@ -127,12 +72,11 @@ void SimulatorImpl::UpdateCurr(int cpu) {
   t.slice_exec_ns += delta;
   t.run_ns += delta;
   if (t.policy == SchedPolicy::kFifo) return;
-  // delta * 1024 / weight; nice-0 tasks (weight 1024) skip the division.
-  t.vruntime += t.weight == 1024 ? delta : delta * 1024 / t.weight;
-  int64_t v = t.vruntime;
-  int top = HeapTop(c);
-  if (top >= 0) v = std::min(v, tasks_[top].vruntime);
-  c.min_vruntime = std::max(c.min_vruntime, v);
+  // The fair class's update_curr(): virtual time, min_vruntime and (EEVDF)
+  // the deadline, which may ask for a reschedule.
+  if (Fair([&](auto& f) { return f.Charge(cpu, t, delta); })) {
+    c.need_resched = true;
+  }
 }
 
 void SimulatorImpl::NoteNrRunning(int cpu, int delta) {
@@ -262,10 +206,9 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     PeltUpdateLoad(task_load_[task], now_ns_, 0);  // asleep until now
   }
   if (from != cpu) {
-    // Migration: renormalise vruntime, move the PELT contribution, charge
-    // the cache refill when the task leaves its LLC.
+    // Migration: move the PELT contribution, charge the cache refill when
+    // the task leaves its LLC (the fair class places it in virtual time).
     Cpu& old = cpus_[from];
-    t.vruntime = t.vruntime - old.min_vruntime + c.min_vruntime;
     UpdatePelt(from);
     PeltDetach(old.rq_pelt, t.pelt);
     PeltAttach(c.rq_pelt, t.pelt);
@@ -282,11 +225,6 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     if (sink_) sink_->OnMigrate(now_ns_, task, from, cpu);
     t.cpu = cpu;
   }
-  if (wakeup && t.policy != SchedPolicy::kFifo) {
-    // place_entity(): a waking task gets at most half a latency period of
-    // sleeper credit (GENTLE_FAIR_SLEEPERS).
-    t.vruntime = std::max(t.vruntime, c.min_vruntime - sched_latency_ns_ / 2);
-  }
   t.state = TaskState::kRunnable;
   if (t.policy == SchedPolicy::kFifo) {
     auto it = std::find_if(c.rt_rq.begin(), c.rt_rq.end(), [&](int q) {
@@ -294,14 +232,15 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     });
     c.rt_rq.insert(it, task);
   } else {
-    HeapPush(c, task);
-    ++c.nr_fair;
-    c.load_weight += t.weight;
+    const uint32_t fair_flags =
+        (wakeup ? kEnqueueWakeup : 0u) | (from != cpu ? kEnqueueMigrated : 0u);
+    Fair([&](auto& f) { f.Enqueue(cpu, task, from, fair_flags); });
     // util_est_enqueue(): the task's estimate joins the runqueue's sum
     // before enqueue_entity()'s update_load_avg() tells the governor.
     if (util_est_) UtilEstEnqueue(rq_util_est_[cpu], task_util_est_[task]);
   }
   NoteNrRunning(cpu, +1);
+  WaitStart(task);
   if (t.policy == SchedPolicy::kIdle) ++c.nr_sched_idle;
   RefreshProbe(cpu);
   if (t.uclamp_min != 0 || t.uclamp_max != 1024) ++c.nr_uclamped;
@@ -320,9 +259,10 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
   UtilChangeUpdate(cpu);
 }
 
-void SimulatorImpl::DequeueTask(int cpu, int task) {
+void SimulatorImpl::DequeueTask(int cpu, int task, bool sleep) {
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[task];
+  WaitEnd(task);  // a queued task leaving (moved by a balance)
   if (t.policy == SchedPolicy::kFifo) {
     auto it = std::find(c.rt_rq.begin(), c.rt_rq.end(), task);
     if (it != c.rt_rq.end()) c.rt_rq.erase(it);
@@ -334,10 +274,8 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
         PeltUpdateLoad(task_load_[task], now_ns_, t.weight);
       }
     }
-    if (t.rq_pos >= 0) HeapRemove(c, task);
-    ClearBuddies(cpu, task);  // dequeue_entity() -> clear_buddies()
-    --c.nr_fair;
-    c.load_weight -= t.weight;
+    // dequeue_task_fair(): util_est leaves at the sleep even when the
+    // entity's dequeue is delayed (v6.12).
     if (util_est_) {
       // util_est_dequeue(), then util_est_update() for a task going to
       // sleep (not one migrated or exiting): it learns from the util_avg
@@ -349,7 +287,31 @@ void SimulatorImpl::DequeueTask(int cpu, int task) {
                       static_cast<uint32_t>(topo_.capacity(cpu)));
       }
     }
+    const uint32_t fair_flags = sleep ? kDequeueSleep : 0u;
+    if (!Fair([&](auto& f) { return f.Dequeue(cpu, task, fair_flags); })) {
+      // DELAY_DEQUEUE: still queued and counted until FinishDelayed().
+      UtilChangeUpdate(cpu);
+      return;
+    }
   }
+  DequeueAccount(cpu, task);
+}
+
+void SimulatorImpl::FinishDelayed(int cpu, int task) {
+  Task& t = tasks_[task];
+  // dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED) (v6.12): the entity
+  // leaves; its load (runnable up to now) leaves with it.
+  if (track_load_) {
+    UpdateRqLoad(cpu);
+    PeltUpdateLoad(task_load_[task], now_ns_, t.weight);
+  }
+  Fair([&](auto& f) { f.Dequeue(cpu, task, kDequeueSleep | kDequeueDelayed); });
+  DequeueAccount(cpu, task);
+}
+
+void SimulatorImpl::DequeueAccount(int cpu, int task) {
+  Cpu& c = cpus_[cpu];
+  Task& t = tasks_[task];
   NoteNrRunning(cpu, -1);
   if (t.policy == SchedPolicy::kIdle) --c.nr_sched_idle;
   RefreshProbe(cpu);
@@ -378,13 +340,14 @@ void SimulatorImpl::Schedule(int cpu) {
       SettlePhase(cpu);
       UpdatePelt(cpu);
       pt.last_ran_ns = now_ns_;
+      WaitStart(prev);
       if (pt.policy == SchedPolicy::kFifo) {
         auto it = std::find_if(c.rt_rq.begin(), c.rt_rq.end(), [&](int q) {
           return tasks_[q].rt_priority < pt.rt_priority;
         });
         c.rt_rq.insert(it, prev);
       } else {
-        HeapPush(c, prev);
+        Fair([&](auto& f) { f.PutPrev(cpu, prev); });
       }
     }
   }
@@ -392,19 +355,24 @@ void SimulatorImpl::Schedule(int cpu) {
   if (!c.rt_rq.empty()) {
     next = c.rt_rq.front();
   } else {
-    next = PickNextFair(cpu);
-    // set_next_entity() -> clear_buddies(): a buddy earns its favour anew.
-    if (next >= 0) ClearBuddies(cpu, next);
+    next = Fair([&](auto& f) { return f.Pick(cpu); });
+    // pick_next_entity() (v6.12): a delayed entity picked leaves for good
+    // and the pick starts again.
+    while (next >= 0 && ABSL_PREDICT_FALSE(eevdf_on_) && eevdf_.Delayed(next)) {
+      FinishDelayed(cpu, next);
+      next = Fair([&](auto& f) { return f.Pick(cpu); });
+    }
   }
   if (next == prev && prev >= 0) {
     // Keep running it.
     if (tasks_[prev].policy == SchedPolicy::kFifo) {
       c.rt_rq.erase(c.rt_rq.begin());
     } else {
-      HeapRemove(c, prev);
+      Fair([&](auto& f) { f.SetNext(cpu, prev); });
     }
     Task& t = tasks_[prev];
     t.exec_start_ns = now_ns_;
+    WaitEnd(prev);
     if (t.in_phase) {
       c.seg_start_ns = now_ns_;
       ReschedulePhaseEnd(cpu);
@@ -441,10 +409,11 @@ void SimulatorImpl::Schedule(int cpu) {
   if (t.policy == SchedPolicy::kFifo) {
     c.rt_rq.erase(c.rt_rq.begin());
   } else {
-    HeapRemove(c, next);
+    Fair([&](auto& f) { f.SetNext(cpu, next); });
   }
   ++c.stats.context_switches;
   c.curr = next;
+  WaitEnd(next);
   t.exec_start_ns = now_ns_;
   t.slice_exec_ns = 0;
   t.pending_cost_ns += KernelWorkNs(cpu, config_.context_switch_ns);
@@ -477,15 +446,6 @@ void SimulatorImpl::Schedule(int cpu) {
   return RunTask(cpu);
 }
 
-int64_t SimulatorImpl::SchedSliceNs(const Cpu& c, const Task& t) const {
-  // sched_slice(): the period (sched_latency, or nr * min_granularity
-  // beyond sched_nr_latency = 8 tasks) shared by weight.
-  int64_t nr = std::max(c.nr_fair, 1);
-  int64_t period = nr > 8 ? nr * min_granularity_ns_ : sched_latency_ns_;
-  int64_t load = std::max<int64_t>(c.load_weight, t.weight);
-  return period * t.weight / load;
-}
-
 void SimulatorImpl::CheckPreemptWakeup(int cpu, int task) {
   Cpu& c = cpus_[cpu];
   if (c.mode != CpuMode::kBusy || c.curr < 0) return;
@@ -496,42 +456,14 @@ void SimulatorImpl::CheckPreemptWakeup(int cpu, int task) {
     preempt =
         curr.policy != SchedPolicy::kFifo || w.rt_priority > curr.rt_priority;
   } else if (curr.policy != SchedPolicy::kFifo) {
-    // check_preempt_wakeup() (kernel/sched/fair.c, v6.1) returns at once
-    // when a reschedule is already due: no buddy is marked.
-    if (c.need_resched && config_.cfs_buddies) return;
+    // check_preempt_wakeup() (kernel/sched/fair.c, v6.1 and v6.6)
+    // returns at once when a reschedule is already due (with CFS's
+    // buddies, no buddy is marked).
+    if (c.need_resched && (config_.cfs_buddies || eevdf_on_)) return;
     UpdateCurr(cpu);
-    preempt = curr.vruntime - w.vruntime > WakeupGranNs(w);
-    if (preempt && config_.cfs_buddies) {
-      // set_next_buddy(wakee); with sched_nr_latency (8) or more tasks on
-      // the runqueue, LAST_BUDDY marks the preempted task too. Neither
-      // marks a SCHED_IDLE task.
-      Buddies& b = buddies_[static_cast<size_t>(cpu)];
-      if (w.policy != SchedPolicy::kIdle) b.next = task;
-      if (c.nr_fair >= 8 && curr.policy != SchedPolicy::kIdle) {
-        b.last = c.curr;
-      }
-    }
+    preempt = Fair([&](auto& f) { return f.WakeupPreempt(cpu, task); });
   }
   if (preempt) c.need_resched = true;
-}
-
-int SimulatorImpl::PickNextFair(int cpu) const {
-  const Cpu& c = cpus_[cpu];
-  const int left = HeapTop(c);
-  if (left < 0 || !config_.cfs_buddies) return left;
-  // wakeup_preempt_entity(buddy, left) < 1: the buddy's vruntime leads the
-  // leftmost's by at most the wake-up granularity in the leftmost's
-  // virtual time.
-  const Task& l = tasks_[left];
-  const int64_t gran = WakeupGranNs(l);
-  auto fair = [&](int b) {
-    return b >= 0 && tasks_[b].rq_pos >= 0 &&
-           tasks_[b].vruntime - l.vruntime <= gran;
-  };
-  const Buddies& b = buddies_[static_cast<size_t>(cpu)];
-  if (fair(b.next)) return b.next;
-  if (fair(b.last)) return b.last;
-  return left;
 }
 
 void SimulatorImpl::StartTick(int cpu) {
@@ -557,18 +489,8 @@ void SimulatorImpl::OnTick(int cpu) {
   if (t.policy != SchedPolicy::kFifo) {
     if (!c.rt_rq.empty()) {
       c.need_resched = true;
-    } else if (c.nr_fair > 1) {
-      // check_preempt_tick().
-      int64_t ideal = SchedSliceNs(c, t);
-      int top = HeapTop(c);
-      if (t.slice_exec_ns > ideal) {
-        c.need_resched = true;
-        // It ran long enough: no buddy favour brings it back.
-        ClearBuddies(cpu, c.curr);
-      } else if (top >= 0 && t.slice_exec_ns >= min_granularity_ns_ &&
-                 t.vruntime - tasks_[top].vruntime > ideal) {
-        c.need_resched = true;
-      }
+    } else if (Fair([&](auto& f) { return f.TickPreempt(cpu); })) {
+      c.need_resched = true;
     }
   }
   if (config_.load_balance) {

@@ -24,13 +24,16 @@
 #include <vector>
 
 #include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "platform/cpufreq.h"
 #include "platform/cpuidle.h"
 #include "platform/placement.h"
+#include "sim/cfs.h"
 #include "sim/config.h"
+#include "sim/eevdf.h"
 #include "sim/event_queue.h"
 #include "sim/event_ring.h"
 #include "sim/histogram.h"
@@ -39,6 +42,7 @@
 #include "sim/power.h"
 #include "sim/program.h"
 #include "sim/rng.h"
+#include "sim/sched_state.h"
 #include "sim/shared_objects.h"
 #include "sim/simulator.h"
 #include "sim/stats.h"
@@ -92,168 +96,6 @@ enum EventBand : uint8_t {
   kBandSched = 3,
   kBandPmu = 4,
 };
-
-enum class TaskState : uint8_t {
-  kRunnable,  // on a runqueue (or running: see Cpu::curr)
-  kBlocked,   // sleeping, in IO wait, or waiting on a channel or barrier
-  kWaking,    // try_to_wake_up chose a CPU; delivery pending
-  kDead,
-};
-
-// A task, in three cache lines by use: the phase-end path (the op
-// interpreter) reads and writes only the first.
-struct alignas(64) Task {
-  // --- The interpreter: program, loops, the current phase.
-  int64_t rem_cycles = 0;       // of the current phase
-  int64_t rem_stall_ns = 0;     // of the current phase
-  int64_t pending_cost_ns = 0;  // kernel time to prepend to the next phase
-  int64_t stamp_ns = -1;        // last kStamp
-  std::array<int32_t, kMaxLoopDepth> loop_left{};
-  uint32_t pc = 0;
-  int32_t program = 0;       // index into programs_
-  int32_t channel_base = 0;  // TaskSpec::channel_base
-  int8_t loop_level = 0;
-  bool in_phase = false;  // a compute phase is in progress
-  bool spinning = false;  // spinning on a barrier
-  TaskState state = TaskState::kBlocked;
-  // --- Scheduling: CFS, runqueues, blocking.
-  int64_t vruntime = 0;
-  int64_t exec_start_ns = 0;  // when it last started running
-  int64_t slice_exec_ns = 0;  // run time since it was last picked
-  int64_t last_ran_ns = 0;    // for task_hot
-  int64_t run_ns = 0;         // TaskStats::run_ns, kept here (UpdateCurr)
-  int32_t weight = 1024;
-  int32_t cpu = 0;           // current, or last, CPU
-  int32_t rq_pos = -1;       // index in its runqueue heap, -1 if not queued
-  int32_t next_waiter = -1;  // link in a channel/barrier/wake-list queue
-  SchedPolicy policy = SchedPolicy::kNormal;
-  uint8_t rt_priority = 0;
-  bool iowait = false;        // blocked in IO wait
-  bool has_affinity = false;  // its spec restricts its CPUs
-  int16_t uclamp_min = 0;
-  int16_t uclamp_max = 1024;
-  // --- Wake-up bookkeeping, PELT, identity.
-  int64_t wake_start_ns = -1;  // try_to_wake_up time; -1 = not waking
-  int64_t block_start_ns = 0;
-  int64_t wakee_flip_decay_ns = 0;
-  PeltSignal pelt;
-  int32_t last_wakee = -1;
-  uint32_t wakee_flips = 0;
-  int32_t recent_used_cpu = -1;
-  int32_t spec = 0;  // index of its TaskSpec (name, affinity)
-};
-static_assert(sizeof(Task) == 192, "three cache lines");
-static_assert(offsetof(Task, vruntime) == 64, "interpreter fields: line 0");
-static_assert(offsetof(Task, wake_start_ns) == 128, "sched fields: line 1");
-
-// A task's counters: TaskStats without the name (Stats() takes it from the
-// task's spec), run_ns (in Task) and exited (state == kDead).
-struct TaskCounters {
-  uint64_t migrations = 0;
-  uint64_t wakeups = 0;
-  uint64_t voluntary_switches = 0;
-  uint64_t involuntary_switches = 0;
-  int64_t iowait_ns = 0;
-  CompactLatencyHistogram wakeup_latency_ns;  // runnable -> running
-};
-
-enum class CpuMode : uint8_t {
-  kBusy,   // running a task
-  kIdle,   // in idle state `idle_state`
-  kAwake,  // the idle task runs outside any C-state (exiting, IRQ)
-};
-
-// A CPU. The first cache line holds what the phase-end path and the
-// idle-CPU search's probes read; the second the runqueue.
-struct alignas(64) Cpu {
-  // --- Hot: the running task, its phase, the probed state.
-  int32_t curr = -1;
-  CpuMode mode = CpuMode::kAwake;
-  bool need_resched = false;
-  bool polling = false;
-  bool exiting = false;       // C-state exit in progress
-  int32_t nr_running = 0;     // fair + RT, including curr
-  int32_t ttwu_pending = 0;   // wake-ups in flight to this CPU
-  int32_t nr_sched_idle = 0;  // runnable SCHED_IDLE tasks, including curr
-  int32_t nr_fair = 0;
-  int64_t seg_start_ns = 0;  // the current phase's segment started
-  // ns per cycle (1 / RateOf; 0 when the CPU executes nothing): a phase's
-  // cycles take cycles * ns_per_cycle, a multiplication on the phase-end
-  // path instead of a division.
-  double seg_ns_per_cycle = 0;  // of the current phase's segment
-  double ns_per_cycle = 0;      // now: NsPerCycle(RateOf) (UpdateRate)
-  // PELT's invariance factor (PeltScale): the domain's frequency scale
-  // times the CPU's capacity, 1024 at the biggest CPU's highest frequency.
-  uint32_t pelt_scale = 1024;
-  int32_t nr_uclamped = 0;  // runnable tasks with non-default clamps
-  int32_t domain = 0;
-  int32_t llc = 0;
-  // --- Runqueue.
-  int64_t load_weight = 0;  // sum of weights of fair tasks
-  int64_t min_vruntime = 0;
-  std::vector<int32_t> rq;     // fair tasks queued (not curr): heap
-  std::vector<int32_t> rt_rq;  // RT tasks queued: sorted by priority
-  // --- The rest.
-  PeltSignal rq_pelt;
-  EventHandle idle_timer;  // POLL time limit
-  bool tick_running = false;
-  bool poll_limit_hit = false;
-  // In newidle_balance() (SimConfig::newidle_load_balance): the CPU is
-  // still in schedule() with its last task as rq->curr, so idle_cpu() is
-  // false and no wake-up picks it as idle; deliveries wait for the level
-  // under way to end (kEvNewidleStep).
-  bool newidle_walk = false;
-  // The runqueue's utilization changed (its PELT signal decayed across a
-  // period boundary, or a task's signal was attached or removed) since the
-  // governor was last told: the kernel's cfs_rq_util_change() condition.
-  bool util_changed = false;
-  int32_t package = 0;
-  int32_t core = 0;
-  // Idle.
-  int32_t idle_state = -1;
-  int32_t last_state = -1;
-  int32_t nr_iowait = 0;
-  int64_t idle_enter_ns = 0;
-  int64_t last_residency_ns = 0;
-  int32_t pending_head = -1;  // wake list: tasks to enqueue on exit
-  int32_t pending_tail = -1;
-  std::vector<int32_t> irq_pending;  // timer/IO wake-ups awaiting the exit
-  std::vector<int64_t> timers;       // min-heap of pending timer expiries (ns)
-  // SIS_PROP inputs.
-  int64_t avg_idle_ns = 1000000;
-  int64_t wake_avg_idle_ns = 500000;
-  int64_t wake_stamp_jiffies = 0;
-  int64_t idle_stamp_ns = 0;
-  // Load balancing, per domain level: the last periodic balance
-  // (sd->last_balance), how many ran, and the current interval
-  // (sd->balance_interval, in ms: doubled up to max_interval when balanced,
-  // reset to min_interval when tasks moved).
-  struct BalanceLevel {
-    int64_t last_ns;
-    int32_t interval_ms;
-    uint32_t count;  // balances run as the group's balancer (never reset)
-    // sd->nr_balance_failed: periodic balances in a row that found an
-    // imbalance and moved nothing; past cache_nice_tries, cache-hot tasks
-    // may move (can_migrate_task()).
-    uint32_t nr_balance_failed;
-  };
-  std::vector<BalanceLevel> balance;
-  // Accounting.
-  int64_t busy_since_ns = 0;
-  int64_t khz = 0;  // frequency the busy segment is accounted at
-  int64_t energy_since_ns = 0;
-  double energy_uj = 0;
-  // Free-running counters (never reset): C0 cycles at the actual and at the
-  // base frequency, and C0 time, for APERF/MPERF and HWP activity.
-  double aperf = 0;
-  double mperf = 0;
-  int64_t c0_total_ns = 0;
-  int64_t c0_at_last_pmu_ns = 0;
-  std::vector<int32_t> siblings;  // the other SMT threads of the core
-  CpuStats stats;
-};
-static_assert(offsetof(Cpu, load_weight) == 64, "hot fields: line 0");
-static_assert(sizeof(Cpu) <= 512, "keep Cpu within eight cache lines");
 
 struct FreqDomainState {
   topology::CpuSet cpus;
@@ -427,6 +269,20 @@ class SimulatorImpl {
   TraceSink* sink_ = nullptr;
   std::vector<Task> tasks_;
   std::vector<TaskCounters> task_stats_;
+  // The fair class (sim/fair_class.h): CFS before Linux 6.6, EEVDF from
+  // 6.6 (SimConfig::eevdf). Both are members, so that Fair() calls the
+  // one in use directly (each is final): no virtual call on the hot path.
+  Cfs cfs_{tasks_, cpus_};
+  Eevdf eevdf_{tasks_, cpus_};
+  bool eevdf_on_ = false;
+  template <typename F>
+  decltype(auto) Fair(F&& f) {
+    return ABSL_PREDICT_FALSE(eevdf_on_) ? f(eevdf_) : f(cfs_);
+  }
+  template <typename F>
+  decltype(auto) Fair(F&& f) const {
+    return ABSL_PREDICT_FALSE(eevdf_on_) ? f(eevdf_) : f(cfs_);
+  }
   // Slots of exited tasks, reaped when their CPU switched away from them
   // (finish_task_switch() drops a dead task's last reference); CreateTask
   // takes the most recently freed one, as the task_struct slab hands back
@@ -514,6 +370,9 @@ class SimulatorImpl {
   void RunTask(int cpu) { RunTask(cpu, cpus_[cpu].curr); }
   void OnPhaseEnd(int cpu);
   int CreateTask(int spec_index, int parent_cpu);
+  struct SpecInfo;
+  // The fair class's share of a new task: its entity, its own slice.
+  void NewFairTask(int id, const SpecInfo& spec);
   // Frees the slot of `id`, an exited task its CPU has just switched away
   // from, for CreateTask to reuse.
   void ReapTask(int id);
@@ -560,13 +419,27 @@ class SimulatorImpl {
   // sched_fair.cc
   void UpdateCurr(int cpu);
   void EnqueueTask(int cpu, int task, bool wakeup, uint32_t util_flags);
-  void DequeueTask(int cpu, int task);
-  void HeapPush(Cpu& c, int task);
-  void HeapRemove(Cpu& c, int task);
-  int HeapTop(const Cpu& c) const { return c.rq.empty() ? -1 : c.rq[0]; }
-  bool TaskBefore(int a, int b) const;
-  void HeapSiftUp(Cpu& c, int pos);
-  void HeapSiftDown(Cpu& c, int pos);
+  // A woken task joins `cpu`: enqueued, or requeued where it is when it
+  // is a delayed entity (EEVDF's DELAY_DEQUEUE).
+  void EnqueueWoken(int cpu, int task, uint32_t util_flags);
+  // `sleep`: the task blocks (DEQUEUE_SLEEP), which EEVDF may delay.
+  void DequeueTask(int cpu, int task, bool sleep = false);
+  // The dequeue of a delayed entity (DELAY_DEQUEUE) that was picked.
+  void FinishDelayed(int cpu, int task);
+  // schedstats' update_stats_wait_start()/_end(): `task` starts or ends a
+  // wait on a runqueue.
+  void WaitStart(int task) { task_stats_[task].wait_start_ns = now_ns_; }
+  void WaitEnd(int task) {
+    TaskCounters& k = task_stats_[task];
+    if (k.wait_start_ns < 0) return;
+    const int64_t wait = now_ns_ - k.wait_start_ns;
+    k.wait_sum_ns += wait;
+    if (wait > k.wait_max_ns) k.wait_max_ns = wait;
+    ++k.wait_count;
+    k.wait_start_ns = -1;
+  }
+  // What every dequeue does once the task has left the class's queue.
+  void DequeueAccount(int cpu, int task);
   void Schedule(int cpu);  // pick next, switch
   void CheckPreemptWakeup(int cpu, int task);
   void OnTick(int cpu);
@@ -580,7 +453,6 @@ class SimulatorImpl {
     ticks_.Clear(cpu);
     others_changed_ = true;
   }
-  int64_t SchedSliceNs(const Cpu& c, const Task& t) const;
   void UpdatePelt(int cpu);
   void UpdateTaskPelt(Task& t, bool running);
   // PELT's invariance factor (0..1024) of `cpu` now: its domain's
@@ -749,29 +621,6 @@ class SimulatorImpl {
   // sched_migration_cost, or (SimConfig::cfs_buddies) a buddy of its
   // runqueue while `dst_cpu` runs tasks (CACHE_HOT_BUDDY).
   bool TaskHot(int task, int dst_cpu) const;
-  // wakeup_gran(): the wake-up granularity in `t`'s virtual time.
-  int64_t WakeupGranNs(const Task& t) const {
-    return t.weight == 1024 ? wakeup_granularity_ns_
-                            : wakeup_granularity_ns_ * 1024 / t.weight;
-  }
-  // CFS buddies (SimConfig::cfs_buddies), per CPU: cfs_rq->next and
-  // ->last, task ids on that runqueue or -1.
-  struct Buddies {
-    int32_t next = -1;
-    int32_t last = -1;
-  };
-  std::vector<Buddies> buddies_;
-  // pick_next_entity(): the leftmost queued fair task of `cpu`, or a buddy
-  // that is not unfair to it; -1 when none is queued.
-  int PickNextFair(int cpu) const;
-  // `task`'s marks as a buddy of `cpu` go (clear_buddies()). Without
-  // buddies there are none: the switch and dequeue paths touch nothing.
-  void ClearBuddies(int cpu, int task) {
-    if (!config_.cfs_buddies) return;
-    Buddies& b = buddies_[static_cast<size_t>(cpu)];
-    if (b.next == task) b.next = -1;
-    if (b.last == task) b.last = -1;
-  }
   // Whether a balance of `sd` may take a cache-hot task: after more than
   // cache_nice_tries failed balances, and at an SMT level always when
   // SimConfig::smt_ignores_cache_hot is on.
@@ -825,6 +674,7 @@ class SimulatorImpl {
     SchedPolicy policy = SchedPolicy::kNormal;
     uint8_t rt_priority = 0;
     int64_t working_set_bytes = -1;  // TaskSpec::working_set_bytes
+    int64_t slice_ns = 0;            // TaskSpec::slice_ns
   };
   std::vector<Program> programs_;
   std::vector<SpecInfo> specs_;
@@ -989,9 +839,6 @@ class SimulatorImpl {
   int64_t now_ns_ = 0;
   int64_t tick_ns_ = 4000000;
   int64_t poll_limit_ns_ = 0;
-  int64_t sched_latency_ns_ = 0;
-  int64_t min_granularity_ns_ = 0;
-  int64_t wakeup_granularity_ns_ = 0;
   int64_t max_khz_ = 0;  // for frequency invariance
   std::string error_;
 

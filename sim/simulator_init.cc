@@ -87,6 +87,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
     if (util_est_) task_util_est_[id] = UtilEst();
     task_lock_[id] = 0;
     if (layout_sigma_ > 0) task_layout_[id] = layout;
+    NewFairTask(id, spec);
     return id;
   }
   const int id = static_cast<int>(tasks_.size());
@@ -96,7 +97,19 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   if (util_est_) task_util_est_.emplace_back();
   task_lock_.push_back(0);
   if (layout_sigma_ > 0) task_layout_.push_back(layout);
+  NewFairTask(id, spec);
   return id;
+}
+
+void SimulatorImpl::NewFairTask(int id, const SpecInfo& spec) {
+  Fair([&](auto& f) { f.TaskNew(id); });
+  // sched_setattr()'s sched_runtime as the slice (commit 857b158dc5e8,
+  // "sched/eevdf: Use sched_attr::sched_runtime to set request/slice
+  // suggestion", v6.12).
+  if (eevdf_on_ && config_.task_slices && spec.slice_ns > 0 &&
+      spec.policy != SchedPolicy::kFifo) {
+    eevdf_.SetSlice(id, spec.slice_ns);
+  }
 }
 
 void SimulatorImpl::ReapTask(int id) {
@@ -120,9 +133,20 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   // Tunables scale by 1 + ilog2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG).
   int factor = 1;
   for (int c = std::min(n, 8); c > 1; c >>= 1) ++factor;
-  sched_latency_ns_ = config_.sched_latency_ns * factor;
-  min_granularity_ns_ = config_.sched_min_granularity_ns * factor;
-  wakeup_granularity_ns_ = config_.sched_wakeup_granularity_ns * factor;
+  FairTunables fair;
+  fair.latency_ns = config_.sched_latency_ns * factor;
+  fair.min_granularity_ns = config_.sched_min_granularity_ns * factor;
+  fair.wakeup_granularity_ns = config_.sched_wakeup_granularity_ns * factor;
+  fair.base_slice_ns = config_.sched_base_slice_ns * factor;
+  fair.tick_ns = tick_ns_;
+  fair.buddies = config_.cfs_buddies;
+  fair.run_to_parity = config_.run_to_parity;
+  fair.place_lag = config_.place_lag;
+  fair.place_deadline_initial = config_.place_deadline_initial;
+  fair.preempt_short = config_.preempt_short;
+  fair.delay_dequeue = config_.delay_dequeue;
+  fair.delay_zero = config_.delay_zero;
+  eevdf_on_ = config_.eevdf;
 
   // POLL time limit (cpuidle_poll_time(); platform/core/poll_limit.h).
   poll_limit_ns_ = platform::core::PollTimeLimitNs(topo_.cstates(), tick_ns_);
@@ -138,6 +162,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     info.policy = spec.policy;
     info.rt_priority = static_cast<uint8_t>(spec.rt_priority);
     info.working_set_bytes = spec.working_set_bytes;
+    info.slice_ns = spec.slice_ns;
     info.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
     int64_t default_min =
         spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;
@@ -223,7 +248,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     phase_resume_.push_back(std::move(next));
   }
   cpus_.resize(n);
-  buddies_.assign(static_cast<size_t>(n), Buddies{});
+  Fair([&](auto& f) { f.Init(n, fair); });
   rq_load_.assign(n, PeltSignal{});
   util_est_ = config_.util_est;
   rq_util_est_.assign(util_est_ ? n : 0, 0);

@@ -22,7 +22,12 @@ void SimulatorImpl::ResetStats() {
   background_events_ = 0;
   placement_stats_ = PlacementStats();
   wakeup_latency_ = LatencyHistogram();
-  for (TaskCounters& ts : task_stats_) ts = TaskCounters();
+  for (TaskCounters& ts : task_stats_) {
+    // A wait under way goes on, counted from now.
+    const int64_t waiting = ts.wait_start_ns >= 0 ? now_ns_ : -1;
+    ts = TaskCounters();
+    ts.wait_start_ns = waiting;
+  }
   tasks_reaped_ = 0;
   for (Task& t : tasks_) t.run_ns = 0;
   for (MetricStats& m : metric_stats_) {
@@ -81,6 +86,9 @@ SimStats SimulatorImpl::Stats() const {
     ts.wakeups = k.wakeups;
     ts.voluntary_switches = k.voluntary_switches;
     ts.involuntary_switches = k.involuntary_switches;
+    ts.wait_sum_ns = k.wait_sum_ns;
+    ts.wait_max_ns = k.wait_max_ns;
+    ts.wait_count = k.wait_count;
     ts.exited = t.state == TaskState::kDead;
   }
   out.load_balance_migrations = lb_migrations_;

@@ -47,8 +47,11 @@ struct PlacementStats {
   uint64_t chose_prev = 0;      // result == prev (!= target)
   uint64_t chose_other = 0;     // recent_used_cpu or a scanned CPU
   uint64_t remote_wakeups = 0;  // the wakee ran on a CPU other than the waker
-  uint64_t wake_list = 0;       // delivered through the target's wake list
-  uint64_t ipis = 0;            // IPIs sent for wake-ups
+  // The wakee was placed on a CPU other than the one it last ran on
+  // (schedstats' nr_wakeups_migrate).
+  uint64_t migrated_wakeups = 0;
+  uint64_t wake_list = 0;  // delivered through the target's wake list
+  uint64_t ipis = 0;       // IPIs sent for wake-ups
   uint64_t forks = 0;
   // probes per search: index = probes (last bucket: that many or more).
   std::vector<uint64_t> probes_histogram = std::vector<uint64_t>(33, 0);
@@ -63,6 +66,13 @@ struct TaskTotals {
   uint64_t wakeups = 0;
   uint64_t voluntary_switches = 0;
   uint64_t involuntary_switches = 0;
+  // schedstats (kernel/sched/stats.h, /proc/<pid>/sched): time runnable on
+  // a runqueue but not running (se.statistics.wait_sum, in the model also
+  // sched_info.run_delay: both run from the enqueue or the preemption to
+  // the switch in), the waits counted and the longest.
+  int64_t wait_sum_ns = 0;
+  int64_t wait_max_ns = 0;
+  uint64_t wait_count = 0;
   bool exited = false;
 };
 

@@ -313,7 +313,12 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   scan_probes_ = 0;
   line_cpu_ = waker_cpu;  // the waker runs the search
   line_cost_ns_ = 0;
-  int target = p.policy == SchedPolicy::kFifo
+  // ttwu_runnable() (kernel/sched/core.c, v6.12): a delayed entity
+  // (DELAY_DEQUEUE) is still queued, so it is requeued where it is, with
+  // no select_task_rq().
+  const bool delayed = ABSL_PREDICT_FALSE(eevdf_on_) && eevdf_.Delayed(task);
+  int target = delayed ? p.cpu
+               : p.policy == SchedPolicy::kFifo
                    ? SelectTaskRqRt(task, p.cpu)
                    : SelectTaskRqFair(task, p.cpu, waker_cpu, from_task,
                                       flags & platform::kWfSync);
@@ -355,6 +360,7 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
     }
   }
   ++placement_stats_.wakeups;
+  if (target != p.cpu) ++placement_stats_.migrated_wakeups;
   ++task_stats_[task].wakeups;
   ++tc.ttwu_pending;
   RefreshProbe(target);
@@ -397,7 +403,7 @@ void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
   RefreshProbe(cpu);
   uint32_t flags = p.iowait ? uint32_t{platform::kUtilIowait} : 0u;
   p.iowait = false;
-  EnqueueTask(cpu, task, /*wakeup=*/true, flags);
+  EnqueueWoken(cpu, task, flags);
   if (c.mode != CpuMode::kBusy) return Schedule(cpu);
   CheckPreemptWakeup(cpu, task);
   if (c.need_resched) {
@@ -405,6 +411,22 @@ void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
     return Schedule(cpu);
   }
   return;
+}
+
+void SimulatorImpl::EnqueueWoken(int cpu, int task, uint32_t util_flags) {
+  if (ABSL_PREDICT_TRUE(!eevdf_on_) || !eevdf_.Delayed(task)) {
+    return EnqueueTask(cpu, task, /*wakeup=*/true, util_flags);
+  }
+  // requeue_delayed_entity() (kernel/sched/fair.c, v6.12), reached from
+  // enqueue_task_fair(ENQUEUE_DELAYED): the entity never left.
+  Task& t = tasks_[task];
+  UpdateCurr(cpu);
+  UpdatePelt(cpu);
+  eevdf_.Requeue(cpu, task);
+  t.state = TaskState::kRunnable;
+  WaitStart(task);
+  if (util_est_) UtilEstEnqueue(rq_util_est_[cpu], task_util_est_[task]);
+  UtilChangeUpdate(cpu);
 }
 
 void SimulatorImpl::OnTaskTimer(int cpu, int task, bool device_irq) {

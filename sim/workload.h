@@ -84,6 +84,10 @@ struct TaskSpec {
   // where it ran (docs/model.md, "Execution"); -1 = not known: the flat
   // SimConfig::llc_migration_penalty_ns.
   int64_t working_set_bytes = -1;
+  // A fair task's requested slice (sched_attr.sched_runtime): EEVDF's
+  // custom slice from Linux 6.12 (SimConfig::task_slices), clamped to
+  // 0.1-100 ms; 0 = the base slice. CFS and 6.6 ignore it.
+  int64_t slice_ns = 0;
 };
 
 // The Add* helpers return the new element's index (the id programs and

@@ -24,10 +24,22 @@ absl::StatusOr<CpuSet> CpuSet::ParseList(absl::string_view text, int num_cpus) {
     std::vector<absl::string_view> ends = absl::StrSplit(part, '-');
     int lo = 0;
     int hi = 0;
-    if (ends.size() > 2 || !absl::SimpleAtoi(ends[0], &lo) ||
-        !absl::SimpleAtoi(ends.back(), &hi) || lo < 0 || hi < lo) {
+    // Issue 49 #16: the reason, not only the expectation.
+    const auto bad = [&](absl::string_view why) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "expected a CPU list like \"0-3,8\", got \"", text, "\""));
+          "expected a CPU list like \"0-3,8\", got \"", text, "\": ", why));
+    };
+    if (ends.size() > 2) {
+      return bad(absl::StrCat("\"", part, "\" has more than one '-'"));
+    }
+    if (!absl::SimpleAtoi(ends[0], &lo) || lo < 0 ||
+        !absl::SimpleAtoi(ends.back(), &hi) || hi < 0) {
+      return bad(absl::StrCat("\"", part,
+                              "\" is not a CPU number or a range N-M of them"));
+    }
+    if (hi < lo) {
+      return bad(
+          absl::StrCat("the range \"", part, "\" ends before it starts"));
     }
     if (hi >= num_cpus) {
       return absl::OutOfRangeError(absl::StrCat("CPU ", hi, " in list \"", text,

@@ -39,6 +39,19 @@ TEST(CpuSetTest, RejectsMalformedAndOutOfRangeLists) {
               HasSubstr("beyond the 8 CPUs"));
 }
 
+// Issue 49 #16: the message gives the reason, once.
+TEST(CpuSetTest, AMalformedListSaysWhatIsWrongWithIt) {
+  EXPECT_EQ(CpuSet::ParseList("0-x", 8).status().message(),
+            "expected a CPU list like \"0-3,8\", got \"0-x\": \"0-x\" is not "
+            "a CPU number or a range N-M of them");
+  EXPECT_EQ(CpuSet::ParseList("1,3-1", 8).status().message(),
+            "expected a CPU list like \"0-3,8\", got \"1,3-1\": the range "
+            "\"3-1\" ends before it starts");
+  EXPECT_EQ(CpuSet::ParseList("1-2-3", 8).status().message(),
+            "expected a CPU list like \"0-3,8\", got \"1-2-3\": \"1-2-3\" has "
+            "more than one '-'");
+}
+
 TEST(CpuSetTest, ParsesHexMask) {
   absl::StatusOr<CpuSet> set = CpuSet::ParseMask("00000001,0000000f", 64);
   ASSERT_TRUE(set.ok()) << set.status();

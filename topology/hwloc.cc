@@ -3,6 +3,7 @@
 #include "topology/hwloc.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
@@ -140,8 +141,10 @@ absl::StatusOr<Topology> LoadTopologyFromHwlocXml(const std::string& path,
       topology.get(), content, source, kExpected));
   hwloc_internal::ConvertOptions options;
   options.orphan_pus_join_first_node = true;
+  std::vector<int> pu_os_indexes;
   SCHEDSIM_RETURN_IF_ERROR(hwloc_internal::AddHwlocObjects(
-      topology.get(), source, options, b, nullptr));
+      topology.get(), source, options, b, &pu_os_indexes));
+  hwloc_internal::AddHwlocCpuKindCapacities(topology.get(), pu_os_indexes, b);
 
   b.AddWarning(
       "hwloc XML has no C-state (cpuidle) or frequency information; C-states "

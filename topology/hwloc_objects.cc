@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -16,6 +19,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -297,9 +301,71 @@ absl::Status TrialStatus(const base::TrialResult& r, absl::string_view source,
       source, absl::StrCat("libhwloc crashed ", what, " (", r.how, ")", hint));
 }
 
+namespace {
+
+// Largest PU or NUMA node os_index taken (as the sysfs reader's lists).
+constexpr uint64_t kMaxHwlocOsIndex = 1 << 20;
+
+// The value of attribute `name` in the XML start tag `tag` (either quote,
+// blanks around '='); nullopt when absent.
+std::optional<absl::string_view> XmlAttribute(absl::string_view tag,
+                                              absl::string_view name) {
+  for (size_t at = tag.find(name); at != absl::string_view::npos;
+       at = tag.find(name, at + 1)) {
+    if (at == 0 || !absl::ascii_isspace(tag[at - 1])) continue;
+    size_t i = at + name.size();
+    while (i < tag.size() && absl::ascii_isspace(tag[i])) ++i;
+    if (i >= tag.size() || tag[i] != '=') continue;
+    ++i;
+    while (i < tag.size() && absl::ascii_isspace(tag[i])) ++i;
+    if (i >= tag.size() || (tag[i] != '"' && tag[i] != '\'')) continue;
+    const char quote = tag[i];
+    const size_t close = tag.find(quote, i + 1);
+    if (close == absl::string_view::npos) return tag.substr(i + 1);
+    return tag.substr(i + 1, close - i - 1);
+  }
+  return std::nullopt;
+}
+
+// libhwloc sizes a bitmap by a PU's or NUMA node's os_index: one near
+// 2^32 costs 512 MiB per bitmap and seconds before the importer can say
+// it is unusable (issue 49 #14: 1 GB and 13 s). The XML text is checked
+// first: every PU and NUMANode object's os_index must be a number up to
+// kMaxHwlocOsIndex. Errors name the line.
+absl::Status CheckOsIndexes(const std::string& content,
+                            absl::string_view source) {
+  size_t at = 0;
+  while ((at = content.find("<object", at)) != std::string::npos) {
+    const size_t end = content.find('>', at);
+    const absl::string_view tag = absl::string_view(content).substr(
+        at, end == std::string::npos ? std::string::npos : end - at);
+    const size_t start = at;
+    at = end == std::string::npos ? content.size() : end;
+    const std::optional<absl::string_view> type = XmlAttribute(tag, "type");
+    if (!type || (*type != "PU" && *type != "NUMANode")) continue;
+    const std::optional<absl::string_view> value =
+        XmlAttribute(tag, "os_index");
+    if (!value) continue;
+    uint64_t index = 0;
+    if (!absl::SimpleAtoi(*value, &index) || index > kMaxHwlocOsIndex) {
+      const auto line =
+          1 + std::count(content.begin(), content.begin() + start, '\n');
+      return Invalid(
+          source, absl::StrCat("line ", line, ": the ", *type,
+                               " object's os_index is \"", value->substr(0, 24),
+                               "\"; expected a number in 0..", kMaxHwlocOsIndex,
+                               " (nothing was handed to libhwloc)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status LoadHwlocXmlText(hwloc_topology_t raw, const std::string& content,
                               absl::string_view source,
                               absl::string_view expected) {
+  SCHEDSIM_RETURN_IF_ERROR(CheckOsIndexes(content, source));
   // The text is handed over as a buffer. Failing here, hwloc must not fall
   // back to discovering this machine, so both results are checked.
   const absl::Status parse_error = Invalid(
@@ -557,6 +623,106 @@ absl::Status AddHwlocObjects(hwloc_topology_t raw, absl::string_view source,
     for (const auto& [os, dense] : dense_of_os) pu_os_indexes->push_back(os);
   }
   return absl::OkStatus();
+}
+
+void AddHwlocCpuKindCapacities(hwloc_topology_t topology,
+                               const std::vector<int>& pu_os_indexes,
+                               TopologyBuilder& b) {
+  const int nr = hwloc_cpukinds_get_nr(topology, 0);
+  if (nr < 2) return;
+  struct Kind {
+    std::vector<int> cpus;  // CPU ids
+    int efficiency = -1;
+    std::string core_type;
+    int64_t linux_capacity = -1;
+    int64_t max_mhz = -1;
+  };
+  std::map<int, int> cpu_of_os;  // PU os_index -> CPU id
+  for (size_t c = 0; c < pu_os_indexes.size(); ++c) {
+    cpu_of_os[pu_os_indexes[c]] = static_cast<int>(c);
+  }
+  std::vector<Kind> kinds;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  for (int k = 0; k < nr; ++k) {
+    Kind kind;
+    unsigned nr_infos = 0;
+    struct hwloc_info_s* infos = nullptr;
+    if (hwloc_cpukinds_get_info(topology, static_cast<unsigned>(k), set,
+                                &kind.efficiency, &nr_infos, &infos, 0) != 0) {
+      continue;
+    }
+    for (int os = hwloc_bitmap_first(set); os >= 0;
+         os = hwloc_bitmap_next(set, os)) {
+      auto it = cpu_of_os.find(os);
+      if (it != cpu_of_os.end()) kind.cpus.push_back(it->second);
+    }
+    for (unsigned i = 0; i < nr_infos; ++i) {
+      const absl::string_view name = infos[i].name ? infos[i].name : "";
+      const absl::string_view value = infos[i].value ? infos[i].value : "";
+      int64_t v = 0;
+      if (name == "CoreType") kind.core_type = std::string(value);
+      if (name == "LinuxCapacity" && absl::SimpleAtoi(value, &v) && v > 0) {
+        kind.linux_capacity = v;
+      }
+      if (name == "FrequencyMaxMHz" && absl::SimpleAtoi(value, &v) && v > 0) {
+        kind.max_mhz = v;
+      }
+    }
+    if (!kind.cpus.empty()) kinds.push_back(std::move(kind));
+  }
+  hwloc_bitmap_free(set);
+  if (kinds.size() < 2) return;
+  const bool by_capacity =
+      std::all_of(kinds.begin(), kinds.end(),
+                  [](const Kind& k) { return k.linux_capacity > 0; });
+  const bool by_frequency = std::all_of(
+      kinds.begin(), kinds.end(), [](const Kind& k) { return k.max_mhz > 0; });
+  std::vector<std::string> described;
+  for (const Kind& k : kinds) {
+    std::vector<int> ids = k.cpus;
+    std::sort(ids.begin(), ids.end());
+    CpuSet cpus(ids.back() + 1);
+    for (int c : ids) cpus.Set(c);
+    described.push_back(absl::StrCat(
+        "CPUs ", cpus.ToList(), k.core_type.empty() ? "" : " ", k.core_type,
+        " efficiency ", k.efficiency,
+        k.linux_capacity > 0 ? absl::StrCat(" LinuxCapacity ", k.linux_capacity)
+                             : "",
+        k.max_mhz > 0 ? absl::StrCat(" ", k.max_mhz, " MHz") : ""));
+  }
+  if (!by_capacity && !by_frequency) {
+    b.AddWarning(absl::StrCat(
+        "hwloc CPU kinds (", absl::StrJoin(described, "; "),
+        ") give efficiency ranks but neither LinuxCapacity nor "
+        "FrequencyMaxMHz for every kind: capacities unknown, every CPU "
+        "modelled at capacity 1024"));
+    return;
+  }
+  int64_t largest = 0;
+  for (const Kind& k : kinds) {
+    largest = std::max(largest, by_capacity ? k.linux_capacity : k.max_mhz);
+  }
+  bool differ = false;
+  for (const Kind& k : kinds) {
+    const int64_t v = by_capacity ? k.linux_capacity : k.max_mhz;
+    differ = differ || v != largest;
+  }
+  if (!differ) return;
+  for (const Kind& k : kinds) {
+    const int64_t v = by_capacity ? k.linux_capacity : k.max_mhz;
+    const int cap = static_cast<int>(
+        std::max<int64_t>(1, std::llround(1024.0 * static_cast<double>(v) /
+                                          static_cast<double>(largest))));
+    for (int c : k.cpus) b.set_capacity(c, cap);
+  }
+  b.AddWarning(absl::StrCat(
+      "CPU capacities from hwloc CPU kinds (", absl::StrJoin(described, "; "),
+      "), by ",
+      by_capacity ? "LinuxCapacity (the kernel's cpu_capacity)"
+                  : "FrequencyMaxMHz: capacity taken as proportional to the "
+                    "maximum frequency, which ignores what differs in work "
+                    "per cycle between kinds of different microarchitectures",
+      "; frequencies and C-states are the machine's"));
 }
 
 }  // namespace schedsim::topology::hwloc_internal

@@ -78,6 +78,18 @@ absl::Status AddHwlocObjects(hwloc_topology_t topology,
                              const ConvertOptions& options, TopologyBuilder& b,
                              std::vector<int>* pu_os_indexes);
 
+// The CPU capacities of a hybrid or big.LITTLE machine from hwloc's CPU
+// kinds (hwloc_cpukinds_get_info), when there are two kinds or more: each
+// kind's "LinuxCapacity" info (the kernel's cpu_capacity) when every kind
+// has one, else its "FrequencyMaxMHz" (capacity proportional to the
+// maximum frequency: an approximation for kinds of different
+// microarchitectures, said in a warning), normalized so that the largest
+// is 1024. Kinds with only efficiency ranks give no capacities, with a
+// warning. `pu_os_indexes` is AddHwlocObjects' (CPU id -> PU os_index).
+void AddHwlocCpuKindCapacities(hwloc_topology_t topology,
+                               const std::vector<int>& pu_os_indexes,
+                               TopologyBuilder& b);
+
 }  // namespace schedsim::topology::hwloc_internal
 
 #endif  // SCHEDSIM_TOPOLOGY_HWLOC_OBJECTS_H_

@@ -2,6 +2,7 @@
 
 #include "topology/hwloc.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -55,6 +56,52 @@ std::string WriteTemp(const std::string& file, const std::string& content) {
 
 // A matcher for a warning list containing a warning with `text`.
 auto HasWarning(const std::string& text) { return Contains(HasSubstr(text)); }
+
+// hwloc CPU kinds give a hybrid part its capacities: by FrequencyMaxMHz
+// (4700 MHz cores 1024, 3500 MHz cores 1024 x 3500 / 4700 = 763).
+TEST(HwlocImportTest, CpuKindsByMaximumFrequency) {
+  absl::StatusOr<Topology> t =
+      LoadTopologyFromHwlocXml("tests/data/hybrid_cpukinds.xml");
+  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_EQ(t->num_cpus(), 8);
+  EXPECT_TRUE(t->asym_capacity());
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(t->capacity(c), 1024) << c;
+  for (int c = 4; c < 8; ++c) EXPECT_EQ(t->capacity(c), 763) << c;
+  EXPECT_THAT(t->warnings(),
+              HasWarning("CPU capacities from hwloc CPU kinds (CPUs 4-7 "
+                         "IntelAtom efficiency 0 3500 MHz; CPUs 0-3 IntelCore "
+                         "efficiency 1 4700 MHz), by FrequencyMaxMHz"));
+}
+
+// By LinuxCapacity (the kernel's cpu_capacity) when every kind has it;
+// with efficiency ranks only, no capacities and a warning that says so.
+TEST(HwlocImportTest, CpuKindsByLinuxCapacityOrRanksOnly) {
+  absl::StatusOr<Topology> t =
+      LoadTopologyFromHwlocXml("tests/data/biglittle_cpukinds.xml");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->asym_capacity());
+  EXPECT_EQ(t->capacity(0), 446);
+  EXPECT_EQ(t->capacity(1), 446);
+  EXPECT_EQ(t->capacity(2), 1024);
+  EXPECT_THAT(t->warnings(), HasWarning("by LinuxCapacity"));
+
+  std::string ranks = ReadAll("tests/data/biglittle_cpukinds.xml");
+  for (const char* info :
+       {"    <info name=\"LinuxCapacity\" value=\"446\"/>\n",
+        "    <info name=\"LinuxCapacity\" value=\"1024\"/>\n",
+        "    <info name=\"FrequencyMaxMHz\" value=\"1100\"/>\n",
+        "    <info name=\"FrequencyMaxMHz\" value=\"1800\"/>\n"}) {
+    const size_t at = ranks.find(info);
+    ASSERT_NE(at, std::string::npos) << info;
+    ranks.erase(at, std::string(info).size());
+  }
+  t = LoadTopologyFromHwlocXml(WriteTemp("ranks_only.xml", ranks));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->asym_capacity());
+  EXPECT_THAT(t->warnings(),
+              HasWarning("give efficiency ranks but neither LinuxCapacity nor "
+                         "FrequencyMaxMHz for every kind: capacities unknown"));
+}
 
 TEST(HwlocImportTest, Zen3TwoEpyc7763HasSixteenCcxsAndNoSmt) {
   absl::StatusOr<Topology> t = LoadTopologyFromHwlocXml(kZen3);
@@ -195,6 +242,51 @@ TEST(HwlocImportTest, MissingFileIsNotFoundNamingThePath) {
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(t.status().message()), HasSubstr(path));
+}
+
+// Issue 49 #14: a PU whose os_index is HWLOC_UNKNOWN_INDEX (2^32 - 1) made
+// libhwloc allocate a bitmap of 2^32 bits twice (1 GB, 13 s) before the
+// importer refused it. The text is checked before libhwloc sees it.
+TEST(HwlocImportTest, AHugeOsIndexIsRefusedBeforeLibhwlocSizesABitmap) {
+  const std::string repro = "tests/data/repro/hwloc_pu_os_index_unknown.xml";
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<Topology> t = LoadTopologyFromHwlocXml(repro);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(
+      std::string(t.status().message()),
+      AllOf(HasSubstr(repro), HasSubstr("line 9: the PU object's os_index is "
+                                        "\"4294967295\"; expected a number in "
+                                        "0..1048576")));
+  EXPECT_LT(seconds, 5.0);
+  // Spelled with single quotes and blanks, or on a NUMA node: the same.
+  std::string text = ReadAll(repro);
+  const std::string pu = "<object type=\"PU\" os_index=\"4294967295\"";
+  ASSERT_NE(text.find(pu), std::string::npos);
+  for (const std::string& spelling :
+       {std::string("<object type='PU'  os_index = '4294967295'"),
+        std::string("<object type=\"PU\" os_index=\"-1\"")}) {
+    std::string odd = text;
+    odd.replace(odd.find(pu), pu.size(), spelling);
+    t = LoadTopologyFromHwlocXml(WriteTemp("odd_os_index.xml", odd));
+    ASSERT_FALSE(t.ok()) << spelling;
+    EXPECT_THAT(std::string(t.status().message()),
+                HasSubstr("the PU object's os_index is"))
+        << spelling;
+  }
+  std::string node = ReadAll(kSkylake);
+  const std::string numa = "<object type=\"NUMANode\" os_index=\"0\"";
+  ASSERT_NE(node.find(numa), std::string::npos);
+  node.replace(node.find(numa), numa.size(),
+               "<object type=\"NUMANode\" os_index=\"3000000000\"");
+  t = LoadTopologyFromHwlocXml(WriteTemp("numa_os_index.xml", node));
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(std::string(t.status().message()),
+              HasSubstr("line 5: the NUMANode object's os_index is "
+                        "\"3000000000\""));
 }
 
 TEST(HwlocImportTest, DirectoryIsInvalidArgument) {

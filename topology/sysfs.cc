@@ -50,10 +50,21 @@ class GroupIds {
 absl::Status Importer::ReadCpuList() {
   std::error_code ec;
   if (tree_.root().empty() || !fs::is_directory(tree_.root(), ec)) {
-    return absl::NotFoundError(
-        absl::StrCat(tree_.root(),
-                     " not found: expected a sysfs root, a directory holding "
-                     "devices/system/cpu (such as /sys)"));
+    // Issue 49 #16: "/dev/zero not found" for a file that exists; say
+    // what it is instead.
+    const fs::file_status st = fs::status(tree_.root(), ec);
+    const char* what = ec || !fs::exists(st)       ? nullptr
+                       : fs::is_regular_file(st)   ? "a regular file"
+                       : fs::is_character_file(st) ? "a character device"
+                       : fs::is_block_file(st)     ? "a block device"
+                       : fs::is_fifo(st)           ? "a FIFO"
+                       : fs::is_socket(st)         ? "a socket"
+                                                   : "not a directory";
+    return absl::NotFoundError(absl::StrCat(
+        tree_.root(),
+        what == nullptr ? " not found" : absl::StrCat(" is ", what),
+        ": expected a sysfs root, a directory holding devices/system/cpu "
+        "(such as /sys)"));
   }
   if (!tree_.IsDir(kCpuDir)) {
     return absl::NotFoundError(absl::StrCat(

@@ -52,8 +52,19 @@ class Importer {
     }
     SCHEDSIM_RETURN_IF_ERROR(ReadCStates());
     SCHEDSIM_RETURN_IF_ERROR(ReadFrequency());
+    SCHEDSIM_RETURN_IF_ERROR(ReadCapacities());
     NoteHybridCpus();
     GuessVendor();
+    if (!tree_.refused().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(tree_.refused(),
+                       tree_.refused_count() > 1
+                           ? absl::StrCat(" (and ", tree_.refused_count() - 1,
+                                          " more files refused)")
+                           : std::string(),
+                       "; a sysfs tree holds regular files of at most ",
+                       base::kMaxSysfsFileBytes / 1024, " KiB"));
+    }
     return builder_.Build();
   }
 
@@ -136,8 +147,13 @@ class Importer {
   // The cpufreq directory of the first CPU, or "" when there is none.
   absl::StatusOr<std::string> FindCpufreqDir();
   absl::Status ReadFrequency();
+  // Each CPU's cpuN/cpu_capacity (arch_scale_cpu_capacity), when every CPU
+  // has one and they differ: the builder's capacities, normalized so the
+  // largest is 1024.
+  absl::Status ReadCapacities();
   // Warns when the CPUs are not all alike (different cpuinfo_max_freq, or
-  // Intel hybrid cpu_core / cpu_atom kinds): they are modelled as CPU 0.
+  // Intel hybrid cpu_core / cpu_atom kinds): their frequencies (and, without
+  // cpu_capacity, their capacities) are modelled as CPU 0's.
   void NoteHybridCpus();
   void GuessVendor();
 
@@ -148,6 +164,7 @@ class Importer {
   std::vector<std::vector<CacheIndex>> caches_;  // by simulated CPU
   std::vector<int> node_of_;  // by simulated CPU: sysfs node id
   std::string cpufreq_dir_;
+  bool capacities_set_ = false;  // ReadCapacities set asymmetric capacities
   std::string driver_;
 };
 

@@ -5,6 +5,7 @@
 // vendor guessed from the drivers.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -237,6 +238,42 @@ absl::Status Importer::ReadFrequency() {
   return absl::OkStatus();
 }
 
+absl::Status Importer::ReadCapacities() {
+  std::vector<int64_t> caps(cpus_.size(), 0);
+  size_t known = 0;
+  int64_t largest = 0;
+  for (size_t sim = 0; sim < cpus_.size(); ++sim) {
+    const std::string rel = CpuPath(cpus_[sim], "cpu_capacity");
+    SCHEDSIM_ASSIGN_OR_RETURN(std::optional<int64_t> cap, OptInt(rel));
+    if (!cap.has_value()) continue;
+    if (*cap <= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expected a CPU capacity > 0 in ", tree_.Path(rel), ", got ", *cap));
+    }
+    caps[sim] = *cap;
+    largest = std::max(largest, *cap);
+    ++known;
+  }
+  if (known == 0) return absl::OkStatus();
+  if (known < cpus_.size()) {
+    Warn(absl::StrCat("cpu_capacity on ", known, " of ", cpus_.size(),
+                      " CPUs: ignored, every CPU modelled at capacity 1024"));
+    return absl::OkStatus();
+  }
+  if (std::all_of(caps.begin(), caps.end(),
+                  [&](int64_t c) { return c == caps[0]; })) {
+    return absl::OkStatus();
+  }
+  for (size_t sim = 0; sim < cpus_.size(); ++sim) {
+    const int64_t scaled = std::max<int64_t>(
+        1, std::llround(1024.0 * static_cast<double>(caps[sim]) /
+                        static_cast<double>(largest)));
+    builder_.set_capacity(static_cast<int>(sim), static_cast<int>(scaled));
+  }
+  capacities_set_ = true;
+  return absl::OkStatus();
+}
+
 void Importer::NoteHybridCpus() {
   // Each CPU's maximum frequency: its own cpufreq directory, else the
   // policy whose related_cpus holds it.
@@ -284,11 +321,17 @@ void Importer::NoteHybridCpus() {
       parts.push_back(
           absl::StrCat(it->first, " kHz on CPUs ", list(it->second)));
     }
-    Warn(
-        absl::StrCat("CPUs differ in cpuinfo_max_freq (a hybrid part or "
-                     "binned cores): ",
-                     absl::StrJoin(parts, ", "), "; all modelled as CPU ",
-                     cpus_[0], " (per-CPU capacity is not modelled)"));
+    Warn(absl::StrCat(
+        "CPUs differ in cpuinfo_max_freq (a hybrid part or "
+        "binned cores): ",
+        absl::StrJoin(parts, ", "),
+        capacities_set_
+            ? absl::StrCat("; each CPU's capacity is its cpu_capacity, the "
+                           "frequencies all modelled as CPU ",
+                           cpus_[0], "'s")
+            : absl::StrCat("; all modelled as CPU ", cpus_[0],
+                           " (no cpu_capacity files: per-CPU capacity "
+                           "unknown)")));
   }
   // Intel hybrid parts name their CPU kinds by PMU.
   std::vector<std::string> kinds;
@@ -301,7 +344,11 @@ void Importer::NoteHybridCpus() {
   }
   if (kinds.size() > 1) {
     Warn(absl::StrCat("hybrid CPU kinds (", absl::StrJoin(kinds, ", "),
-                      "); all modelled as CPU ", cpus_[0]));
+                      capacities_set_
+                          ? absl::StrCat("); capacities from cpu_capacity, "
+                                         "frequencies modelled as CPU ",
+                                         cpus_[0], "'s")
+                          : absl::StrCat("); all modelled as CPU ", cpus_[0])));
   }
 }
 

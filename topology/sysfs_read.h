@@ -80,10 +80,22 @@ class SysfsTree {
   // longer than base::kMaxSysfsFileBytes. Trailing NUL bytes are dropped:
   // older kernels printed some lists (node*/cpulist, node/online) with a
   // terminating NUL after the newline.
+  //
+  // A file that is there but is no regular file or is too long is also
+  // recorded (refused()): the importer refuses the tree rather than import
+  // a machine without it (issue 49 #13: such files read as missing, exit
+  // 0).
   std::optional<std::string> Read(absl::string_view rel) const {
     absl::StatusOr<std::string> content =
         base::ReadInputFile(Path(rel), "sysfs file", base::kMaxSysfsFileBytes);
-    if (!content.ok()) return std::nullopt;
+    if (!content.ok()) {
+      if (content.status().code() == absl::StatusCode::kInvalidArgument) {
+        if (refused_.empty())
+          refused_ = std::string(content.status().message());
+        ++refused_count_;
+      }
+      return std::nullopt;
+    }
     while (!content->empty() && content->back() == '\0') content->pop_back();
     return *std::move(content);
   }
@@ -112,8 +124,15 @@ class SysfsTree {
     return numbers;
   }
 
+  // The first file Read() refused as no regular file or too long ("" when
+  // none), and how many it refused.
+  const std::string& refused() const { return refused_; }
+  int refused_count() const { return refused_count_; }
+
  private:
   std::string root_;
+  mutable std::string refused_;
+  mutable int refused_count_ = 0;
 };
 
 }  // namespace schedsim::topology::sysfs_internal

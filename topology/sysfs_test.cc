@@ -2,6 +2,10 @@
 
 #include "topology/sysfs.h"
 
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -166,6 +170,29 @@ std::vector<std::string> With(std::vector<std::string> lines,
 }
 
 // --- milan0: 2x AMD EPYC 7543 --------------------------------------------
+
+// Issue 49 #16: a root that exists but is no directory was "not found".
+TEST(SysfsImportTest, ARootThatIsNoDirectorySaysWhatItIs) {
+  absl::StatusOr<Topology> t = LoadTopologyFromSysfs("/dev/zero");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(std::string(t.status().message()),
+            "/dev/zero is a character device: expected a sysfs root, a "
+            "directory holding devices/system/cpu (such as /sys)");
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string file =
+      std::string(tmp != nullptr ? tmp : "/tmp") + "/plain_file";
+  std::ofstream(file) << "x";
+  t = LoadTopologyFromSysfs(file);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(std::string(t.status().message()).find(" is a regular file: "),
+            std::string::npos)
+      << t.status();
+  t = LoadTopologyFromSysfs(file + "-missing");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(std::string(t.status().message()).find("-missing not found: "),
+            std::string::npos)
+      << t.status();
+}
 
 TEST(SysfsImportTest, Milan0HasTwoPackagesOf32CoresWithSmt) {
   const absl::StatusOr<Topology>& t = Capture("milan0");
@@ -547,6 +574,76 @@ TEST(SysfsImportTest, CpusOfDifferentMaximumFrequencyAreNoted) {
   t = LoadTopologyFromSysfs(Tree("alike", FullMachineLines()));
   ASSERT_TRUE(t.ok()) << t.status();
   EXPECT_THAT(t->warnings(), Not(Contains(HasSubstr("differ in cpuinfo"))));
+}
+
+// Issue 49 #13: a FIFO, a device or a file over 64 KiB where an attribute
+// belongs read as a missing file (another machine, exit 0); docs/cli.md
+// says such files are refused.
+TEST(SysfsImportTest, AFifoOrAnOversizedAttributeIsRefused) {
+  const std::string root = Tree("fifo", FullMachineLines());
+  ASSERT_TRUE(LoadTopologyFromSysfs(root).ok());
+  const std::string core_id =
+      root + "/devices/system/cpu/cpu3/topology/core_id";
+  ASSERT_EQ(std::remove(core_id.c_str()), 0);
+  ASSERT_EQ(mkfifo(core_id.c_str(), 0600), 0);
+  absl::StatusOr<Topology> t = LoadTopologyFromSysfs(root);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(t.status().message(),
+              HasSubstr(core_id + ": is a FIFO (named pipe), not a regular "
+                                  "file"));
+  EXPECT_THAT(t.status().message(),
+              HasSubstr("a sysfs tree holds regular files of at most 64 KiB"));
+  ASSERT_EQ(std::remove(core_id.c_str()), 0);
+  std::ofstream(core_id) << std::string(70000, '1');
+  t = LoadTopologyFromSysfs(root);
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(), HasSubstr(core_id + ": is 70000 bytes"));
+}
+
+// cpuN/cpu_capacity gives each CPU its capacity, normalized to 1024 at the
+// largest; a partial set is ignored with a warning, a bad value is an error.
+TEST(SysfsImportTest, CpuCapacityFilesGiveTheCapacities) {
+  std::vector<std::string> lines = FullMachineLines();
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    lines.push_back(absl::StrCat("ro|/sys/devices/system/cpu/cpu", cpu,
+                                 "/cpu_capacity|",
+                                 cpu % 4 < 2 ? "1024" : "446"));
+  }
+  absl::StatusOr<Topology> t = LoadTopologyFromSysfs(Tree("caps", lines));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->asym_capacity());
+  EXPECT_EQ(t->capacity(0), 1024);
+  EXPECT_EQ(t->capacity(2), 446);
+  EXPECT_EQ(t->capacity(7), 446);
+
+  // Scaled: 512 and 256 become 1024 and 512.
+  std::vector<std::string> half = FullMachineLines();
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    half.push_back(absl::StrCat("ro|/sys/devices/system/cpu/cpu", cpu,
+                                "/cpu_capacity|", cpu < 4 ? "512" : "256"));
+  }
+  t = LoadTopologyFromSysfs(Tree("caps_half", half));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->capacity(0), 1024);
+  EXPECT_EQ(t->capacity(4), 512);
+
+  std::vector<std::string> partial = FullMachineLines();
+  partial.push_back("ro|/sys/devices/system/cpu/cpu0/cpu_capacity|512");
+  t = LoadTopologyFromSysfs(Tree("caps_partial", partial));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->asym_capacity());
+  EXPECT_THAT(t->warnings(),
+              Contains(HasSubstr("cpu_capacity on 1 of 8 CPUs: ignored")));
+
+  const std::string bad_root = Tree(
+      "caps_bad",
+      With(FullMachineLines(), "devices/system/cpu/cpu3/cpu_capacity", "0"));
+  t = LoadTopologyFromSysfs(bad_root);
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(),
+              HasSubstr("expected a CPU capacity > 0 in " + bad_root +
+                        "/devices/system/cpu/cpu3/cpu_capacity, got 0"));
 }
 
 TEST(SysfsImportTest, EmptyCoreIdIsAnErrorNamingTheFile) {

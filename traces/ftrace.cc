@@ -332,10 +332,27 @@ bool ParseTaskColumn(absl::string_view head, absl::string_view* comm, int* pid,
     head = StripSpaces(head.substr(0, open));
   }
   const size_t dash = head.rfind('-');
-  if (dash == absl::string_view::npos || dash == 0) return false;
-  if (!ParseInt(head.substr(dash + 1), pid) || *pid < 0) return false;
-  *comm = head.substr(0, dash);
-  return true;
+  if (dash != absl::string_view::npos && dash != 0 &&
+      ParseInt(head.substr(dash + 1), pid) && *pid >= 0) {
+    *comm = head.substr(0, dash);
+    return true;
+  }
+  // `perf script`: "COMM PID" or "COMM PID/TID" (the thread id is the
+  // kernel's pid, the PID its thread group's); COMM may contain spaces,
+  // dashes and colons (":PID" when perf did not know the name).
+  if (*tgid != -1) return false;  // no "(TGID)" column in perf's layout
+  size_t space = head.size();
+  while (space > 0 && !IsSpace(head[space - 1])) --space;
+  if (space == 0) return false;
+  absl::string_view id = head.substr(space);
+  const size_t slash = id.find('/');
+  if (slash != absl::string_view::npos) {
+    if (!ParseInt(id.substr(0, slash), tgid) || *tgid < 0) return false;
+    id = id.substr(slash + 1);
+  }
+  if (!ParseInt(id, pid) || *pid < 0) return false;
+  *comm = StripSpaces(head.substr(0, space));
+  return !comm->empty();
 }
 
 constexpr char kEventLineFormat[] =
@@ -559,13 +576,27 @@ absl::StatusOr<bool> FtraceReader::ParseLine(TraceEvent* event) {
     return Error("expected timestamp '<seconds>.<fraction>:'");
   }
 
-  // "EVENT:" then the fields.
+  // "EVENT:" then the fields; `perf script` writes "SUBSYSTEM:EVENT:".
   while (!rest.empty() && IsSpace(rest.front())) rest.remove_prefix(1);
-  const size_t colon = rest.find(':');
+  size_t colon = rest.find(':');
   if (colon == absl::string_view::npos || colon == 0) {
     return Error("expected '<event>:' after the timestamp");
   }
-  const absl::string_view name = rest.substr(0, colon);
+  size_t name_start = 0;
+  if (colon + 1 < rest.size() && !IsSpace(rest[colon + 1])) {
+    const size_t second = rest.find(':', colon + 1);
+    if (second != absl::string_view::npos && second > colon + 1) {
+      bool word = true;
+      for (size_t i = colon + 1; i < second; ++i) {
+        if (IsSpace(rest[i])) word = false;
+      }
+      if (word) {
+        name_start = colon + 1;
+        colon = second;
+      }
+    }
+  }
+  const absl::string_view name = rest.substr(name_start, colon - name_start);
   for (char c : name) {
     if (IsSpace(c)) return Error("expected '<event>:' after the timestamp");
   }

@@ -76,7 +76,19 @@ void FtraceConverter::Convert(const TraceEvent& e) {
 }
 
 absl::Status ConvertFtraceFile(const std::string& path, NamedTraceSink* sink) {
-  FtraceConverter converter(sink, sink);
+  // A trace with sched_waking but no sched_wakeup (what `perf sched record`
+  // records on current kernels) gives its wake-ups from sched_waking.
+  int64_t wakeups = 0;
+  int64_t wakings = 0;
+  absl::Status scanned = ReadTraceFile(path, [&](const TraceEvent& event) {
+    if (event.type == EventType::kSchedWakeup) ++wakeups;
+    if (event.type == EventType::kSchedWaking) ++wakings;
+    return absl::OkStatus();
+  });
+  if (!scanned.ok()) return scanned;
+  FtraceConverter::Options options;
+  options.wakeups_from_waking = wakeups == 0 && wakings > 0;
+  FtraceConverter converter(sink, sink, options);
   return ReadTraceFile(path, [&converter](const TraceEvent& event) {
     converter.Convert(event);
     return absl::OkStatus();

@@ -77,9 +77,12 @@ class FtraceConverter {
   int64_t last_ns_ = -1;
 };
 
-// Converts every known event of the ftrace text file `path` into calls on
-// `sink` (which also receives the task names). Does not call Finish() on a
-// ChromeJsonWriter: the caller does, e.g. at the trace's last timestamp.
+// Converts every known event of the trace file `path` (ftrace text, `perf
+// script` text or trace-cmd .dat) into calls on `sink` (which also receives
+// the task names). A trace with sched_waking and no sched_wakeup (`perf
+// sched record` on current kernels) is converted with wakeups_from_waking.
+// Reads the file twice. Does not call Finish() on a ChromeJsonWriter: the
+// caller does, e.g. at the trace's last timestamp.
 absl::Status ConvertFtraceFile(const std::string& path, NamedTraceSink* sink);
 
 }  // namespace schedsim::traces

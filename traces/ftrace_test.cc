@@ -731,3 +731,111 @@ TEST(FtraceReaderTest, EventTypeNames) {
 
 }  // namespace
 }  // namespace schedsim::traces
+
+namespace schedsim::traces {
+namespace {
+
+constexpr char kPerf[] = "tests/data/perf_sched_pipe.perf.txt";
+
+// `perf script` text of `perf sched record` (a real capture, see
+// tests/data/README.md): "COMM PID [CPU] SECONDS: SUBSYSTEM:EVENT: FIELDS".
+TEST(PerfScriptTest, PerfSchedRecordCaptureCounts) {
+  absl::StatusOr<TraceSummary> s = Summarize(kPerf);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->count(EventType::kSchedSwitch), 249);
+  EXPECT_EQ(s->count(EventType::kSchedWaking), 113);
+  EXPECT_EQ(s->count(EventType::kSchedMigrateTask), 4);
+  EXPECT_EQ(s->count(EventType::kSchedProcessFork), 1);
+  EXPECT_EQ(s->count(EventType::kSchedWakeupNew), 1);
+  EXPECT_EQ(s->count(EventType::kSchedWakeup), 0);
+  ASSERT_EQ(s->unknown_counts.count("sched_stat_runtime"), 1u);
+  EXPECT_EQ(s->unknown_counts.at("sched_stat_runtime"), 315);
+  EXPECT_EQ(s->first_timestamp_ns, 1824205705000);
+  EXPECT_EQ(s->last_timestamp_ns, 1824313644000);
+}
+
+TEST(PerfScriptTest, FieldsAndCommsWithSpaces) {
+  std::vector<TraceEvent> events;
+  ASSERT_TRUE(ForEachFtraceEvent(kPerf, [&](const TraceEvent& e) {
+                if (events.size() < 12) {
+                  events.push_back(e);
+                  events.back().common_comm = "";  // not owned
+                  events.back().prev_comm = "";
+                  events.back().next_comm = "";
+                  events.back().comm = "";
+                  events.back().prev_state = "";
+                  events.back().event_name = "";
+                  events.back().fields = "";
+                  events.back().child_comm = "";
+                }
+                if (e.timestamp_ns == 1824207264000) {
+                  // " VM Periodic Tas    7073 [000]  1824.207264: ..."
+                  EXPECT_EQ(e.common_comm, "VM Periodic Tas");
+                  EXPECT_EQ(e.common_pid, 7073);
+                  EXPECT_EQ(e.type, EventType::kSchedSwitch);
+                  EXPECT_EQ(e.prev_comm, "VM Periodic Tas");
+                  EXPECT_EQ(e.prev_state, "S");
+                  EXPECT_EQ(e.next_pid, 14519);
+                }
+                return absl::OkStatus();
+              }).ok());
+  ASSERT_GE(events.size(), 2u);
+  // "perf 15443 [000] 1824.205715: sched:sched_waking: comm=migration/0
+  // pid=18 prio=0 target_cpu=000"
+  EXPECT_EQ(events[0].type, EventType::kSchedWaking);
+  EXPECT_EQ(events[0].cpu, 0);
+  EXPECT_EQ(events[0].common_pid, 15443);
+  EXPECT_EQ(events[0].timestamp_ns, 1824205715000);
+  EXPECT_EQ(events[0].pid, 18);
+  EXPECT_EQ(events[0].target_cpu, 0);
+  EXPECT_EQ(events[1].type, EventType::kSchedSwitch);
+  EXPECT_EQ(events[1].prev_pid, 15443);
+  EXPECT_EQ(events[1].next_pid, 18);
+}
+
+// power:cpu_idle and power:cpu_frequency as `perf script` prints them (the
+// capture above has none: its VM was never idle while recording), the
+// "PID/TID" column of `perf script -F comm,pid,tid,...`, and ":PID" names.
+TEST(PerfScriptTest, PowerEventsAndPidTid) {
+  std::istringstream in;
+  std::deque<std::string> arena;
+  absl::StatusOr<std::vector<TraceEvent>> events = ReadAll(
+      "         swapper     0 [001]  5593.015322:        power:cpu_idle: "
+      "state=1 cpu_id=1\n"
+      "         swapper     0 [001]  5593.015400:        power:cpu_idle: "
+      "state=4294967295 cpu_id=1\n"
+      "     kworker/1:1    77 [001]  5593.015500:   power:cpu_frequency: "
+      "state=2400000 cpu_id=1\n"
+      "  sh  1200/1201 [000]  5593.015600: sched:sched_migrate_task: "
+      "comm=sh pid=1201 prio=120 orig_cpu=0 dest_cpu=1\n"
+      "          :15446 15446 [000]  5593.015700: sched:sched_waking: "
+      "comm=sched-pipe pid=15446 prio=120 target_cpu=000\n",
+      &in, &arena);
+  ASSERT_TRUE(events.ok()) << events.status();
+  ASSERT_EQ(events->size(), 5u);
+  EXPECT_EQ((*events)[0].type, EventType::kCpuIdle);
+  EXPECT_EQ((*events)[0].idle_state(), 1);
+  EXPECT_EQ((*events)[1].idle_state(), -1);
+  EXPECT_EQ((*events)[2].type, EventType::kCpuFrequency);
+  EXPECT_EQ((*events)[2].frequency_khz(), 2400000);
+  EXPECT_EQ((*events)[2].common_comm, "kworker/1:1");
+  EXPECT_EQ((*events)[3].common_pid, 1201);
+  EXPECT_EQ((*events)[3].common_tgid, 1200);
+  EXPECT_EQ((*events)[3].dest_cpu, 1);
+  EXPECT_EQ((*events)[4].common_comm, ":15446");
+  EXPECT_EQ((*events)[4].common_pid, 15446);
+}
+
+TEST(PerfScriptTest, BadPerfLinesAreErrors) {
+  EXPECT_THAT(std::string(ReadError("  perf 12a [000]  1.000001: "
+                                    "sched:sched_switch: x\n")
+                              .message()),
+              ::testing::HasSubstr("expected an event line"));
+  EXPECT_THAT(std::string(ReadError("  perf 12 [000]  1.000001: "
+                                    "sched:sched_switch: prev_comm=a\n")
+                              .message()),
+              ::testing::HasSubstr("sched_switch: expected"));
+}
+
+}  // namespace
+}  // namespace schedsim::traces

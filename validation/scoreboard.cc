@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "base/version.h"
 
 namespace schedsim::validation {
 namespace {
@@ -75,6 +76,11 @@ const char* VerdictName(Verdict v) {
       return "not-expressible";
   }
   return "?";
+}
+
+const char* RobustnessVerdict(const RowRobustness& r) {
+  if (r.no_change) return "no-change";
+  return r.sign_holds ? "robust" : "fragile";
 }
 
 bool IsMiss(Verdict v) {
@@ -315,6 +321,7 @@ Json SummaryJson(const Summary& s) {
 Json ScoreboardJson(const std::vector<ScoredRow>& rows,
                     const Summary& summary) {
   Json out = Json::object();
+  out["schema_version"] = base::kResultSchemaVersion;
   Json list = Json::array();
   for (const ScoredRow& s : rows) {
     const Row& r = *s.row;
@@ -360,7 +367,8 @@ Json ScoreboardJson(const std::vector<ScoredRow>& rows,
                                              : Json(s.row->mismatch_why);
     }
     if (s.robustness) {
-      j["robustness"] = {{"sign_holds", s.robustness->sign_holds},
+      j["robustness"] = {{"verdict", RobustnessVerdict(*s.robustness)},
+                         {"sign_holds", s.robustness->sign_holds},
                          {"flipped_by", s.robustness->flipped_by}};
     }
     list.push_back(std::move(j));
@@ -400,14 +408,20 @@ Columns RowColumns(const ScoredRow& s) {
 // ...`; "" when no row has a verdict.
 std::string RobustnessSection(const std::vector<ScoredRow>& rows) {
   std::string out;
-  int robust = 0, fragile = 0;
+  int robust = 0, fragile = 0, no_change = 0;
   for (const ScoredRow& s : rows) {
     if (!s.robustness) continue;
     if (out.empty())
       absl::StrAppend(&out,
                       "\nrobustness (the sign of each row's simulated change "
                       "under each cost scaled):\n");
-    if (s.robustness->sign_holds) {
+    if (s.robustness->no_change) {
+      ++no_change;
+      absl::StrAppend(
+          &out, absl::StrFormat("  %-42s no-change: the simulated change is "
+                                "+0.00%%, no direction to hold\n",
+                                s.row->id));
+    } else if (s.robustness->sign_holds) {
       ++robust;
       absl::StrAppend(&out, absl::StrFormat("  %-42s robust\n", s.row->id));
     } else {
@@ -419,7 +433,10 @@ std::string RobustnessSection(const std::vector<ScoredRow>& rows) {
   }
   if (!out.empty()) {
     absl::StrAppend(
-        &out, absl::StrFormat("  %d robust, %d fragile\n", robust, fragile));
+        &out, absl::StrFormat("  %d robust, %d fragile", robust, fragile),
+        no_change > 0 ? absl::StrFormat(", %d without a change", no_change)
+                      : std::string(),
+        "\n");
   }
   return out;
 }

@@ -56,10 +56,16 @@ struct Simulated {
 };
 
 // The robustness verdict for a row (schedsim validate --robustness).
+// A row whose nominal simulated change is exactly 0 has no direction to
+// hold: its verdict is "no-change", neither robust nor fragile (issue 49
+// #2: seed 003's revert rows at +0.00% were called robust).
 struct RowRobustness {
   bool sign_holds = true;
   std::vector<std::string> flipped_by;
+  bool no_change = false;
 };
+// "robust", "fragile" or "no-change".
+const char* RobustnessVerdict(const RowRobustness& r);
 
 enum class Verdict {
   kMatch,

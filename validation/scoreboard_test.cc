@@ -103,6 +103,32 @@ TEST(Verdict, NeutralAgreesWhenSmallOrNotSignificant) {
       Verdict::kNeutralDisagree);  // no test: only the size counts
 }
 
+// Issue 49 #2: a row whose simulated change is exactly +0.00% was called
+// robust; a direction that never appeared cannot survive a perturbation.
+TEST(Robustness, AZeroChangeIsNeitherRobustNorFragile) {
+  const Row zero = MakeRow(-0.88), moved = MakeRow(10), flipped = MakeRow(5);
+  std::vector<ScoredRow> rows = {ScoreRow(zero, Sim(0, 0.9)),
+                                 ScoreRow(moved, Sim(9)),
+                                 ScoreRow(flipped, Sim(4))};
+  rows[0].robustness = RowRobustness{true, {}, /*no_change=*/true};
+  rows[1].robustness = RowRobustness{true, {}, false};
+  rows[2].robustness = RowRobustness{false, {"config.x-25%"}, false};
+  EXPECT_STREQ(RobustnessVerdict(*rows[0].robustness), "no-change");
+  EXPECT_STREQ(RobustnessVerdict(*rows[1].robustness), "robust");
+  EXPECT_STREQ(RobustnessVerdict(*rows[2].robustness), "fragile");
+  const std::string table = ScoreboardTable(rows, Summarize(rows, "quick"));
+  EXPECT_NE(table.find("no-change: the simulated change is +0.00%, no "
+                       "direction to hold"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("1 robust, 1 fragile, 1 without a change"),
+            std::string::npos)
+      << table;
+  const OrderedJson j = ScoreboardJson(rows, Summarize(rows, "quick"));
+  EXPECT_EQ(j["rows"][0]["robustness"]["verdict"], "no-change");
+  EXPECT_EQ(j["rows"][1]["robustness"]["verdict"], "robust");
+}
+
 TEST(Verdict, AmbiguousIsShownNotScored) {
   const Row r = MakeRow(4);
   ScoredRow s = ScoreRow(r, Sim(4));

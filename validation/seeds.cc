@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/version.h"
 
 namespace schedsim::validation {
 namespace {
@@ -137,6 +138,7 @@ experiments::OrderedJson AcrossSeedsJson(
     const std::vector<SeedScoreboard>& runs, const AcrossSeeds& across) {
   using Json = experiments::OrderedJson;
   Json j = Json::object();
+  j["schema_version"] = base::kResultSchemaVersion;
   j["seeds"] = across.seeds;
   Json per_seed = Json::array();
   for (const SeedScoreboard& r : runs) {

@@ -331,8 +331,8 @@ absl::StatusOr<std::vector<ScoredRow>> ScoreGroup(
         for (const experiments::RobustnessEntry& v : robustness) {
           if (v.metric == metric && v.point == index.point &&
               v.variant == index.variant) {
-            (*scored)[row].robustness =
-                RowRobustness{v.sign_holds, v.flipped_by};
+            (*scored)[row].robustness = RowRobustness{
+                v.sign_holds, v.flipped_by, v.nominal_change_pct == 0.0};
           }
         }
       }
@@ -391,6 +391,13 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
     std::vector<experiments::RobustnessEntry> robustness;
     experiments::RunnerOptions ro;
     ro.jobs = options.jobs;
+    if (options.run_progress) {
+      const int before = runs_done;
+      const int all = total.runs;
+      ro.progress = [&options, before, all](int done, int) {
+        options.run_progress(before + done, all);
+      };
+    }
     if (e.ok()) {
       absl::StatusOr<experiments::ExperimentResult> r =
           experiments::RunExperiment(*e, ro);

@@ -68,6 +68,9 @@ struct ValidateOptions {
   std::function<void(const std::vector<ScoredRow>& rows, int runs_done,
                      int runs_total, double eta_s)>
       progress;
+  // Called after each run with the runs done so far and in all (from the
+  // runner's worker threads, one call at a time); optional.
+  std::function<void(int runs_done, int runs_total)> run_progress;
 };
 
 // The groups of the selected rows, with their experiment files built for

@@ -11,10 +11,16 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "experiments/merge_command.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "validation/catalogue.h"
+#include "validation/validate.h"
 
 namespace schedsim::validation {
 namespace {
@@ -136,6 +142,7 @@ TEST(ValidateCommand, JsonHasEveryRowAndTheSummary) {
       0)
       << err;
   const nlohmann::json j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["schema_version"], 1);
   ASSERT_EQ(j["rows"].size(), 3u);
   EXPECT_EQ(j["rows"][0]["id"], "900/t-loss/1");
   EXPECT_EQ(j["rows"][0]["class"], "directional");
@@ -167,6 +174,33 @@ TEST(ValidateCommand, OnlyAndTableAndOut) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/scoreboard.json"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/scoreboard.md"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/experiments/t.json"));
+}
+
+// RunValidation reports every run as it finishes (the terminal's progress
+// line redraws on each), not only each group's end.
+TEST(ValidateCommand, RunProgressAfterEveryRun) {
+  absl::StatusOr<Catalogue> cat = ParseCatalogue(kCatalogue, "cat.json");
+  ASSERT_TRUE(cat.ok()) << cat.status();
+  ValidateOptions options;
+  options.jobs = 1;
+  std::vector<std::pair<int, int>> calls;
+  options.run_progress = [&](int done, int total) {
+    calls.emplace_back(done, total);
+  };
+  int groups_reported = 0;
+  options.progress = [&](const std::vector<ScoredRow>&, int, int, double) {
+    ++groups_reported;
+  };
+  absl::StatusOr<ValidationResult> r = RunValidation(*cat, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_FALSE(calls.empty());
+  const int total = calls.back().second;
+  EXPECT_EQ(static_cast<int>(calls.size()), total);
+  for (size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].first, static_cast<int>(i) + 1);
+    EXPECT_EQ(calls[i].second, total);
+  }
+  EXPECT_GT(static_cast<int>(calls.size()), groups_reported);
 }
 
 TEST(ValidateCommand, RobustnessPerRow) {
@@ -286,6 +320,22 @@ TEST(ValidateCommand, ListsTheBuiltInCatalogue) {
   ASSERT_EQ(Validate({"--list"}, &out, &err), 0) << err;
   EXPECT_NE(out.find("001/hackbench-p-nps4/512"), std::string::npos);
   EXPECT_NE(out.find("group 000-pgbench"), std::string::npos) << out;
+}
+
+// Issue 49 #5: --only filtered the group lines but listed all 104 rows.
+TEST(ValidateCommand, ListWithOnlyListsTheMatchingRowsOnly) {
+  std::string out, err;
+  ASSERT_EQ(Validate({"--list", "--only=^003/"}, &out, &err), 0) << err;
+  int rows = 0;
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (line.empty() || absl::StartsWith(line, "group ")) continue;
+    ++rows;
+    EXPECT_TRUE(absl::StartsWith(line, "003/")) << line;
+  }
+  EXPECT_GT(rows, 0);
+  EXPECT_LT(rows, 20);
+  EXPECT_EQ(out.find("001/hackbench"), std::string::npos) << out;
+  EXPECT_NE(out.find("group 003-netperf"), std::string::npos) << out;
 }
 
 }  // namespace

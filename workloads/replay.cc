@@ -110,12 +110,24 @@ class Replayer {
       if (!more.ok()) return more.status();
       if (!*more) break;
       if (start_ns_ < 0) start_ns_ = e.timestamp_ns;
+      if (e.type == EventType::kSchedSwitch) ++switches_;
       absl::Status s = Handle(e);
       if (!s.ok()) return s;
     }
     if (start_ns_ < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(reader_->name(), ": no events"));
+    }
+    if (switches_ == 0) {
+      // Without context switches every task seen would run from the
+      // trace's start to its end: work the trace does not show.
+      return absl::InvalidArgumentError(absl::StrCat(
+          reader_->name(),
+          ": no sched_switch events: nothing to replay (the replay takes "
+          "each task's run and sleep times from its context switches; record "
+          "sched_switch and sched_wakeup, e.g. `trace-cmd record -e "
+          "sched_switch -e sched_wakeup -e sched_waking ...` or `perf sched "
+          "record`)"));
     }
     end_ns_ = std::max(reader_->last_timestamp_ns(), start_ns_);
     return Finish();
@@ -419,6 +431,7 @@ class Replayer {
   absl::flat_hash_map<int, Track> tracks_;
   int64_t start_ns_ = -1;
   int64_t end_ns_ = 0;
+  int64_t switches_ = 0;
 };
 
 }  // namespace

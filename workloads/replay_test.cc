@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -207,6 +208,24 @@ const sim::TaskSpec* SpecOf(const Replay& r, int pid) {
     if (r.tasks[i].pid == pid) return &r.workload.tasks[i];
   }
   return nullptr;
+}
+
+// `perf script` text of `perf sched record` replays: the benchmark's two
+// sched-pipe processes (15444 and its child 15446) are tasks whose run time
+// is their sched_switch time.
+TEST(ReplayTest, PerfScriptCapture) {
+  constexpr char kPerf[] = "tests/data/perf_sched_pipe.perf.txt";
+  absl::StatusOr<Replay> r = ReplayTrace(kPerf, ReplayOptions());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::map<int, int64_t> expected = RunTimeBySwitches(kPerf);
+  for (int pid : {15444, 15446}) {
+    const ReplayTask* t = FindTask(*r, pid);
+    ASSERT_NE(t, nullptr) << pid;
+    EXPECT_EQ(t->comm, "sched-pipe");
+    EXPECT_GT(t->run_ns, 0);
+    ASSERT_EQ(expected.count(pid), 1u);
+    EXPECT_EQ(t->run_ns, expected.at(pid));
+  }
 }
 
 TEST(ReplayTest, SyntheticProgramsExactly) {
@@ -416,7 +435,7 @@ TEST(ReplayTest, BadInputs) {
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("nominal_khz"));
 
-  // Only the idle tasks run: nothing to replay.
+  // Only the idle tasks run, and no switch: nothing to replay.
   const std::string idle_only =
       WriteTemp("idle_only.txt",
                 "  <idle>-0 [000] d..2 1.000000: cpu_idle: state=1 cpu_id=0\n"
@@ -424,7 +443,27 @@ TEST(ReplayTest, BadInputs) {
                 "cpu_id=0\n");
   r = ReplayTrace(idle_only, ReplayOptions());
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.status().message(), HasSubstr("no task to replay"));
+  EXPECT_THAT(r.status().message(), HasSubstr("no sched_switch events"));
+}
+
+// A trace with events but no sched_switch (here only cpu_idle and
+// cpu_frequency) is refused: replaying it would invent a task running from
+// the trace's start to its end.
+TEST(ReplayTest, NoSchedulingEventsIsRefused) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string path =
+      std::string(dir != nullptr ? dir : "/tmp") + "/idle_only.txt";
+  std::ofstream(path)
+      << "cpus=2\n"
+         "  kworker/0:1-40 [000]  10.000000: cpu_idle: state=1 cpu_id=0\n"
+         "  <idle>-0 [000]  10.100000: cpu_idle: state=4294967295 cpu_id=0\n"
+         "  sugov:0-77 [001]  10.288000: cpu_frequency: state=1800000 "
+         "cpu_id=1\n";
+  absl::StatusOr<Replay> r = ReplayTrace(path, ReplayOptions());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(r.status().message()),
+              HasSubstr(path + ": no sched_switch events: nothing to replay"));
 }
 
 TEST(ReplayTest, MalformedLine) {

@@ -59,6 +59,7 @@
 #ifndef SCHEDSIM_WORKLOADS_RTAPP_H_
 #define SCHEDSIM_WORKLOADS_RTAPP_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,28 @@ absl::StatusOr<RtAppWorkload> ParseRtApp(absl::string_view json,
 // Reads and parses the file at `path` (NotFound when it cannot be read).
 absl::StatusOr<RtAppWorkload> LoadRtAppFile(const std::string& path,
                                             const topology::Topology& topology);
+
+// Template substitutions (LISA's rt-app templates and the like write
+// placeholders such as `__DURATION__`, often unquoted, so the template is
+// not JSON until they are replaced): KEY -> VALUE, each KEY replaced
+// everywhere in the text, longest keys first.
+using RtAppDefines = std::map<std::string, std::string>;
+
+// ParseRtApp and LoadRtAppFile after the substitutions. When the text
+// still does not parse and holds `__NAME__` placeholders, the error names
+// them and says how to give them; placeholders left in text that parses
+// are a warning.
+absl::StatusOr<RtAppWorkload> ParseRtApp(absl::string_view json,
+                                         absl::string_view source,
+                                         const topology::Topology& topology,
+                                         const RtAppDefines& defines);
+absl::StatusOr<RtAppWorkload> LoadRtAppFile(const std::string& path,
+                                            const topology::Topology& topology,
+                                            const RtAppDefines& defines);
+
+// Parses "KEY=VALUE,KEY=VALUE" (the rtapp model's `define` parameter);
+// errors name the entry without '=' or with an empty key.
+absl::StatusOr<RtAppDefines> ParseRtAppDefines(absl::string_view text);
 
 }  // namespace schedsim::workloads
 

@@ -35,6 +35,10 @@ WorkloadModel RtAppModel() {
   m.params = {
       {"file", std::string(""), "path of an rt-app JSON file"},
       {"json", std::string(""), "inline rt-app JSON text (instead of `file`)"},
+      {"define", std::string(""),
+       "template substitutions KEY=VALUE,KEY=VALUE applied to the text "
+       "before parsing (LISA-style placeholders such as __DURATION__; "
+       "`schedsim run --define=KEY=VALUE` adds to it)"},
       WorkCvParam(2.0,
                   "assumed: rt-app calibrates its run loops, cache and TLB "
                   "state still vary"),
@@ -59,9 +63,15 @@ WorkloadModel RtAppModel() {
           "rtapp: give exactly one of `file` (a path) and `json` (inline "
           "rt-app JSON)");
     }
+    absl::StatusOr<RtAppDefines> defines =
+        ParseRtAppDefines(p.GetString("define"));
+    if (!defines.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("rtapp: ", defines.status().message()));
+    }
     absl::StatusOr<RtAppWorkload> r =
-        file.empty() ? ParseRtApp(json, "<inline json>", topology)
-                     : LoadRtAppFile(file, topology);
+        file.empty() ? ParseRtApp(json, "<inline json>", topology, *defines)
+                     : LoadRtAppFile(file, topology, *defines);
     if (!r.ok()) return r.status();
     for (const std::string& w : r->warnings) {
       std::fprintf(stderr, "schedsim: rtapp: warning: %s\n", w.c_str());

@@ -65,6 +65,12 @@ struct SimulationOptions {
   // them: {{"hz", 1000}, {"turbo", false}, {"pm_qos_latency_ns", 0}}.
   // ConfigKeys() lists the names.
   ParamMap config;
+  // The kernel version modelled ("6.12", "6.5", "4.16"; `schedsim kernels`
+  // lists them, docs/model.md "Kernel versions"): its fair class and
+  // switches are set first, so that `config` may still override one, and
+  // its idle-CPU search is the placement when none is chosen. Empty: the
+  // model's defaults.
+  std::string kernel;
 };
 
 // The names SimulationOptions::config takes, in declaration order.

@@ -294,14 +294,36 @@ absl::Status LinuxCpufreq::ReadPolicyState(LinuxFreqDomain& d) {
   if (!min_khz.ok()) return min_khz.status();
   absl::StatusOr<int64_t> max_khz = sysfs_.ReadInt(file("scaling_max_freq"));
   if (!max_khz.ok()) return max_khz.status();
+  // Issue 49 #13: the kernel keeps min <= max (cpufreq_set_policy);
+  // limits the other way round are no machine's, and were taken silently.
+  if (*min_khz > *max_khz) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "scaling_min_freq ", *min_khz, " kHz is above scaling_max_freq ",
+        *max_khz, " kHz in ", sysfs_.Path(d.dir_),
+        "; expected min <= max, as the kernel keeps them"));
+  }
   d.policy_min_khz_ = *min_khz;
   d.policy_max_khz_ = *max_khz;
+  // The frequency the log reports: scaling_cur_freq, else
+  // cpuinfo_cur_freq; when neither reads, the log says the base frequency
+  // is assumed and why (issue 49 #13: it said "running at 2800000 kHz
+  // (scaling_cur_freq)" with no such file).
   absl::StatusOr<int64_t> cur = sysfs_.ReadInt(file("scaling_cur_freq"));
-  if (!cur.ok()) cur = sysfs_.ReadInt(file("cpuinfo_cur_freq"));
+  std::string source = "scaling_cur_freq";
+  absl::Status first_error = cur.status();
+  if (!cur.ok() || *cur <= 0) {
+    cur = sysfs_.ReadInt(file("cpuinfo_cur_freq"));
+    source = "cpuinfo_cur_freq";
+  }
   if (cur.ok() && *cur > 0) {
     d.cur_freq_khz_ = *cur;
-  } else if (d.cur_freq_khz_ <= 0) {
+    d.cur_freq_source_ = source;
+  } else {
     d.cur_freq_khz_ = d.spec_.base_khz;
+    d.cur_freq_source_ = absl::StrCat(
+        "assumed: the base frequency; ",
+        first_error.ok() ? absl::StrCat("scaling_cur_freq is not positive")
+                         : std::string(first_error.message()));
   }
   if (absl::StatusOr<std::string> g = sysfs_.Read(file("scaling_governor"));
       g.ok()) {

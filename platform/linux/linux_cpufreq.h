@@ -204,6 +204,9 @@ class LinuxFreqDomain final : public FreqDomain {
   int64_t policy_min_khz_ = 0;
   int64_t policy_max_khz_ = 0;
   int64_t cur_freq_khz_ = 0;  // scaling_cur_freq
+  // Where cur_freq_khz_ came from, for the log: "scaling_cur_freq",
+  // "cpuinfo_cur_freq", or why it is the base frequency, assumed.
+  std::string cur_freq_source_ = "scaling_cur_freq";
   int64_t current_khz_ = 0;
   int64_t requested_khz_ = 0;
   std::string original_governor_;

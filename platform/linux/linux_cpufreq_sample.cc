@@ -204,8 +204,9 @@ std::string LinuxCpufreq::DescribeInputs(const LinuxFreqDomain& d) const {
   return absl::StrCat(
       options_.governor_name.empty() ? "governor" : options_.governor_name,
       "; ", absl::StrJoin(parts, ", "), "; running at ", d.current_khz_, " kHz",
-      msr_counters_ ? " (APERF/MPERF)" : " (scaling_cur_freq)", "; limits ",
-      d.policy_min_khz_, "-", d.policy_max_khz_, " kHz");
+      msr_counters_ ? " (APERF/MPERF)"
+                    : absl::StrCat(" (", d.cur_freq_source_, ")"),
+      "; limits ", d.policy_min_khz_, "-", d.policy_max_khz_, " kHz");
 }
 
 }  // namespace schedsim::platform::host

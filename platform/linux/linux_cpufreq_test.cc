@@ -98,6 +98,46 @@ TEST_F(LinuxCpufreqTest, NoCpufreqIsNotFound) {
               HasSubstr(SysDir() + "/devices/system/cpu/cpufreq"));
 }
 
+// Issue 49 #13: without a readable scaling_cur_freq (or cpuinfo_cur_freq)
+// the log said "running at 2800000 kHz (scaling_cur_freq)"; it now says
+// the frequency is assumed, and why.
+TEST_F(LinuxCpufreqTest, AnUnreadableCurrentFrequencyIsSaidToBeAssumed) {
+  MakeDefaultTree();
+  ASSERT_EQ(std::remove(PolicyFile(0, "scaling_cur_freq").c_str()), 0);
+  std::unique_ptr<LinuxCpufreq> c = Open();
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(c->Sample(0).ok());
+  const std::string text = c->DescribeInputs(*c->domains()[0]);
+  EXPECT_THAT(text, HasSubstr("running at 2800000 kHz (assumed: the base "
+                              "frequency; "));
+  EXPECT_THAT(text, HasSubstr(PolicyFile(0, "scaling_cur_freq")));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("kHz (scaling_cur_freq)")));
+  // With the file back, it is read again.
+  ASSERT_TRUE(
+      testing::WriteTestFile(PolicyFile(0, "scaling_cur_freq"), "1500000\n")
+          .ok());
+  ASSERT_TRUE(c->Sample(10 * kMs).ok());
+  EXPECT_THAT(c->DescribeInputs(*c->domains()[0]),
+              HasSubstr("running at 1500000 kHz (scaling_cur_freq)"));
+}
+
+// Issue 49 #13: scaling_min_freq above scaling_max_freq was taken silently.
+TEST_F(LinuxCpufreqTest, MinimumAboveMaximumIsRefusedNamingTheFiles) {
+  FakeMachine m;
+  FakePolicy p;
+  p.scaling_min_khz = 2800000;
+  p.scaling_max_khz = 1500000;
+  m.policies.push_back(p);
+  MakeTree(m);
+  absl::StatusOr<std::unique_ptr<LinuxCpufreq>> c =
+      LinuxCpufreq::Open(options_, nullptr);
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(c.status().message(),
+              HasSubstr("scaling_min_freq 2800000 kHz is above "
+                        "scaling_max_freq 1500000 kHz in " +
+                        SysDir() + "/" + PolicyDir(0)));
+}
+
 TEST_F(LinuxCpufreqTest, UtilIsTheFrequencyScaledBusyFraction) {
   MakeDefaultTree();
   options_.util_half_life_ns = 0;  // no smoothing

@@ -78,6 +78,18 @@ absl::StatusOr<std::vector<int>> ParseCpuListText(absl::string_view text,
   return std::vector<int>(ids.begin(), ids.end());
 }
 
+std::string AbsolutePath(const std::string& path) {
+  if (char* real = realpath(path.c_str(), nullptr)) {
+    std::string resolved(real);
+    free(real);
+    return resolved;
+  }
+  if (!path.empty() && path[0] == '/') return path;
+  char cwd[4096];
+  if (getcwd(cwd, sizeof(cwd)) == nullptr) return path;
+  return absl::StrCat(cwd, "/", path);
+}
+
 LinuxSysfs::LinuxSysfs(std::string root, int64_t max_file_bytes)
     : root_(std::move(root)), max_file_bytes_(max_file_bytes) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();

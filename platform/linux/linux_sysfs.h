@@ -101,6 +101,10 @@ class LinuxSysfs {
 absl::StatusOr<std::vector<int>> ParseCpuListText(absl::string_view text,
                                                   absl::string_view path);
 
+// `path` made absolute: realpath when it resolves, else the working
+// directory joined with it (a path that does not exist yet).
+std::string AbsolutePath(const std::string& path);
+
 // `text` shortened, stripped and escaped in quotes, for error messages.
 std::string QuoteForError(absl::string_view text);
 

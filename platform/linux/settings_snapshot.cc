@@ -3,6 +3,7 @@
 #include "platform/linux/settings_snapshot.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -35,6 +37,39 @@ int OrderOf(absl::string_view rel) {
 constexpr int kMsrOrder = 6;
 
 constexpr absl::string_view kSnapshotMagic = "schedsim settings snapshot 1";
+
+// A sysfs attribute is at most a page (fs/sysfs/file.c); a saved value
+// longer than that is not one the kernel printed.
+constexpr size_t kMaxAttributeBytes = 4096;
+
+// "<prefix>N" with N 1-9 digits, consumed from *s.
+bool ConsumeNumbered(absl::string_view* s, absl::string_view prefix) {
+  if (!absl::ConsumePrefix(s, prefix)) return false;
+  size_t n = 0;
+  while (n < s->size() && n < 10 && absl::ascii_isdigit((*s)[n])) ++n;
+  if (n == 0 || n > 9) return false;
+  s->remove_prefix(n);
+  return true;
+}
+
+// The files the backend may write (SavePolicy, SaveIdleStates and
+// pm_qos.h's SetIdleStateDisabled), and so the only ones a snapshot may
+// name: `--restore` writes nothing else.
+bool IsGovdWritable(absl::string_view rel) {
+  absl::string_view s = rel;
+  if (!absl::ConsumePrefix(&s, kSysfsCpuDir)) return false;
+  if (absl::ConsumePrefix(&s, "/cpufreq") && ConsumeNumbered(&s, "/policy")) {
+    for (absl::string_view name :
+         {"/scaling_governor", "/scaling_setspeed", "/scaling_min_freq",
+          "/scaling_max_freq", "/energy_performance_preference"}) {
+      if (s == name) return true;
+    }
+    return false;
+  }
+  s = rel.substr(kSysfsCpuDir.size());
+  return ConsumeNumbered(&s, "/cpu") && ConsumeNumbered(&s, "/cpuidle/state") &&
+         s == "/disable";
+}
 
 // A value sysfs shows but does not take back ("<unsupported>").
 bool IsPlaceholder(absl::string_view content) {
@@ -129,8 +164,32 @@ absl::Status SettingsSnapshot::SaveMsr(int cpu, uint32_t reg) {
 }
 
 absl::Status SettingsSnapshot::SetSnapshotFile(std::string path) {
+  // Created exclusively (issue 49 #10): an existing file is another
+  // instance's snapshot, or one a killed run left with the only copy of
+  // the original settings; neither may be overwritten (nor, after a clean
+  // exit, removed).
+  const int fd = open(
+      path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == EEXIST) {
+      return absl::AlreadyExistsError(absl::StrCat(
+          "the snapshot file ", path,
+          " exists already: another govd's, or one a killed run left (then "
+          "`schedsim govd --restore=",
+          path, "` puts its settings back); refusing to overwrite it"));
+    }
+    return absl::ErrnoToStatus(
+        err, absl::StrCat("cannot create the snapshot file ", path));
+  }
+  close(fd);
   snapshot_file_ = std::move(path);
-  return WriteSnapshotFile();
+  absl::Status s = WriteSnapshotFile();
+  if (!s.ok()) {
+    unlink(snapshot_file_.c_str());
+    snapshot_file_.clear();
+  }
+  return s;
 }
 
 absl::Status SettingsSnapshot::RemoveSnapshotFile() {
@@ -146,9 +205,11 @@ absl::Status SettingsSnapshot::RemoveSnapshotFile() {
 
 absl::Status SettingsSnapshot::WriteSnapshotFile() const {
   if (snapshot_file_.empty()) return absl::OkStatus();
+  // Absolute roots: --restore may run from any directory.
   std::string text =
-      absl::StrCat(kSnapshotMagic, "\nsysfs ", absl::CEscape(paths_.sysfs_root),
-                   "\ndev ", absl::CEscape(paths_.dev_root), "\n");
+      absl::StrCat(kSnapshotMagic, "\nsysfs ",
+                   absl::CEscape(AbsolutePath(paths_.sysfs_root)), "\ndev ",
+                   absl::CEscape(AbsolutePath(paths_.dev_root)), "\n");
   for (const Entry& e : entries_) {
     if (e.is_msr) {
       absl::StrAppend(&text, "msr ", e.cpu, " ", absl::Hex(e.reg), " ",
@@ -158,34 +219,35 @@ absl::Status SettingsSnapshot::WriteSnapshotFile() const {
                       absl::CEscape(e.content), "\n");
     }
   }
-  const std::string tmp = absl::StrCat(snapshot_file_, ".tmp");
+  // A new temporary file each time (mkostemp: O_CREAT | O_EXCL, mode
+  // 0600), never one found in place: a planted file or hard link is not
+  // written through.
+  std::string tmp = absl::StrCat(snapshot_file_, ".tmp.XXXXXX");
   const auto fail = [&](absl::string_view what) {
     const int err = errno;
     return absl::ErrnoToStatus(
         err, absl::StrCat("cannot ", what, " the snapshot file ", tmp));
   };
-  const int fd = open(
-      tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  const int fd = mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return fail("create");
+  const auto fail_and_remove = [&](absl::string_view what) {
+    absl::Status s = fail(what);
+    close(fd);
+    unlink(tmp.c_str());
+    return s;
+  };
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      absl::Status s = fail("write");
-      close(fd);
-      return s;
-    }
+    if (n <= 0) return fail_and_remove("write");
     done += static_cast<size_t>(n);
   }
-  if (fsync(fd) != 0) {
-    absl::Status s = fail("sync");
-    close(fd);
-    return s;
-  }
+  if (fsync(fd) != 0) return fail_and_remove("sync");
   close(fd);
   if (rename(tmp.c_str(), snapshot_file_.c_str()) != 0) {
     const int err = errno;
+    unlink(tmp.c_str());
     return absl::ErrnoToStatus(
         err, absl::StrCat("cannot rename ", tmp, " to ", snapshot_file_));
   }
@@ -224,12 +286,29 @@ absl::StatusOr<SettingsSnapshot::Loaded> SettingsSnapshot::LoadSnapshotFile(
     std::vector<std::string> f =
         absl::StrSplit(line, absl::MaxSplits(' ', fields - 1));
     std::string a, b;
-    if (f[0] == "sysfs" && f.size() == 2 && absl::CUnescape(f[1], &a)) {
-      loaded.paths.sysfs_root = a;
-    } else if (f[0] == "dev" && f.size() == 2 && absl::CUnescape(f[1], &a)) {
-      loaded.paths.dev_root = a;
+    if ((f[0] == "sysfs" || f[0] == "dev") && f.size() == 2 &&
+        absl::CUnescape(f[1], &a)) {
+      if (a.empty() || a[0] != '/') {
+        return bad(absl::StrCat("expected an absolute ", f[0], " root, got ",
+                                QuoteForError(a)));
+      }
+      (f[0] == "sysfs" ? loaded.paths.sysfs_root : loaded.paths.dev_root) = a;
     } else if (f[0] == "file" && f.size() == 3 && absl::CUnescape(f[1], &a) &&
                absl::CUnescape(f[2], &b) && !a.empty()) {
+      if (!IsGovdWritable(a)) {
+        return bad(absl::StrCat(
+            "govd never writes ", QuoteForError(a),
+            "; a snapshot holds only devices/system/cpu/cpufreq/policyN/"
+            "{scaling_governor,scaling_setspeed,scaling_min_freq,"
+            "scaling_max_freq,energy_performance_preference} and "
+            "devices/system/cpu/cpuN/cpuidle/stateK/disable (nothing was "
+            "written)"));
+      }
+      if (b.size() > kMaxAttributeBytes) {
+        return bad(absl::StrCat("the saved content of ", a, " is ", b.size(),
+                                " bytes; a sysfs attribute holds at most ",
+                                kMaxAttributeBytes, " (nothing was written)"));
+      }
       Entry e;
       e.rel = a;
       e.content = b;
@@ -243,6 +322,11 @@ absl::StatusOr<SettingsSnapshot::Loaded> SettingsSnapshot::LoadSnapshotFile(
           !absl::SimpleHexAtoi(f[2], &reg) || reg > UINT32_MAX ||
           !absl::SimpleHexAtoi(f[3], &e.value)) {
         return bad("expected 'msr CPU REG VALUE' (REG and VALUE hex)");
+      }
+      if (reg != kMsrHwpRequest) {
+        return bad(absl::StrCat("govd never writes MSR 0x", absl::Hex(reg),
+                                "; a snapshot holds only IA32_HWP_REQUEST "
+                                "(0x774) (nothing was written)"));
       }
       e.reg = static_cast<uint32_t>(reg);
       e.order = kMsrOrder;

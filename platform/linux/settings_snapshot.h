@@ -26,14 +26,18 @@
 // `userspace`. Restoring the governor brings such a file back by itself; if
 // it still differs, one write is tried and its failure is only a note.
 //
-// The snapshot file (SetSnapshotFile): every entry is also written to a
-// file, atomically (a temporary file, fsync, rename) and before SaveFile or
-// SaveMsr returns, so it is on disk before the first write of the setting
+// The snapshot file (SetSnapshotFile): created exclusively (an existing
+// file is refused, AlreadyExists), then every entry is also written to it,
+// atomically (a new mkostemp temporary file, fsync, rename) and before
+// SaveFile or SaveMsr returns, so it is on disk before the first write of the setting
 // it holds. After a SIGKILL or a power loss LoadSnapshotFile reads it back
 // and Restore() puts the machine back (`schedsim govd --restore=FILE`).
 // Format: a first line `schedsim settings snapshot 1`, then `sysfs ROOT`,
 // `dev ROOT`, and one line per entry, `file REL CONTENT` or
-// `msr CPU REG VALUE` (REG and VALUE hex); REL and CONTENT C-escaped.
+// `msr CPU REG VALUE` (REG and VALUE hex); REL and CONTENT C-escaped; the
+// roots absolute. LoadSnapshotFile accepts only the files and the MSR the
+// backend writes (SavePolicy's and SaveIdleStates' files, IA32_HWP_REQUEST)
+// and absolute roots, so a --restore writes nothing else.
 //
 // Confinement: SaveFile refuses a file whose resolved path lies outside the
 // sysfs root (a symlink out of a --sysfs tree), so nothing is saved, and
@@ -116,8 +120,9 @@ class SettingsSnapshot {
   // the file) after the retry pass, with the count of failures.
   absl::Status Restore(RestoreReport* report = nullptr);
 
-  // Keeps `path` up to date with every entry from now on (writes it now,
-  // with the entries saved so far). Errors name the file.
+  // Creates `path` (AlreadyExists when it exists) and keeps it up to date
+  // with every entry from now on (writes it now, with the entries saved so
+  // far). Errors name the file.
   absl::Status SetSnapshotFile(std::string path);
   const std::string& snapshot_file() const { return snapshot_file_; }
   // Deletes the snapshot file (after a clean restore) and stops updating it.

@@ -1,0 +1,147 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "experiments/kernels_command.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "experiments/flags.h"
+
+namespace schedsim::experiments {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string Range(const sim::KernelFeature& f) {
+  const std::string since =
+      f.since.major == 0 ? "all" : absl::StrCat(f.since.ToString(), "+");
+  if (f.until.major == 0) return since;
+  return absl::StrCat(f.since.major == 0 ? "" : f.since.ToString(), "..",
+                      f.until.ToString(), " (not in ", f.until.ToString(), ")");
+}
+
+std::vector<std::string> FeaturesOn(sim::KernelVersion v) {
+  std::vector<std::string> on;
+  for (const sim::KernelFeature& f : sim::KernelFeatures()) {
+    if (f.Has(v)) on.push_back(f.name);
+  }
+  return on;
+}
+
+std::vector<sim::KnownKernel> Versions(const sim::KernelVersion* only) {
+  if (only == nullptr) return sim::KnownKernels();
+  for (const sim::KnownKernel& k : sim::KnownKernels()) {
+    if (k.version == *only) return {k};
+  }
+  return {sim::KnownKernel{*only, ""}};
+}
+
+}  // namespace
+
+Json KernelsJson(const sim::KernelVersion* only) {
+  Json j;
+  Json versions = Json::array();
+  for (const sim::KnownKernel& k : Versions(only)) {
+    sim::SimConfig c;
+    sim::ApplyKernel(k.version, &c);
+    versions.push_back({{"version", k.version.ToString()},
+                        {"note", k.note},
+                        {"fair_class", c.eevdf ? "eevdf" : "cfs"},
+                        {"placement", sim::KernelPlacementPolicy(k.version)},
+                        {"features", FeaturesOn(k.version)}});
+  }
+  j["versions"] = std::move(versions);
+  Json features = Json::array();
+  for (const sim::KernelFeature& f : sim::KernelFeatures()) {
+    features.push_back(
+        {{"name", f.name},
+         {"sched_feat", f.sched_feat},
+         {"since", f.since.major == 0 ? Json() : Json(f.since.ToString())},
+         {"until", f.until.major == 0 ? Json() : Json(f.until.ToString())},
+         {"since_commit", f.since_commit},
+         {"until_commit", f.until_commit},
+         {"model", f.model}});
+  }
+  j["features"] = std::move(features);
+  return j;
+}
+
+std::string KernelsText(const sim::KernelVersion* only) {
+  std::string out =
+      "Kernel versions (a \"kernel\" in an experiment, a "
+      "variant or a scenario sets these):\n";
+  for (const sim::KnownKernel& k : Versions(only)) {
+    sim::SimConfig c;
+    sim::ApplyKernel(k.version, &c);
+    absl::StrAppendFormat(&out, "  %-5s %-5s %-8s %s\n", k.version.ToString(),
+                          c.eevdf ? "eevdf" : "cfs",
+                          sim::KernelPlacementPolicy(k.version), k.note);
+    absl::StrAppend(
+        &out, "        on: ", absl::StrJoin(FeaturesOn(k.version), ", "), "\n");
+  }
+  absl::StrAppend(&out,
+                  "\nVersion-dependent features (config switch, sched_feat, "
+                  "versions, commits, what the model does):\n");
+  for (const sim::KernelFeature& f : sim::KernelFeatures()) {
+    absl::StrAppendFormat(&out, "  %-28s %s\n", f.name, Range(f));
+    if (f.sched_feat[0] != '\0') {
+      absl::StrAppend(&out, "      sched_feat: ", f.sched_feat, "\n");
+    }
+    absl::StrAppend(&out, "      since: ", f.since_commit, "\n");
+    if (f.until_commit[0] != '\0') {
+      absl::StrAppend(&out, "      until: ", f.until_commit, "\n");
+    }
+    absl::StrAppend(&out, "      model: ", f.model, "\n");
+  }
+  return out;
+}
+
+int KernelsCommand(const std::vector<std::string>& args, std::ostream& out,
+                   std::ostream& err) {
+  std::string format = "text";
+  std::string kernel;
+  bool help = false;
+  FlagSet flags("kernels");
+  flags.String("format", &format, "text or json");
+  flags.String("kernel", &kernel,
+               "show this version alone (MAJOR.MINOR, e.g. 6.12)");
+  flags.Bool("help", &help, "show this help");
+  std::vector<std::string> positional;
+  absl::Status parsed = flags.Parse(args, &positional);
+  if (help) {
+    out << "Usage: schedsim kernels [--format=text|json] [--kernel=V]\n\n"
+        << flags.Usage();
+    return 0;
+  }
+  if (!parsed.ok()) {
+    err << "schedsim kernels: " << parsed.message() << "\n";
+    return 2;
+  }
+  if (!positional.empty()) {
+    err << "schedsim kernels: unexpected argument '" << positional[0] << "'\n";
+    return 2;
+  }
+  sim::KernelVersion version;
+  const sim::KernelVersion* only = nullptr;
+  if (!kernel.empty()) {
+    absl::StatusOr<sim::KernelVersion> v = sim::ParseKernelVersion(kernel);
+    if (!v.ok()) {
+      err << "schedsim kernels: --kernel: " << v.status().message() << "\n";
+      return 2;
+    }
+    version = *v;
+    only = &version;
+  }
+  if (format == "json") {
+    out << KernelsJson(only).dump(2) << "\n";
+  } else if (format == "text") {
+    out << KernelsText(only);
+  } else {
+    err << "schedsim kernels: --format must be text or json, got '" << format
+        << "'\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace schedsim::experiments

@@ -1,0 +1,269 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Issue 49 #4: every command, flag and machine preset that README.md and
+// docs/ name in code (fenced blocks and `inline` spans) exists. A command is
+// `schedsim CMD` (also `//:schedsim -- CMD`); its flags are the `--name`
+// tokens that follow on the same invocation (continuation lines of a usage
+// block, or lines ending in a backslash), up to a pipe, a `;`, `&&`, a
+// comment or the next `schedsim`, and each must appear in `schedsim CMD
+// --help`. A preset is `--machine=NAME` or `"machine": "NAME"` and must be
+// one of topology::PresetNames().
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "experiments/cli.h"
+#include "gtest/gtest.h"
+#include "topology/presets.h"
+
+namespace schedsim {
+namespace {
+
+// Files under test, relative to the runfiles root.
+const char* const kDocs[] = {
+    "README.md",
+    "docs/architecture.md",
+    "docs/cli.md",
+    "docs/event_queue.md",
+    "docs/experiments.md",
+    "docs/hardware.md",
+    "docs/kernel-behaviour.md",
+    "docs/library.md",
+    "docs/model.md",
+    "docs/performance.md",
+    "docs/scale-out.md",
+    "docs/testing-governors.md",
+    "docs/topology.md",
+    "docs/traces.md",
+    "docs/validation.md",
+    "docs/workloads.md",
+    "docs/policies/cpufreq.md",
+    "docs/policies/cpuidle.md",
+    "docs/policies/placement.md",
+};
+
+// Words after "schedsim " in code that are not commands, and why.
+const std::set<std::string>& NotCommands() {
+  static const auto* words = new std::set<std::string>{
+      "settings",  // the govd snapshot's first line, "schedsim settings ..."
+  };
+  return *words;
+}
+
+struct Region {
+  std::string file;
+  int line = 0;                    // of its first line
+  std::vector<std::string> lines;  // a fenced block's, or one span
+  bool fenced = false;
+};
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Fenced blocks, and the inline spans of the text between them (paragraphs
+// joined, so that a span wrapped over two lines is one).
+std::vector<Region> CodeRegions(const std::string& file,
+                                const std::string& text) {
+  std::vector<Region> out;
+  std::vector<std::string> lines = absl::StrSplit(text, '\n');
+  std::string prose;
+  int prose_line = 1;
+  const auto flush_prose = [&]() {
+    // Inline spans: `...` pairs.
+    size_t at = 0;
+    while ((at = prose.find('`', at)) != std::string::npos) {
+      if (prose.compare(at, 3, "```") == 0) {
+        at += 3;
+        continue;
+      }
+      const size_t end = prose.find('`', at + 1);
+      if (end == std::string::npos) break;
+      Region r;
+      r.file = file;
+      r.line = prose_line;
+      r.lines.push_back(prose.substr(at + 1, end - at - 1));
+      out.push_back(std::move(r));
+      at = end + 1;
+    }
+    prose.clear();
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const size_t fence = line.find("```");
+    if (fence != std::string::npos && line.find_first_not_of(' ') == fence) {
+      flush_prose();
+      Region r;
+      r.file = file;
+      r.line = static_cast<int>(i) + 2;
+      r.fenced = true;
+      for (++i; i < lines.size(); ++i) {
+        const size_t close = lines[i].find("```");
+        if (close != std::string::npos &&
+            lines[i].find_first_not_of(' ') == close) {
+          break;
+        }
+        r.lines.push_back(lines[i]);
+      }
+      out.push_back(std::move(r));
+      prose_line = static_cast<int>(i) + 2;
+      continue;
+    }
+    if (prose.empty()) prose_line = static_cast<int>(i) + 1;
+    prose += line;
+    prose += ' ';
+  }
+  flush_prose();
+  return out;
+}
+
+struct Invocation {
+  std::string where;  // file:line
+  std::string command;
+  std::vector<std::string> flags;
+  std::string text;
+};
+
+// The text of an invocation ends at a pipe, a `;`, `&&`, a comment or the
+// next `schedsim`.
+std::string CutAtEnd(const std::string& rest) {
+  size_t end = rest.size();
+  for (const char* stop : {" | ", ";", "&&", " #", "schedsim"}) {
+    end = std::min(end, rest.find(stop));
+  }
+  return rest.substr(0, end);
+}
+
+std::vector<Invocation> Invocations(const Region& r) {
+  static const std::regex command(
+      R"((?:^|[\s/:(`'"$])schedsim(?: --)? ([a-z][a-z_-]*))");
+  static const std::regex flag(R"((?:^|[\s\[(|,`'"])--([a-z][a-z0-9-]*))");
+  std::vector<Invocation> out;
+  for (size_t i = 0; i < r.lines.size(); ++i) {
+    const std::string& line = r.lines[i];
+    for (std::sregex_iterator m(line.begin(), line.end(), command), end;
+         m != end; ++m) {
+      Invocation inv;
+      inv.where = absl::StrCat(r.file, ":", r.line + static_cast<int>(i));
+      inv.command = (*m)[1];
+      std::string text = CutAtEnd(line.substr(m->position(0) + m->length(0)));
+      // Continuation lines of a fenced usage or shell block.
+      for (size_t j = i + 1; r.fenced && j < r.lines.size(); ++j) {
+        const std::string& prev = r.lines[j - 1];
+        const bool backslash = !prev.empty() && prev.back() == '\\';
+        const bool indented = !r.lines[j].empty() && r.lines[j][0] == ' ' &&
+                              r.lines[j].find("schedsim") == std::string::npos;
+        if (!backslash && !indented) break;
+        text += " " + CutAtEnd(r.lines[j]);
+      }
+      inv.text = text;
+      for (std::sregex_iterator f(text.begin(), text.end(), flag), fend;
+           f != fend; ++f) {
+        inv.flags.push_back((*f)[1]);
+      }
+      out.push_back(std::move(inv));
+    }
+  }
+  return out;
+}
+
+TEST(DocsNamesTest, EveryCommandFlagAndPresetNamedExists) {
+  std::map<std::string, std::string> help;  // command -> --help output
+  const auto help_of = [&](const std::string& cmd) -> const std::string* {
+    auto it = help.find(cmd);
+    if (it == help.end()) {
+      std::ostringstream out, err;
+      const int code = experiments::RunCli({cmd, "--help"}, out, err);
+      it = help.emplace(cmd, code == 0 ? out.str() : "").first;
+    }
+    return it->second.empty() ? nullptr : &it->second;
+  };
+  const std::vector<std::string>& presets = topology::PresetNames();
+  static const std::regex machine_flag(R"(--machine=([a-z0-9][a-z0-9._-]*))");
+  static const std::regex machine_key(R"re("machine":\s*"([^"]*)")re");
+  int commands = 0, flags = 0, named_presets = 0;
+  for (const char* file : kDocs) {
+    const std::string text = ReadAll(file);
+    ASSERT_FALSE(text.empty()) << file;
+    for (const Region& r : CodeRegions(file, text)) {
+      for (const Invocation& inv : Invocations(r)) {
+        if (NotCommands().count(inv.command) > 0) continue;
+        ++commands;
+        const std::string* h = help_of(inv.command);
+        if (h == nullptr) {
+          ADD_FAILURE() << inv.where << ": `schedsim " << inv.command
+                        << "` is not a command (`schedsim " << inv.command
+                        << " --help` fails)";
+          continue;
+        }
+        for (const std::string& f : inv.flags) {
+          ++flags;
+          if (f == "help") continue;
+          EXPECT_NE(h->find("--" + f), std::string::npos)
+              << inv.where << ": `schedsim " << inv.command << "` has no --"
+              << f << " (in: " << inv.text << ")";
+        }
+      }
+      for (const std::string& line : r.lines) {
+        for (const std::regex* re : {&machine_flag, &machine_key}) {
+          for (std::sregex_iterator m(line.begin(), line.end(), *re), end;
+               m != end; ++m) {
+            const std::string name = (*m)[1];
+            // Files (an hwloc XML, a sysfs tree) are not presets.
+            if (name.find('/') != std::string::npos ||
+                name.find(".xml") != std::string::npos ||
+                name.find(".json") != std::string::npos || name == "NAME") {
+              continue;
+            }
+            ++named_presets;
+            EXPECT_NE(std::find(presets.begin(), presets.end(), name),
+                      presets.end())
+                << r.file << ":" << r.line << ": no machine preset '" << name
+                << "'";
+          }
+        }
+      }
+    }
+  }
+  // The scan found what the docs name (a parser that finds nothing would
+  // pass anything).
+  EXPECT_GT(commands, 100);
+  EXPECT_GT(flags, 150);
+  EXPECT_GE(named_presets, 5);
+  std::cout << commands << " invocations, " << flags << " flags, "
+            << named_presets << " presets checked\n";
+}
+
+// The scan itself: what it must catch.
+TEST(DocsNamesTest, TheScanFindsUnknownCommandsAndFlags) {
+  const std::vector<Region> regions = CodeRegions(
+      "x.md",
+      "Run `schedsim run\nFILE --jobs=2 --bogus` now.\n\n```sh\n"
+      "schedsim govd --governor=schedutil \\\n    --apply | head -1\n"
+      "schedsim nope --x\n```\n");
+  std::vector<Invocation> all;
+  for (const Region& r : regions) {
+    for (Invocation& inv : Invocations(r)) all.push_back(std::move(inv));
+  }
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].command, "run");
+  EXPECT_EQ(all[0].flags, (std::vector<std::string>{"jobs", "bogus"}));
+  EXPECT_EQ(all[1].command, "govd");
+  EXPECT_EQ(all[1].flags, (std::vector<std::string>{"governor", "apply"}));
+  EXPECT_EQ(all[1].where, "x.md:5");
+  EXPECT_EQ(all[2].command, "nope");
+}
+
+}  // namespace
+}  // namespace schedsim
