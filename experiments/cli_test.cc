@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -540,6 +541,64 @@ TEST(CliPoliciesTest, ListsEveryFamilyWithParametersAndDefaults) {
   EXPECT_THAT(text.str(), HasSubstr("cpuidle:\n  haltpoll"));
   std::ostringstream o3, e3;
   EXPECT_EQ(RunCli({"policies", "--format=xml"}, o3, e3), 2);
+}
+
+}  // namespace
+}  // namespace schedsim::experiments
+
+namespace schedsim::experiments {
+namespace {
+
+// Issue 44: the kernel versions and what each has, as JSON.
+TEST(CliKernelsTest, ListsTheVersionsWithTheirFeatures) {
+  Result r = RunSchedsim({"kernels", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_GE(j["versions"].size(), 8u);
+  std::map<std::string, nlohmann::json> by_version;
+  for (const auto& v : j["versions"]) by_version[v["version"]] = v;
+  for (const char* v : {"3.10", "4.16", "5.19", "6.1", "6.2", "6.6", "6.12"}) {
+    EXPECT_EQ(by_version.count(v), 1u) << v;
+  }
+  EXPECT_EQ(by_version["6.5"]["fair_class"], "cfs");
+  EXPECT_EQ(by_version["6.6"]["fair_class"], "eevdf");
+  EXPECT_THAT(by_version["6.12"]["features"].dump(),
+              HasSubstr("delay_dequeue"));
+  EXPECT_THAT(by_version["6.6"]["features"].dump(),
+              Not(HasSubstr("delay_dequeue")));
+  bool eevdf = false;
+  for (const auto& f : j["features"]) {
+    if (f["name"] == "eevdf") {
+      eevdf = true;
+      EXPECT_EQ(f["since"], "6.6");
+      EXPECT_THAT(f["since_commit"].get<std::string>(),
+                  HasSubstr("147f3efaa241"));
+    }
+  }
+  EXPECT_TRUE(eevdf);
+  Result bad = RunSchedsim({"kernels", "--kernel=six"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("MAJOR.MINOR"));
+}
+
+// Issue 43 and 44: `config --kernel=6.12` shows the knobs that version sets.
+TEST(CliConfigTest, AKernelShowsTheKnobsItSets) {
+  Result r = RunSchedsim({"config", "--kernel=6.12", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kernel"], "6.12");
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& p : j["params"]) by_name[p["name"]] = p;
+  EXPECT_EQ(by_name["eevdf"]["value"], true);
+  EXPECT_EQ(by_name["eevdf"]["default"], false);
+  EXPECT_EQ(by_name["eevdf"]["set_by_kernel"], true);
+  EXPECT_EQ(by_name["hz"]["set_by_kernel"], false);
+  EXPECT_EQ(by_name["probe_cost_ns"]["unit"], "ns");
+  EXPECT_EQ(by_name["probe_cost_ns"]["status"], "assumed");
+  Result text = RunSchedsim({"config"});
+  ASSERT_EQ(text.code, 0);
+  EXPECT_THAT(text.out, HasSubstr("sched_base_slice_ns"));
+  EXPECT_EQ(RunSchedsim({"config", "--kernel=x"}).code, 2);
 }
 
 }  // namespace
