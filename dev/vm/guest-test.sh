@@ -101,39 +101,55 @@ else
 fi
 
 # --- 2. Placement from the guest's trace ---------------------------------
-# Spinners fill core 4-5 of socket 1; core 6-7 is idle (the shell and the
-# agent keep to socket 0). A sleeper runs on CPU 4 (pinned), then may use
-# 4-7; its next wake-up has prev_cpu 4, busy: sis_util's select_idle_core
-# takes the idle core (6 or 7), the `prev` policy stays on 4. The CPU
-# comes from sched_switch in the trace.
+# A spinner fills CPU 5; core 6-7 is idle (the shell and the agent keep to
+# socket 0). A sleeper (a timer wake-up every 20 ms) starts pinned to CPU
+# 4 while CPU 4 is idle, is allowed 4-7 (asleep, so nothing is moved), and
+# then a second spinner takes CPU 4, so its previous CPU is busy:
+# sis_util's select_idle_core moves it to the idle core (6 or 7) and keeps
+# it there; the `prev` policy, which does not scan, keeps it on its busy
+# previous CPU (4, or 5 where an earlier wake-up left it). Read back 0.2 s
+# after CPU 4 turned busy: the agent's decision for the sleeper's next
+# wake-up (--decision-log), and the CPU the guest's sched_switch trace
+# then shows it running on.
 spinners=""
-for c in 4 5; do
+for c in 5; do
   taskset -c $c sh -c 'while :; do :; done' &
   spinners="$spinners $!"
 done
-placed_cpu() {  # -> the CPU of the sleeper's first run after widening
+placed_cpu() {  # DECISION-LOG -> "decided ran prev_cpu"
   echo 0 >$T/tracing_on
   echo >$T/trace
   taskset -c 4 scx_load --sleeper 400 20000 &
   sl=$!
   sleep 1
-  echo 1 >$T/tracing_on
   taskset -p -c 4-7 $sl >/dev/null
-  echo "scx-widened" >$T/trace_marker
+  sleep 0.5
+  echo 1 >$T/tracing_on
+  taskset -c 4 sh -c 'while :; do :; done' &
+  sp=$!
+  sleep 0.2
+  echo "scx-busy" >$T/trace_marker
   sleep 1
   echo 0 >$T/tracing_on
-  kill $sl 2>/dev/null
-  wait $sl 2>/dev/null
+  kill $sl $sp 2>/dev/null
+  wait $sl $sp 2>/dev/null
   awk -v pid="$sl" '
-    /scx-widened/ { armed = 1; next }
-    armed && /sched_switch:/ && $0 ~ ("next_pid=" pid " ") {
-      match($0, /\[[0-9]+\]/); print substr($0, RSTART + 1, RLENGTH - 2) + 0; exit
-    }' $T/trace
+    FNR == NR { if ($2 == pid) { n++; dt[n] = $1 / 1e9; dc[n] = $5; dp[n] = $4 }; next }
+    /scx-busy/ {
+      match($0, /[0-9]+\.[0-9]+: /); mark = substr($0, RSTART, RLENGTH - 2) + 0
+      for (i = 1; i <= n; i++) if (dt[i] >= mark) { d = dc[i]; e = dt[i]; p = dp[i]; break }
+      next
+    }
+    d != "" && /sched_switch:/ && $0 ~ ("next_pid=" pid " ") {
+      match($0, /[0-9]+\.[0-9]+: sched_switch/); ts = substr($0, RSTART, RLENGTH - 14) + 0
+      if (ts < e) next
+      match($0, /\[[0-9]+\]/); print d, substr($0, RSTART + 1, RLENGTH - 2) + 0, p; exit
+    }' "$1" $T/trace
 }
-cpu_sis="$(placed_cpu)"
-case "$cpu_sis" in
-  6|7) check placement-sis_util PASS "the sleeper woke on CPU $cpu_sis (idle core 6-7; prev 4 busy)" ;;
-  *) check placement-sis_util FAIL "the sleeper woke on CPU '$cpu_sis', want 6 or 7 (the idle core)" ;;
+set -- $(placed_cpu /tmp/sis.decisions)
+case "$1:$2" in
+  6:6|7:7) check placement-sis_util PASS "sis_util put the sleeper on CPU $1 (idle core 6-7; its prev_cpu $3) and the trace shows it ran there" ;;
+  *) check placement-sis_util FAIL "sis_util chose CPU '$1' (prev_cpu '$3'), the trace shows CPU '$2'; want 6 or 7 (the idle core), both" ;;
 esac
 
 kill -INT $agent
@@ -170,14 +186,17 @@ else
 fi
 
 # --- 3. The contrast: the `prev` policy keeps the sleeper on CPU 4 --------
-taskset -c 0-3 $S scx --placement=prev >/tmp/prev.log 2>&1 &
+taskset -c 0-3 $S scx --placement=prev --decision-log=/tmp/prev.decisions \
+  >/tmp/prev.log 2>&1 &
 agent=$!
 if wait_state enabled; then
-  cpu_prev="$(placed_cpu)"
-  if [ "$cpu_prev" = 4 ]; then
-    check placement-prev PASS "the sleeper woke on CPU 4 (prev), as the policy says"
+  # prev does not scan: with its previous CPU busy it stays there (or on
+  # the waking CPU, wake_affine's target), never on the idle core.
+  set -- $(placed_cpu /tmp/prev.decisions)
+  if [ -n "$1" ] && [ "$1" = "$2" ] && [ "$1" = "$3" ] && [ "$1" != 6 ] && [ "$1" != 7 ]; then
+    check placement-prev PASS "prev kept the sleeper on its busy prev_cpu $1 and the trace shows it ran there"
   else
-    check placement-prev FAIL "the sleeper woke on CPU '$cpu_prev', want 4"
+    check placement-prev FAIL "prev chose CPU '$1' (prev_cpu '$3'), the trace shows CPU '$2'; want its prev_cpu, not 6-7, both"
   fi
 else
   check placement-prev FAIL "did not enable: $(cat /tmp/prev.log)"
