@@ -26,6 +26,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/machine_source.cc
   experiments/merge_command.cc
   experiments/metric_warnings.cc
+  experiments/mmtests_export.cc
   experiments/param_flags.cc
   experiments/plots.cc
   experiments/policies_command.cc
