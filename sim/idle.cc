@@ -46,9 +46,16 @@ class SimIdleDevice final : public platform::IdleDevice {
     if (c.timers.empty()) return kNoTimerSleepNs;
     return std::max<int64_t>(c.timers.front() - now, 0);
   }
+  // cpuidle_governor_latency_req() (drivers/cpuidle/governor.c, v6.1):
+  // the smaller of the CPU's resume latency request and the global
+  // cpu_dma_latency.
   int64_t latency_limit_ns() const override {
-    int64_t qos = sim_->config().pm_qos_latency_ns;
-    return qos < 0 ? std::numeric_limits<int64_t>::max() : qos;
+    int64_t limit = std::numeric_limits<int64_t>::max();
+    const int64_t global = sim_->config().pm_qos_latency_ns;
+    if (global >= 0) limit = global;
+    const int64_t own = sim_->topo().pm_qos_resume_latency_ns(cpu_);
+    if (own >= 0) limit = std::min(limit, own);
+    return limit;
   }
   int64_t last_residency_ns() const override {
     return sim_->cpus_[cpu_].last_residency_ns;

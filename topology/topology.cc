@@ -77,6 +77,7 @@ Topology::Topology(const Topology& other)
       capacities_(other.capacities_),
       asym_capacity_(other.asym_capacity_),
       cstates_(other.cstates_),
+      resume_latency_ns_(other.resume_latency_ns_),
       frequency_(other.frequency_),
       frequency_domains_(other.frequency_domains_),
       cpu_domain_(other.cpu_domain_),
@@ -99,6 +100,14 @@ Topology Topology::WithoutHwp() const {
   };
   no_hwp(t.frequency_);
   for (FrequencyDomainSpec& d : t.frequency_domains_) no_hwp(d.frequency);
+  return t;
+}
+
+Topology Topology::WithIdleSettings(
+    std::vector<CState> states, std::vector<int64_t> resume_latency_ns) const {
+  Topology t(*this);
+  t.cstates_ = std::move(states);
+  t.resume_latency_ns_ = std::move(resume_latency_ns);
   return t;
 }
 
