@@ -29,7 +29,7 @@ const std::vector<std::string>& TopLevelKeys() {
       "sweep", "variants", "iterations", "seed", "warmup_ms", "duration_ms",
       "config", "policies", "max_runs", "kernel",
       // IdleControlKeys()
-      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us"};
+      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
   return *keys;
 }
 
@@ -38,7 +38,7 @@ const std::vector<std::string>& VariantKeys() {
       "name", "description", "cpufreq", "cpuidle", "placement", "config",
       "kernel",
       // IdleControlKeys()
-      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us"};
+      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
   return *keys;
 }
 

@@ -18,7 +18,7 @@ constexpr int64_t kMaxMaxCstate = 9;
 
 const std::vector<std::string>& IdleControlKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us"};
+      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
   return *keys;
 }
 
@@ -46,6 +46,18 @@ absl::Status ParseIdleControl(const JsonFileReader& reader,
                               reader.Int(j["max_cstate"], p, 0, kMaxMaxCstate));
     control->max_cstate = static_cast<int>(n);
     control->max_cstate_path = p;
+  }
+  if (j.contains("idle")) {
+    const std::string p = JsonField(path, "idle");
+    SCHEDSIM_ASSIGN_OR_RETURN(std::string mode, reader.String(j["idle"], p));
+    if (mode != "halt") {
+      return reader.Error(
+          p, absl::StrCat("\"", mode,
+                          "\" is not modelled; the idle= boot option "
+                          "modelled is \"halt\""));
+    }
+    control->idle_halt = true;
+    control->idle_path = p;
   }
   if (j.contains("pm_qos_resume_latency_us")) {
     const std::string p = JsonField(path, "pm_qos_resume_latency_us");
@@ -150,6 +162,25 @@ absl::StatusOr<topology::Topology> ApplyIdleControl(
                               machine.name(), "' (its states: ", machine_states,
                               "); keep at least one"));
   }
+  int halt_state = -1;
+  if (control.idle_halt) {
+    // idle=halt: no cpuidle driver registers; the idle loop executes HLT,
+    // modelled as the machine's first halted state (C1) with its costs.
+    for (size_t i = 0; i < states.size() && halt_state < 0; ++i) {
+      if (!states[i].polling()) halt_state = static_cast<int>(i);
+    }
+    if (halt_state < 0) {
+      return error(control.idle_path,
+                   absl::StrCat("machine '", machine.name(),
+                                "' has no halted idle state (C1) to model "
+                                "HLT with; its states: ",
+                                machine_states));
+    }
+    states = machine.cstates();
+    for (size_t i = 0; i < states.size(); ++i) {
+      states[i].disabled = static_cast<int>(i) != halt_state;
+    }
+  }
   std::vector<int64_t> latency;
   if (control.has_resume_latency) {
     const int n = machine.num_cpus();
@@ -175,7 +206,8 @@ absl::StatusOr<topology::Topology> ApplyIdleControl(
       }
     }
   }
-  return machine.WithIdleSettings(std::move(states), std::move(latency));
+  return machine.WithIdleSettings(std::move(states), std::move(latency),
+                                  halt_state);
 }
 
 void PadIdleStats(const topology::Topology& machine, sim::SimStats* stats) {

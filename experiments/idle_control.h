@@ -11,6 +11,10 @@
 //                                          option: the states deeper than
 //                                          the N-th after POLL are not
 //                                          registered
+//   "idle": "halt"                         the idle=halt boot option: no
+//                                          cpuidle driver, every idle
+//                                          period halts (HLT) in C1 with the
+//                                          tick stopped
 //   "pm_qos_resume_latency_us": {"0-3": 20, "4": "n/a"}
 //                                          cpuN/power/pm_qos_resume_latency_us
 //                                          by CPU list, as sysfs takes it: 0
@@ -62,9 +66,13 @@ struct IdleControl {
   };
   std::vector<ResumeLatency> resume_latency;
   bool has_resume_latency = false;
+  // "idle": "halt"; `idle_path` "" when absent.
+  bool idle_halt = false;
+  std::string idle_path;
 
   bool empty() const {
-    return disabled_path.empty() && max_cstate < 0 && !has_resume_latency;
+    return disabled_path.empty() && max_cstate < 0 && !has_resume_latency &&
+           idle_path.empty();
   }
 };
 

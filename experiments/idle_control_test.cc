@@ -1,7 +1,8 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Idle-state control through a scenario: states disabled by name, the
-// max_cstate cap, per-CPU resume latency limits, and their errors.
+// max_cstate cap, idle=halt, per-CPU resume latency limits, and their
+// errors.
 
 #include "experiments/idle_control.h"
 
@@ -129,6 +130,30 @@ TEST(IdleControlTest, TheGlobalLimitStillApplies) {
   EXPECT_EQ(TimeInAll(*run, 1, kNumStates - 1), 0);
 }
 
+// idle=halt: every idle period in C1 (HLT), whatever the governor would
+// pick, and no governor state is consulted.
+TEST(IdleControlTest, IdleHaltUsesOnlyC1) {
+  absl::StatusOr<ScenarioRun> run = RunSleepers(R"("idle": "halt")");
+  ASSERT_TRUE(run.ok()) << run.status();
+  for (size_t c = 0; c < run->stats.cpus.size(); ++c) {
+    const auto& states = run->stats.cpus[c].states;
+    ASSERT_EQ(states.size(), size_t{kNumStates});
+    EXPECT_GT(states[1].time_ns, 0) << c;
+    for (int k = 0; k < kNumStates; ++k) {
+      if (k != 1) {
+        EXPECT_EQ(states[k].usage, 0u) << c << " " << k;
+      }
+    }
+  }
+  // No governor: C1 even when a governor would have to take POLL (a PM QoS
+  // limit of 0).
+  absl::StatusOr<ScenarioRun> limited =
+      RunSleepers(R"("idle": "halt", "config": {"pm_qos_latency_ns": 0})");
+  ASSERT_TRUE(limited.ok()) << limited.status();
+  EXPECT_EQ(TimeInAll(*limited, 0, 0), 0);
+  EXPECT_GT(TimeInAll(*limited, 1, 1), 0);
+}
+
 std::string ErrorOf(const std::string& extra) {
   absl::StatusOr<ScenarioRun> run = RunSleepers(extra);
   if (run.ok()) return "";
@@ -201,7 +226,7 @@ TEST(IdleControlExperimentTest, TheExampleShowsTheStatesUnused) {
   absl::StatusOr<ExperimentResult> r = RunExperiment(*e, options);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->cstate_names.size(), size_t{kNumStates});
-  // default, c6_disabled, max_cstate_2, resume_latency_20us.
+  // default, c6_disabled, max_cstate_2, resume_latency_20us, idle_halt.
   double deep_default = 0;
   for (int k = kC6; k < kNumStates; ++k) deep_default += Residency(*r, 0, k);
   EXPECT_GT(deep_default, 1.0);
@@ -211,6 +236,13 @@ TEST(IdleControlExperimentTest, TheExampleShowsTheStatesUnused) {
   for (int k = kC3; k < kNumStates; ++k) {
     EXPECT_EQ(Residency(*r, 2, k), 0.0) << r->cstate_names[k];
     EXPECT_EQ(Residency(*r, 3, k), 0.0) << r->cstate_names[k];
+  }
+  for (int k = 0; k < kNumStates; ++k) {
+    if (k == 1) {
+      EXPECT_GT(Residency(*r, 4, k), 1.0) << r->cstate_names[k];
+    } else {
+      EXPECT_EQ(Residency(*r, 4, k), 0.0) << r->cstate_names[k];
+    }
   }
 }
 

@@ -119,7 +119,10 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
   Cpu& c = cpus_[cpu];
   platform::IdleDevice& dev = *idle_devices_[cpu];
   bool stop_tick = true;
-  int s = policies_.idle->Select(dev, &stop_tick);
+  // idle=halt: no cpuidle governor; default_idle() halts with the tick
+  // stopped (kernel/sched/idle.c cpuidle_idle_call() without a driver).
+  const int halt = topo_.idle_halt_state();
+  int s = halt >= 0 ? halt : policies_.idle->Select(dev, &stop_tick);
   const int n = static_cast<int>(topo_.cstates().size());
   if (n == 0) {
     // No cpuidle driver: the CPU idles in an unmodelled halt.
@@ -224,7 +227,9 @@ void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   QueueCancel(c.idle_timer);
   c.idle_timer = EventHandle();
   NoteIdleEnd(c);
-  if (s >= 0) policies_.idle->Reflect(*idle_devices_[cpu], s);
+  if (s >= 0 && topo_.idle_halt_state() < 0) {
+    policies_.idle->Reflect(*idle_devices_[cpu], s);
+  }
   if (sink_) sink_->OnIdle(now_ns_, cpu, -1);
   (void)by_poll;
 }

@@ -277,10 +277,18 @@ class Topology {
   // deepest possibly left out as intel_idle.max_cstate leaves them
   // unregistered, some `disabled` as sysfs stateK/disable does), and
   // `resume_latency_ns` (by CPU, -1 = none; empty = none anywhere) sets the
-  // per-CPU PM QoS limits. The caller checks the values
+  // per-CPU PM QoS limits. `halt_state` >= 0 boots the machine with
+  // idle=halt: no cpuidle driver or governor, the idle loop halts in that
+  // state (HLT) and stops the tick. The caller checks the values
   // (experiments/idle_control.h).
   Topology WithIdleSettings(std::vector<CState> states,
-                            std::vector<int64_t> resume_latency_ns) const;
+                            std::vector<int64_t> resume_latency_ns,
+                            int halt_state = -1) const;
+  // The state every idle period uses when booted with idle=halt
+  // (arch/x86/kernel/process.c idle_setup(): default_idle(), HLT; cpuidle
+  // drivers do not register, drivers/acpi/processor_idle.c
+  // disabled_by_idle_boot_param()); -1 = cpuidle as usual.
+  int idle_halt_state() const { return halt_state_; }
   // The machine's frequency facts; on a machine with frequency domains of
   // its own, those of the domain of its biggest CPUs (the first CPU of
   // highest capacity). What differs per domain: frequency_of().
@@ -361,6 +369,7 @@ class Topology {
   bool asym_capacity_ = false;
   std::vector<CState> cstates_;
   std::vector<int64_t> resume_latency_ns_;  // by CPU; empty = none
+  int halt_state_ = -1;
   FrequencySpec frequency_;
   std::vector<FrequencyDomainSpec> frequency_domains_;
   std::vector<int> cpu_domain_;  // by CPU: index in frequency_domains_
