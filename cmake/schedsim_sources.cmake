@@ -21,6 +21,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/experiment.cc
   experiments/flags.cc
   experiments/govd_command.cc
+  experiments/idle_control.cc
   experiments/json_util.cc
   experiments/kernels_command.cc
   experiments/machine_source.cc

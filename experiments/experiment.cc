@@ -25,17 +25,20 @@ using Json = OrderedJson;
 
 const std::vector<std::string>& TopLevelKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "description", "machine",  "sysfs",     "hwloc",
-      "power_model", "workload", "sweep",     "variants",
-      "iterations",  "seed",     "warmup_ms", "duration_ms",
-      "config",      "policies", "max_runs",  "kernel"};
+      "description", "machine", "sysfs", "hwloc", "power_model", "workload",
+      "sweep", "variants", "iterations", "seed", "warmup_ms", "duration_ms",
+      "config", "policies", "max_runs", "kernel",
+      // IdleControlKeys()
+      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
   return *keys;
 }
 
 const std::vector<std::string>& VariantKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "name",      "description", "cpufreq", "cpuidle",
-      "placement", "config",      "kernel"};
+      "name", "description", "cpufreq", "cpuidle", "placement", "config",
+      "kernel",
+      // IdleControlKeys()
+      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
   return *keys;
 }
 
@@ -386,6 +389,7 @@ absl::Status ExperimentParser::ParseVariants(const Json& root,
         variant.config_overrides[item.key()] = item.value();
       }
     }
+    SCHEDSIM_RETURN_IF_ERROR(ParseIdleControl(r_, v, path, &variant.idle));
     e.variants.push_back(std::move(variant));
   }
   return absl::OkStatus();
@@ -479,6 +483,7 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
                             f.family, base.*f.member));
     }
   }
+  SCHEDSIM_RETURN_IF_ERROR(ParseIdleControl(r_, root, "", &base.idle));
   if (!root.contains("variants")) {
     return Error("",
                  "missing \"variants\" (the configurations to compare, the "

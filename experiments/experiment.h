@@ -29,6 +29,7 @@
 
 #include "absl/status/statusor.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/idle_control.h"
 #include "experiments/json_util.h"
 #include "experiments/machine_source.h"
 #include "platform/registry.h"
@@ -74,6 +75,9 @@ struct Variant {
   sim::SimConfig config;
   // The config keys set (the file's, then the variant's), for reports.
   OrderedJson config_overrides = OrderedJson::object();
+  // Idle states disabled or capped and per-CPU resume latencies: the
+  // file's keys, each replaced by the variant's (idle_control.h).
+  IdleControl idle;
 };
 
 // The values one model parameter takes, in order.

@@ -104,9 +104,17 @@ absl::StatusOr<WiredRun> WireRun(const RunSpec& spec) {
                 return MakePlacementPolicy(n, p);
               }));
   const sim::Policies policies{w.freq.get(), w.idle.get(), w.placement.get()};
+  const topology::Topology* machine = spec.machine;
+  if (!spec.idle.empty()) {
+    SCHEDSIM_ASSIGN_OR_RETURN(topology::Topology controlled,
+                              ApplyIdleControl(*spec.machine, spec.idle));
+    w.controlled_machine =
+        std::make_unique<topology::Topology>(std::move(controlled));
+    machine = w.controlled_machine.get();
+  }
   SCHEDSIM_ASSIGN_OR_RETURN(
-      w.simulator, sim::Simulator::Create(*spec.machine, spec.config,
-                                          *spec.workload, policies, spec.seed));
+      w.simulator, sim::Simulator::Create(*machine, spec.config, *spec.workload,
+                                          policies, spec.seed));
   return w;
 }
 
@@ -116,6 +124,7 @@ absl::StatusOr<RunOutput> RunOnce(const RunSpec& spec) {
   RunOutput out;
   out.end_ns = w.simulator->now().ns();
   out.stats = w.simulator->Stats();
+  PadIdleStats(*spec.machine, &out.stats);
   out.cpufreq = std::move(w.cpufreq);
   return out;
 }

@@ -33,6 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/idle_control.h"
 #include "platform/cpufreq.h"
 #include "platform/cpuidle.h"
 #include "platform/placement.h"
@@ -67,6 +68,10 @@ struct RunSpec {
   // `trace` also records the warm-up, after each CPU's frequency and idle
   // state at the start (as cpu_frequency and cpu_idle events).
   bool trace_warmup = false;
+  // Idle states disabled or left unregistered and per-CPU resume latency
+  // limits (idle_control.h), applied to a copy of `machine`; the stats
+  // keep `machine`'s state table (unregistered states count 0).
+  IdleControl idle;
 };
 
 // The policies and the simulator that uses them, before any run.
@@ -75,6 +80,9 @@ struct WiredRun {
   std::shared_ptr<platform::IdleGovernor> idle;
   std::shared_ptr<platform::PlacementPolicy> placement;
   std::string cpufreq;  // the governor's registry name (the default resolved)
+  // The machine with spec.idle applied, when spec.idle is not empty (the
+  // simulator runs on it).
+  std::unique_ptr<topology::Topology> controlled_machine;
   // Declared last, so destroyed before the policies it uses.
   std::unique_ptr<sim::Simulator> simulator;
 };

@@ -66,6 +66,7 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
   spec.cpufreq = variant.cpufreq;
   spec.cpuidle = variant.cpuidle;
   spec.placement = variant.placement;
+  spec.idle = variant.idle;
   spec.seed = result.seed;
   spec.warmup = sim::Milliseconds(e.warmup_ms);
   spec.duration = sim::Milliseconds(e.duration_ms);
@@ -124,6 +125,8 @@ absl::StatusOr<Prepared> Prepare(const Experiment& e) {
   for (const Variant& v : e.variants) {
     Variant resolved = v;
     resolved.cpufreq = ResolvedCpufreq(v.cpufreq, *p.machine, v.config.hwp);
+    // A state name the machine lacks fails here, before any run.
+    SCHEDSIM_RETURN_IF_ERROR(ApplyIdleControl(*p.machine, v.idle).status());
     p.variants.push_back(std::move(resolved));
   }
   // Variants that differ only in policies the machine cannot express (no

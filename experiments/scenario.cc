@@ -89,7 +89,10 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
       root, "",
       {"description", "machine", "sysfs", "hwloc", "power_model", "seed",
        "duration_ms", "warmup_ms", "kernel", "config", "policies", "channels",
-       "barriers", "devices", "metrics", "programs", "tasks"},
+       "barriers", "devices", "metrics", "programs", "tasks",
+       // IdleControlKeys()
+       "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us",
+       "idle"},
       "a scenario"));
   Scenario s;
   s.filename = filename();
@@ -129,6 +132,7 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
   if (root.contains("policies")) {
     SCHEDSIM_RETURN_IF_ERROR(ParsePolicies(root["policies"], s.policies));
   }
+  SCHEDSIM_RETURN_IF_ERROR(ParseIdleControl(*this, root, "", &s.idle));
   SCHEDSIM_RETURN_IF_ERROR(ParseTaskPrograms(filename(), root, &s.workload));
   return s;
 }
@@ -151,6 +155,7 @@ absl::StatusOr<ScenarioRun> RunScenario(const Scenario& scenario) {
   spec.cpuidle = {scenario.policies.cpuidle, scenario.policies.cpuidle_params};
   spec.placement = {scenario.policies.placement,
                     scenario.policies.placement_params};
+  spec.idle = scenario.idle;
   spec.seed = scenario.seed;
   spec.warmup = sim::Milliseconds(scenario.warmup_ms);
   spec.duration = sim::Milliseconds(scenario.duration_ms);
@@ -176,6 +181,7 @@ absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path) {
 absl::Status CheckScenarioMachine(const Scenario& scenario,
                                   const topology::Topology& machine) {
   const int n = machine.num_cpus();
+  SCHEDSIM_RETURN_IF_ERROR(ApplyIdleControl(machine, scenario.idle).status());
   for (size_t i = 0; i < scenario.workload.tasks.size(); ++i) {
     const sim::TaskSpec& t = scenario.workload.tasks[i];
     const std::string path = Element("tasks", i);

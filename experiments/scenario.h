@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/idle_control.h"
 #include "experiments/machine_source.h"
 #include "sim/config.h"
 #include "sim/stats.h"
@@ -58,6 +59,9 @@ struct Scenario {
   std::string kernel;       // "6.12" (sim/kernels.h); "" when none named
   sim::SimConfig config;    // the defaults, the kernel's, the file's
   ScenarioPolicies policies;
+  // "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us"
+  // (idle_control.h).
+  IdleControl idle;
   // Names resolved to ids; tasks[i] is the file's tasks[i].
   sim::Workload workload;
 };

@@ -375,7 +375,8 @@ TEST(ScenarioErrorTest, UnknownKeysAreListed) {
             "scenario.json: unknown key 'sed' (did you mean 'seed'?); a "
             "scenario has the keys description, machine, sysfs, hwloc, "
             "power_model, seed, duration_ms, warmup_ms, kernel, config, "
-            "policies, channels, barriers, devices, metrics, programs, tasks");
+            "policies, channels, barriers, devices, metrics, programs, tasks, "
+            "idle_states_disabled, max_cstate, pm_qos_resume_latency_us, idle");
   EXPECT_EQ(
       ErrorOf(Minimal(R"("programs": {"p": []},
                          "tasks": [{"program": "p", "cont": 2}])")),

@@ -46,9 +46,16 @@ class SimIdleDevice final : public platform::IdleDevice {
     if (c.timers.empty()) return kNoTimerSleepNs;
     return std::max<int64_t>(c.timers.front() - now, 0);
   }
+  // cpuidle_governor_latency_req() (drivers/cpuidle/governor.c, v6.1):
+  // the smaller of the CPU's resume latency request and the global
+  // cpu_dma_latency.
   int64_t latency_limit_ns() const override {
-    int64_t qos = sim_->config().pm_qos_latency_ns;
-    return qos < 0 ? std::numeric_limits<int64_t>::max() : qos;
+    int64_t limit = std::numeric_limits<int64_t>::max();
+    const int64_t global = sim_->config().pm_qos_latency_ns;
+    if (global >= 0) limit = global;
+    const int64_t own = sim_->topo().pm_qos_resume_latency_ns(cpu_);
+    if (own >= 0) limit = std::min(limit, own);
+    return limit;
   }
   int64_t last_residency_ns() const override {
     return sim_->cpus_[cpu_].last_residency_ns;
@@ -112,7 +119,10 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
   Cpu& c = cpus_[cpu];
   platform::IdleDevice& dev = *idle_devices_[cpu];
   bool stop_tick = true;
-  int s = policies_.idle->Select(dev, &stop_tick);
+  // idle=halt: no cpuidle governor; default_idle() halts with the tick
+  // stopped (kernel/sched/idle.c cpuidle_idle_call() without a driver).
+  const int halt = topo_.idle_halt_state();
+  int s = halt >= 0 ? halt : policies_.idle->Select(dev, &stop_tick);
   const int n = static_cast<int>(topo_.cstates().size());
   if (n == 0) {
     // No cpuidle driver: the CPU idles in an unmodelled halt.
@@ -217,7 +227,9 @@ void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   QueueCancel(c.idle_timer);
   c.idle_timer = EventHandle();
   NoteIdleEnd(c);
-  if (s >= 0) policies_.idle->Reflect(*idle_devices_[cpu], s);
+  if (s >= 0 && topo_.idle_halt_state() < 0) {
+    policies_.idle->Reflect(*idle_devices_[cpu], s);
+  }
   if (sink_) sink_->OnIdle(now_ns_, cpu, -1);
   (void)by_poll;
 }

@@ -77,6 +77,8 @@ Topology::Topology(const Topology& other)
       capacities_(other.capacities_),
       asym_capacity_(other.asym_capacity_),
       cstates_(other.cstates_),
+      resume_latency_ns_(other.resume_latency_ns_),
+      halt_state_(other.halt_state_),
       frequency_(other.frequency_),
       frequency_domains_(other.frequency_domains_),
       cpu_domain_(other.cpu_domain_),
@@ -99,6 +101,16 @@ Topology Topology::WithoutHwp() const {
   };
   no_hwp(t.frequency_);
   for (FrequencyDomainSpec& d : t.frequency_domains_) no_hwp(d.frequency);
+  return t;
+}
+
+Topology Topology::WithIdleSettings(std::vector<CState> states,
+                                    std::vector<int64_t> resume_latency_ns,
+                                    int halt_state) const {
+  Topology t(*this);
+  t.cstates_ = std::move(states);
+  t.resume_latency_ns_ = std::move(resume_latency_ns);
+  t.halt_state_ = halt_state;
   return t;
 }
 

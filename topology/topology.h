@@ -264,6 +264,31 @@ class Topology {
   bool asym_capacity() const { return asym_capacity_; }
 
   const std::vector<CState>& cstates() const { return cstates_; }
+  // The per-CPU PM QoS resume latency limit (the device PM QoS request a
+  // user sets in /sys/devices/system/cpu/cpuN/power/pm_qos_resume_latency_us,
+  // drivers/base/power/sysfs.c), in ns; -1 = no constraint (the default).
+  // cpuidle governors see the smaller of it and the global cpu_dma_latency
+  // (cpuidle_governor_latency_req(), drivers/cpuidle/governor.c).
+  int64_t pm_qos_resume_latency_ns(int cpu) const {
+    return resume_latency_ns_.empty() ? -1 : resume_latency_ns_[cpu];
+  }
+  // This machine booted and set up with other idle settings: `states`
+  // replaces the idle-state table (the same states from the shallowest, the
+  // deepest possibly left out as intel_idle.max_cstate leaves them
+  // unregistered, some `disabled` as sysfs stateK/disable does), and
+  // `resume_latency_ns` (by CPU, -1 = none; empty = none anywhere) sets the
+  // per-CPU PM QoS limits. `halt_state` >= 0 boots the machine with
+  // idle=halt: no cpuidle driver or governor, the idle loop halts in that
+  // state (HLT) and stops the tick. The caller checks the values
+  // (experiments/idle_control.h).
+  Topology WithIdleSettings(std::vector<CState> states,
+                            std::vector<int64_t> resume_latency_ns,
+                            int halt_state = -1) const;
+  // The state every idle period uses when booted with idle=halt
+  // (arch/x86/kernel/process.c idle_setup(): default_idle(), HLT; cpuidle
+  // drivers do not register, drivers/acpi/processor_idle.c
+  // disabled_by_idle_boot_param()); -1 = cpuidle as usual.
+  int idle_halt_state() const { return halt_state_; }
   // The machine's frequency facts; on a machine with frequency domains of
   // its own, those of the domain of its biggest CPUs (the first CPU of
   // highest capacity). What differs per domain: frequency_of().
@@ -343,6 +368,8 @@ class Topology {
   std::vector<int> capacities_;  // by CPU
   bool asym_capacity_ = false;
   std::vector<CState> cstates_;
+  std::vector<int64_t> resume_latency_ns_;  // by CPU; empty = none
+  int halt_state_ = -1;
   FrequencySpec frequency_;
   std::vector<FrequencyDomainSpec> frequency_domains_;
   std::vector<int> cpu_domain_;  // by CPU: index in frequency_domains_

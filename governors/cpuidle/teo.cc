@@ -59,7 +59,9 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <string>
 
+#include "absl/strings/str_cat.h"
 #include "platform/registry.h"
 
 namespace schedsim::governors {
@@ -106,6 +108,8 @@ void TeoGovernor::Enable(IdleDevice& dev) {
   c.enabled = true;
   c.bins.assign(dev.state_count(), Bin());
   c.recent_idx.fill(-1);
+  c.states512.assign(dev.state_count(), State512());
+  c.intervals.fill(std::numeric_limits<int64_t>::max());
 }
 
 void TeoGovernor::Reflect(IdleDevice& dev, int index) {
@@ -116,9 +120,8 @@ void TeoGovernor::Reflect(IdleDevice& dev, int index) {
   c.needs_update = true;
 }
 
-// teo_reflect's time span and teo_update (steps 1-4 above).
-void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
-  const int n = static_cast<int>(c.bins.size());
+// teo_reflect's time span and teo_update's step 1.
+int64_t TeoGovernor::MeasuredNs(const IdleDevice& dev, const PerCpu& c) const {
   // A wake-up by a safety net (the poll time limit, or the tick while the
   // timer was further away) counts as if the timer had woken the CPU.
   const bool tick_wakeup = c.tick_kept && c.residency_ns >= c.delta_tick_ns;
@@ -142,6 +145,13 @@ void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
       measured_ns /= 2;
     }
   }
+  return measured_ns;
+}
+
+// teo_update, v6.1 (steps 2-4 above).
+void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
+  const int n = static_cast<int>(c.bins.size());
+  const int64_t measured_ns = MeasuredNs(dev, c);
 
   // Decay every bin and find the bins of the timer and of the duration.
   c.total = 0;
@@ -179,7 +189,11 @@ void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
 int TeoGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   PerCpu& c = CpuState(dev);
   if (c.needs_update) {
-    Update(dev, c);
+    if (options_.v512) {
+      Update512(dev, c);
+    } else {
+      Update(dev, c);
+    }
     c.needs_update = false;
   }
   const int n = dev.state_count();
@@ -192,6 +206,15 @@ int TeoGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   c.selection_ns = dev.now_ns();
   c.sleep_length_ns = duration_ns;
   c.delta_tick_ns = delta_tick_ns;
+  if (options_.v512) {
+    if (n == 0) {
+      c.tick_kept = false;
+      return 0;  // no driver: the core idles without a state
+    }
+    const int idx = Select512(dev, c, duration_ns, delta_tick_ns, stop_tick);
+    c.tick_kept = !*stop_tick && !tick_stopped;
+    return idx;
+  }
 
   const int first = FirstEnabled(dev);
   int idx = first < 0 ? 0 : first;
@@ -290,6 +313,183 @@ int TeoGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   return idx;
 }
 
+// --- Version 5.12 ------------------------------------------------------------
+//
+// The algorithm teo was introduced with (v5.1, commit b26bf6ab716f) as
+// v5.12 last had it, before v5.13's rework (c410a9a142f1, 77577558f25d). Our
+// description of teo_update() and teo_select() of that version:
+//
+// teo_update(): the measured duration as in v6.1 (MeasuredNs). Decay every
+// state's "early hits" by 7/8. idx_timer = the deepest state whose target
+// residency fits the sleep length, idx_hit = the deepest also fitting the
+// measured duration. For idx_timer only, decay "hits" and "misses" by 7/8,
+// then add a PULSE to "misses" (and to idx_hit's "early hits") when the
+// measured duration fell in a shallower state's range, else to "hits".
+// Keep the measured duration in a ring of the last 8 (INTERVALS).
+//
+// teo_select():
+//   1. Walk the states upwards to the deepest enabled one fitting the sleep
+//      length (the candidate), noting the first one over the PM QoS limit
+//      and, among the states up to the candidate whose target residency is
+//      not too short while the tick is stopped, the one with the most
+//      "early hits" (and the previous such maximum). A disabled state that
+//      fits the sleep length lends its "hits" and "misses" to the decision
+//      and its "early hits" to the candidate below it.
+//   2. If the candidate's hits do not exceed its misses, take the state
+//      with the most early hits instead (the previous maximum if that is
+//      the candidate itself), the expected duration becoming its target
+//      residency.
+//   3. Clamp to the latency-limit state: in v5.4-v5.12 the first state
+//      whose exit latency exceeds the limit (v6.1: the deepest within it).
+//   4. Unless the choice is state 0: if more than half of the last 8
+//      measured durations are shorter than the expected duration, their
+//      average becomes the expected duration (unless the tick is stopped
+//      and it is shorter than a tick), and the state goes down to the
+//      deepest enabled one whose target residency fits it.
+//   5. The tick as in v6.1 step 8, from any state above 0.
+
+namespace {
+
+// teo_find_shallower_state(), v5.12: down from `idx`, the deepest enabled
+// state fitting `duration_ns` (the shallowest enabled one if none fits).
+int FindShallower512(const IdleDevice& dev, int idx, int64_t duration_ns) {
+  for (int i = idx - 1; i >= 0; --i) {
+    if (dev.state_disabled(i)) continue;
+    idx = i;
+    if (dev.state(i).target_residency_ns <= duration_ns) break;
+  }
+  return idx;
+}
+
+}  // namespace
+
+void TeoGovernor::Update512(const IdleDevice& dev, PerCpu& c) {
+  const int n = static_cast<int>(c.states512.size());
+  const int64_t measured_ns = MeasuredNs(dev, c);
+  int idx_timer = -1;
+  int idx_hit = -1;
+  for (int i = 0; i < n; ++i) {
+    State512& s = c.states512[i];
+    s.early_hits -= s.early_hits >> kDecayShift;
+    const int64_t residency_ns = dev.state(i).target_residency_ns;
+    if (residency_ns <= c.sleep_length_ns) {
+      idx_timer = i;
+      if (residency_ns <= measured_ns) idx_hit = i;
+    }
+  }
+  if (idx_timer >= 0) {
+    State512& t = c.states512[idx_timer];
+    t.hits -= t.hits >> kDecayShift;
+    t.misses -= t.misses >> kDecayShift;
+    if (idx_timer > idx_hit) {
+      t.misses += kPulse;
+      if (idx_hit >= 0) c.states512[idx_hit].early_hits += kPulse;
+    } else {
+      t.hits += kPulse;
+    }
+  }
+  c.intervals[c.interval_idx] = measured_ns;
+  c.interval_idx = (c.interval_idx + 1) % kIntervals;
+}
+
+int TeoGovernor::Select512(IdleDevice& dev, PerCpu& c, int64_t duration_ns,
+                           int64_t delta_tick_ns, bool* stop_tick) {
+  const int n = dev.state_count();
+  const int64_t tick_ns = dev.tick_period_ns();
+  const bool tick_stopped = dev.tick_stopped();
+  const int64_t latency_req_ns = dev.latency_limit_ns();
+  auto time_ok = [&](int64_t ns) { return !tick_stopped || ns >= tick_ns; };
+
+  // Step 1.
+  uint32_t hits = 0, misses = 0, early_hits = 0;
+  int max_early_idx = -1, prev_max_early_idx = -1;
+  int constraint_idx = n;
+  int idx = -1;
+  for (int i = 0; i < n; ++i) {
+    const topology::CState& s = dev.state(i);
+    const State512& m = c.states512[i];
+    if (dev.state_disabled(i)) {
+      if (s.target_residency_ns > duration_ns) continue;
+      // Its range is covered by the candidate below it, judged by its own
+      // hits and misses.
+      hits = m.hits;
+      misses = m.misses;
+      if (early_hits >= m.early_hits || idx < 0) continue;
+      if (max_early_idx == idx) {
+        early_hits = m.early_hits;
+        continue;
+      }
+      if (time_ok(dev.state(idx).target_residency_ns)) {
+        prev_max_early_idx = max_early_idx;
+        early_hits = m.early_hits;
+        max_early_idx = idx;
+      }
+      continue;
+    }
+    if (idx < 0) {
+      idx = i;  // the first enabled state
+      hits = m.hits;
+      misses = m.misses;
+    }
+    if (s.target_residency_ns > duration_ns) break;
+    if (s.exit_latency_ns > latency_req_ns && constraint_idx > i) {
+      constraint_idx = i;
+    }
+    idx = i;
+    hits = m.hits;
+    misses = m.misses;
+    if (early_hits < m.early_hits && time_ok(s.target_residency_ns)) {
+      prev_max_early_idx = max_early_idx;
+      early_hits = m.early_hits;
+      max_early_idx = i;
+    }
+  }
+
+  // Step 2.
+  if (hits <= misses) {
+    if (idx == max_early_idx) max_early_idx = prev_max_early_idx;
+    if (max_early_idx >= 0) {
+      idx = max_early_idx;
+      duration_ns = dev.state(idx).target_residency_ns;
+    }
+  }
+
+  // Step 3.
+  if (constraint_idx < idx) idx = constraint_idx;
+
+  // Step 4.
+  if (idx < 0) {
+    idx = 0;  // no state enabled
+  } else if (idx > 0) {
+    int count = 0;
+    int64_t sum = 0;
+    for (int64_t v : c.intervals) {
+      if (v >= duration_ns) continue;
+      ++count;
+      sum += v;
+    }
+    if (count > kIntervals / 2) {
+      const int64_t avg_ns = sum / count;
+      if (time_ok(avg_ns)) {
+        duration_ns = avg_ns;
+        if (dev.state(idx).target_residency_ns > avg_ns) {
+          idx = FindShallower512(dev, idx, avg_ns);
+        }
+      }
+    }
+  }
+
+  // Step 5.
+  *stop_tick = true;
+  if ((dev.state(idx).polling() || duration_ns < tick_ns) && !tick_stopped) {
+    *stop_tick = false;
+    if (idx > 0 && dev.state(idx).target_residency_ns > delta_tick_ns) {
+      idx = FindShallower512(dev, idx, delta_tick_ns);
+    }
+  }
+  return idx;
+}
+
 namespace {
 
 platform::PolicyInfo TeoInfo() {
@@ -304,9 +504,29 @@ platform::PolicyInfo TeoInfo() {
       "timer, then a shallower one when intercepts below it dominate; "
       "honours the PM QoS limit; keeps the tick for short expected idle "
       "durations.";
-  info.make_idle = [](const platform::Params&)
+  info.params = {
+      {"version", std::string(kTeoVersion61),
+       "kernel version of the algorithm: \"6.1\" (default; the intercepts "
+       "and recent-intercepts bins of v5.13's rework, commits c410a9a142f1 "
+       "and 77577558f25d, "
+       "as in v6.1) or \"5.12\" (the algorithm of teo's introduction in "
+       "v5.1, commit b26bf6ab716f, as v5.12 last had it: hits, misses and "
+       "early hits per state and the average of the last 8 idle durations); "
+       "the v6.3 util-awareness (later reverted) and v6.12's rework are "
+       "not modelled"},
+  };
+  info.make_idle = [](const platform::Params& p)
       -> absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> {
-    return std::make_unique<TeoGovernor>();
+    const std::string& version = p.GetString("version");
+    if (version != kTeoVersion61 && version != kTeoVersion512) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cpuidle policy 'teo': version \"", version,
+                       "\" is not modelled; use \"", kTeoVersion61, "\" or \"",
+                       kTeoVersion512, "\""));
+    }
+    TeoGovernor::Options options;
+    options.v512 = version == kTeoVersion512;
+    return std::make_unique<TeoGovernor>(options);
   };
   return info;
 }

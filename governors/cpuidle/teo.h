@@ -1,11 +1,12 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The "teo" (timer events oriented) cpuidle governor, Linux v6.1
-// drivers/cpuidle/governors/teo.c (the steps: teo.cc): take the deepest state
-// fitting the time to the next timer, then go shallower when past wake-ups
-// before the timer ("intercepts", overall and among the last 9) outweigh
-// wake-ups by it ("hits") in the bins of the states at or above that one.
-// Simplifications: the update reads dev.poll_time_limit() at the next
+// drivers/cpuidle/governors/teo.c (the steps: teo.cc), or, with version
+// "5.12", the v5.1-v5.12 algorithm (teo.cc, "Version 5.12"): take the deepest
+// state fitting the time to the next timer, then go shallower when past
+// wake-ups before the timer ("intercepts", overall and among the last 9)
+// outweigh wake-ups by it ("hits") in the bins of the states at or above that
+// one. Simplifications: the update reads dev.poll_time_limit() at the next
 // Select instead of in Reflect (where the simulator has not set it yet);
 // "woken by the tick" (tick_nohz_idle_got_tick) is inferred: the tick was
 // kept and the residency reached it.
@@ -22,6 +23,18 @@
 
 namespace schedsim::governors {
 
+// The algorithm versions modelled (the registry's "version" parameter):
+// v6.1 (the intercepts and "recent" rework of v5.13, commits c410a9a142f1
+// "cpuidle: teo: Change the main idle state selection logic" and
+// 77577558f25d "... Rework most recent idle duration values treatment", as
+// 6.1 has it), and the
+// original "early hits" algorithm as v5.12 last had it (introduced in v5.1,
+// commit b26bf6ab716f "cpuidle: New timer events oriented governor for
+// tickless systems", with its 5.x fixes: disabled states' metrics, ns
+// units).
+inline constexpr absl::string_view kTeoVersion61 = "6.1";
+inline constexpr absl::string_view kTeoVersion512 = "5.12";
+
 class TeoGovernor final : public platform::IdleGovernor {
  public:
   // Constants of teo.c, Linux v6.1.
@@ -37,7 +50,25 @@ class TeoGovernor final : public platform::IdleGovernor {
     uint32_t recent = 0;      // intercepts here among the last kNrRecent
   };
 
+  // v5.12: INTERVALS, the idle durations kept for pattern detection.
+  static constexpr int kIntervals = 8;
+
+  // v5.12: per state, the decayed weights of wake-ups that matched the
+  // state picked by the timer ("hits"), did not ("misses", both counted on
+  // the state matching the sleep length), and matched this shallower state
+  // instead ("early_hits").
+  struct State512 {
+    uint32_t early_hits = 0;
+    uint32_t hits = 0;
+    uint32_t misses = 0;
+  };
+
+  struct Options {
+    bool v512 = false;  // the v5.12 algorithm instead of v6.1's
+  };
+
   TeoGovernor() = default;
+  explicit TeoGovernor(Options options) : options_(options) {}
 
   absl::string_view name() const override { return "teo"; }
 
@@ -57,6 +88,9 @@ class TeoGovernor final : public platform::IdleGovernor {
   // --- Inspection (tests, traces) -------------------------------------------
   const Bin& bin(int cpu, int state) const { return cpus_[cpu].bins[state]; }
   uint32_t total(int cpu) const { return cpus_[cpu].total; }
+  const State512& state512(int cpu, int state) const {
+    return cpus_[cpu].states512[state];
+  }
 
  private:
   struct PerCpu {
@@ -73,10 +107,22 @@ class TeoGovernor final : public platform::IdleGovernor {
     uint32_t total = 0;
     std::array<int, kNrRecent> recent_idx{};  // ring of intercept bins
     int next_recent = 0;
+    // v5.12.
+    std::vector<State512> states512;              // by state, sized in Enable
+    std::array<int64_t, kIntervals> intervals{};  // measured durations
+    int interval_idx = 0;
   };
 
   PerCpu& CpuState(const platform::IdleDevice& dev);
+  // The idle duration the last wake-up measured (teo_update's first step,
+  // the same in both versions); INT64_MAX for a timer wake-up.
+  int64_t MeasuredNs(const platform::IdleDevice& dev, const PerCpu& c) const;
   void Update(const platform::IdleDevice& dev, PerCpu& c);
+  void Update512(const platform::IdleDevice& dev, PerCpu& c);
+  int Select512(platform::IdleDevice& dev, PerCpu& c, int64_t duration_ns,
+                int64_t delta_tick_ns, bool* stop_tick);
+
+  Options options_;
 
   std::vector<PerCpu> cpus_;  // by CPU id, grown in Enable
 };

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "platform/testing/fake_idle.h"
@@ -132,6 +133,106 @@ TEST(TeoGovernorTest, TickStoppedAvoidsShallowStates) {
   Periods(dev, teo, 1, 10 * kMs, 50 * kUs);
   EXPECT_EQ(Name(dev, dev.last_state()), "C9");
   EXPECT_TRUE(dev.last_stop_tick());
+}
+
+TeoGovernor Teo512() {
+  TeoGovernor::Options options;
+  options.v512 = true;
+  return TeoGovernor(options);
+}
+
+// 40 timer wake-ups (timer 10 ms away), then early wake-ups after each of
+// `idle_ns`, then one more selection: its state.
+std::string AfterHitsThenIntercepts(TeoGovernor& teo, FakeIdleDevice& dev,
+                                    const std::vector<int64_t>& idle_ns) {
+  teo.Enable(dev);
+  Periods(dev, teo, 40, 10 * kMs, 1000 * kMs);
+  for (int64_t ns : idle_ns) Periods(dev, teo, 1, 10 * kMs, ns);
+  Periods(dev, teo, 1, 10 * kMs, 1000 * kMs);
+  return Name(dev, dev.selections()[40 + idle_ns.size()]);
+}
+
+// Five early wake-ups after 40 timer ones, the tick stopped. v6.1: 5 of the
+// last 9 wake-ups were intercepts (more than NR_RECENT / 2), so it looks
+// for a shallower state, and with the tick stopped the shallowest whose
+// bin's middle is a tick (4 ms) is C9. v5.12 weighs C10's own hits (4185
+// after decay) against its misses (3991): hits win and C10 stays; the
+// average of the short durations (25 us) is below a tick, so it is not
+// used with the tick stopped.
+TEST(TeoVersionTest, RecentInterceptsMoveOnlyV61) {
+  const std::vector<int64_t> early(5, 50 * kUs);
+  FakeIdleDevice dev61 = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  dev61.set_tick_stopped(true);
+  TeoGovernor teo61;
+  EXPECT_EQ(AfterHitsThenIntercepts(teo61, dev61, early), "C9");
+  FakeIdleDevice dev512 = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  dev512.set_tick_stopped(true);
+  TeoGovernor teo512 = Teo512();
+  EXPECT_EQ(AfterHitsThenIntercepts(teo512, dev512, early), "C10");
+  EXPECT_EQ(teo512.state512(0, 8).hits, 4185u);
+  EXPECT_EQ(teo512.state512(0, 8).misses, 3991u);
+}
+
+// The same with the tick running and the early wake-ups after 300 us (3)
+// and 20 us (2), all from C10 (exit latency 890 us, so measured as half:
+// 150 us in C3's bin, 10 us in C1's). v6.1: the recent intercepts' majority
+// lies at C3 and below (3 of 5): C3. v5.12: 5 of the last 8 durations are
+// below the 10 ms expected, their average 94 us becomes the expected
+// duration: the deepest state fitting it, C1E (20 us; C3 needs 100).
+TEST(TeoVersionTest, V512UsesTheAverageOfRecentDurations) {
+  const std::vector<int64_t> early = {300 * kUs, 20 * kUs, 300 * kUs, 20 * kUs,
+                                      300 * kUs};
+  FakeIdleDevice dev61 = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  TeoGovernor teo61;
+  EXPECT_EQ(AfterHitsThenIntercepts(teo61, dev61, early), "C3");
+  FakeIdleDevice dev512 = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  TeoGovernor teo512 = Teo512();
+  EXPECT_EQ(AfterHitsThenIntercepts(teo512, dev512, early), "C1E");
+  // Early hits were counted where the durations fell.
+  EXPECT_GT(teo512.state512(0, 3).early_hits, 0u);
+  EXPECT_GT(teo512.state512(0, 1).early_hits, 0u);
+}
+
+// v5.12: when a state's misses reach its hits, the state with the most
+// early hits below it, with its target residency as the expected duration.
+TEST(TeoVersionTest, V512MissesHandOverToTheMostEarlyHits) {
+  FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  TeoGovernor teo = Teo512();
+  teo.Enable(dev);
+  // 1 ms residencies from C10: measured 555 us, C6's bin [200, 800) us.
+  Periods(dev, teo, 2, 10 * kMs, 1 * kMs);
+  EXPECT_EQ(Name(dev, dev.selections()[0]), "C10");
+  // The first wake-up, accounted at the second selection.
+  EXPECT_EQ(teo.state512(0, 8).misses, 1024u);
+  EXPECT_EQ(teo.state512(0, 4).early_hits, 1024u);
+  EXPECT_EQ(Name(dev, dev.last_state()), "C6");
+  // Expected 200 us, under a tick: the tick is kept.
+  EXPECT_FALSE(dev.last_stop_tick());
+}
+
+// v5.4-v5.12 keep constraint_idx as the first state whose exit latency
+// exceeds the PM QoS limit and clamp the choice to it (v5.13's rework
+// clamps to the deepest state within the limit instead).
+TEST(TeoVersionTest, V512ClampsToTheFirstStateOverTheLimit) {
+  FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  TeoGovernor teo = Teo512();
+  teo.Enable(dev);
+  dev.set_latency_limit_ns(100 * kUs);
+  Periods(dev, teo, 5, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "C7s");  // 124 us; C6's 85 fits
+  dev.set_latency_limit_ns(INT64_MAX);
+  dev.set_state_disabled(8, true);  // C10
+  dev.set_state_disabled(7, true);  // C9
+  Periods(dev, teo, 5, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "C8");
+  for (int s : dev.selections()) EXPECT_FALSE(dev.state_disabled(s)) << s;
+  // The same limit under v6.1: C6.
+  FakeIdleDevice dev61 = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  TeoGovernor teo61;
+  teo61.Enable(dev61);
+  dev61.set_latency_limit_ns(100 * kUs);
+  Periods(dev61, teo61, 5, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev61, dev61.last_state()), "C6");
 }
 
 }  // namespace
