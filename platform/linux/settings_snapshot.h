@@ -29,9 +29,9 @@
 // The snapshot file (SetSnapshotFile): created exclusively (an existing
 // file is refused, AlreadyExists), then every entry is also written to it,
 // atomically (a new mkostemp temporary file, fsync, rename) and before
-// SaveFile or SaveMsr returns, so it is on disk before the first write of the setting
-// it holds. After a SIGKILL or a power loss LoadSnapshotFile reads it back
-// and Restore() puts the machine back (`schedsim govd --restore=FILE`).
+// SaveFile or SaveMsr returns, so it is on disk before the first write of the
+// setting it holds. After a SIGKILL or a power loss LoadSnapshotFile reads it
+// back and Restore() puts the machine back (`schedsim govd --restore=FILE`).
 // Format: a first line `schedsim settings snapshot 1`, then `sysfs ROOT`,
 // `dev ROOT`, and one line per entry, `file REL CONTENT` or
 // `msr CPU REG VALUE` (REG and VALUE hex); REL and CONTENT C-escaped; the
