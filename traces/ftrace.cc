@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "base/input_file.h"
 
@@ -568,6 +569,18 @@ absl::StatusOr<bool> FtraceReader::ParseLine(TraceEvent* event) {
   const absl::string_view name = rest.substr(0, colon);
   for (char c : name) {
     if (IsSpace(c)) return Error("expected '<event>:' after the timestamp");
+  }
+  // Issue 49 #13: a trace whose time runs backwards gave negative idle
+  // periods ("idle periods over -57921 us") and exit 0. trace-cmd report
+  // and the tracefs trace file print every CPU's events merged in time
+  // order.
+  if (last_timestamp_ns_ >= 0 && event->timestamp_ns < last_timestamp_ns_) {
+    return Error(absl::StrFormat(
+        "timestamp %.6f s is earlier than the previous event's %.6f s; "
+        "expected the events in time order, as trace-cmd report and the "
+        "tracefs trace file print them",
+        static_cast<double>(event->timestamp_ns) / 1e9,
+        static_cast<double>(last_timestamp_ns_) / 1e9));
   }
   event->event_name = name;
   event->fields = StripSpaces(rest.substr(colon + 1));

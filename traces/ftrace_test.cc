@@ -589,16 +589,30 @@ TEST(FtraceReaderTest, TimestampsAreExactNanoseconds) {
   // 1.1 s is not exact in binary floating point; the reader must not go
   // through a double.
   const std::string text =
+      "a-1 [000] 0.123456789: cpu_frequency: state=1 cpu_id=0\n"
       "a-1 [000] 1.1: cpu_frequency: state=1 cpu_id=0\n"
-      "a-1 [000] 9007199254.740993: cpu_frequency: state=1 cpu_id=0\n"
-      "a-1 [000] 0.123456789: cpu_frequency: state=1 cpu_id=0\n";
+      "a-1 [000] 9007199254.740993: cpu_frequency: state=1 cpu_id=0\n";
   std::istringstream in;
   std::deque<std::string> arena;
   absl::StatusOr<std::vector<TraceEvent>> events = ReadAll(text, &in, &arena);
   ASSERT_TRUE(events.ok()) << events.status();
-  EXPECT_EQ((*events)[0].timestamp_ns, 1100000000);
-  EXPECT_EQ((*events)[1].timestamp_ns, 9007199254740993000);
-  EXPECT_EQ((*events)[2].timestamp_ns, 123456789);
+  EXPECT_EQ((*events)[0].timestamp_ns, 123456789);
+  EXPECT_EQ((*events)[1].timestamp_ns, 1100000000);
+  EXPECT_EQ((*events)[2].timestamp_ns, 9007199254740993000);
+}
+
+// Issue 49 #13: time running backwards gave negative idle periods and
+// exit 0.
+TEST(FtraceReaderTest, TimeRunningBackwardsIsAnErrorWithLineNumber) {
+  absl::Status status = ReadError(
+      "a-1 [000] 2.000000: cpu_idle: state=1 cpu_id=0\n"
+      "a-1 [001] 2.000000: cpu_idle: state=1 cpu_id=1\n"
+      "a-1 [000] 1.942079: cpu_idle: state=4294967295 cpu_id=0\n");
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(),
+              HasSubstr("test.txt:3: timestamp 1.942079 s is earlier than the "
+                        "previous event's 2.000000 s; expected the events in "
+                        "time order"));
 }
 
 TEST(FtraceReaderTest, TruncatedLineIsAnErrorWithLineNumber) {
