@@ -259,6 +259,21 @@ absl::Status Importer::ReadDistances(const std::vector<int>& node_ids,
     columns_source = tree_.Path(online_rel);
     SCHEDSIM_ASSIGN_OR_RETURN(columns, ParseIdList(columns_source, *online));
   }
+  // A row lists one distance per online node (drivers/base/node.c,
+  // node_read_distance(), v6.1: for_each_online_node). A capture taken
+  // with a node offline may list the possible nodes instead (issue 49 #7:
+  // hwloc's offline-cpu0-node0 dump, node/online "1", node1/distance
+  // "21 10"); when the first row has as many entries as node/possible or
+  // the nodeN directories, those are its columns.
+  std::vector<std::pair<std::vector<int>, std::string>> alternatives;
+  const std::string possible_rel = absl::StrCat(kNodeDir, "/possible");
+  if (std::optional<std::string> possible = tree_.Read(possible_rel)) {
+    absl::StatusOr<std::vector<int>> ids =
+        ParseIdList(tree_.Path(possible_rel), *possible);
+    if (ids.ok()) alternatives.emplace_back(*ids, tree_.Path(possible_rel));
+  }
+  alternatives.emplace_back(node_ids, absl::StrCat("the nodeN directories of ",
+                                                   tree_.Path(kNodeDir)));
   std::vector<std::vector<int64_t>> rows;
   for (int node : with_cpus) {
     const std::string rel = absl::StrCat(kNodeDir, "/node", node, "/distance");
@@ -269,6 +284,20 @@ absl::Status Importer::ReadDistances(const std::vector<int>& node_ids,
         std::vector<int64_t> row,
         ParseIntRow(path, *text,
                     "space-separated integers (a SLIT row) like '10 21'"));
+    if (rows.empty() && row.size() != columns.size()) {
+      for (const auto& [ids, source] : alternatives) {
+        if (ids.size() == row.size() &&
+            std::find(ids.begin(), ids.end(), node) != ids.end()) {
+          Warn(absl::StrCat(path, " has ", row.size(),
+                            " distances, one per node of ", source, ", not ",
+                            columns.size(), " (", columns_source,
+                            "); read by those"));
+          columns = ids;
+          columns_source = source;
+          break;
+        }
+      }
+    }
     if (row.size() != columns.size()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "expected ", columns.size(), " distances (one per node in ",

@@ -601,6 +601,40 @@ TEST(SysfsImportTest, AFifoOrAnOversizedAttributeIsRefused) {
   EXPECT_THAT(t.status().message(), HasSubstr(core_id + ": is 70000 bytes"));
 }
 
+// Issue 49 #7: hwloc's offline-cpu0-node0 dump: node 0 offline
+// (node/online "1"), node1/distance with one entry per possible node
+// ("21 10"). It failed with "expected 1 distances ... got '21 10'";
+// lstopo reads it.
+TEST(SysfsImportTest, ADistanceRowOverThePossibleNodesIsRead) {
+  std::vector<std::string> lines;
+  for (const std::string& line :
+       With(With(FullMachineLines(), "devices/system/cpu/online", "2-3,6-7"),
+            "devices/system/node/online", "1")) {
+    if (line.find("/node/node0/") == std::string::npos) lines.push_back(line);
+  }
+  lines.push_back("ro|/sys/devices/system/node/possible|0-1");
+  const std::string root = Tree("offline_node0", lines);
+  absl::StatusOr<Topology> t = LoadTopologyFromSysfs(root);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_cpus(), 4);
+  EXPECT_EQ(t->num_nodes(), 1);
+  EXPECT_EQ(t->distance(0, 0), 10);
+  EXPECT_THAT(t->warnings(),
+              Contains(HasSubstr("node1/distance has 2 distances, one per "
+                                 "node of " +
+                                 root + "/devices/system/node/possible")));
+  // A row that fits no list of nodes is still an error.
+  std::vector<std::string> odd = lines;
+  for (std::string& line : odd) {
+    if (line.find("/node1/distance|") != std::string::npos) {
+      line = "ro|/sys/devices/system/node/node1/distance|21 10 30";
+    }
+  }
+  t = LoadTopologyFromSysfs(Tree("odd_distances", odd));
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(), HasSubstr("expected 1 distances"));
+}
+
 TEST(SysfsImportTest, EmptyCoreIdIsAnErrorNamingTheFile) {
   const std::string root = Tree(
       "empty_core_id",
