@@ -78,6 +78,30 @@ const char* VerdictName(Verdict v) {
   return "?";
 }
 
+double PublishedNoisePct(const Published& published) {
+  const OrderedJson& spread = published.spread;
+  if (!spread.is_object() || !spread.contains("kind")) return kNaN;
+  const auto number = [&](const char* key) {
+    const auto it = spread.find(key);
+    return it != spread.end() && it->is_number() ? it->get<double>() : kNaN;
+  };
+  const double b = number("baseline"), v = number("variant");
+  const std::string kind =
+      spread["kind"].is_string() ? spread["kind"].get<std::string>() : "";
+  double cv_b = kNaN, cv_v = kNaN;
+  if (kind == "stddev") {
+    if (published.baseline != 0) cv_b = 100 * b / std::fabs(published.baseline);
+    if (published.variant != 0) cv_v = 100 * v / std::fabs(published.variant);
+  } else if (kind == "coeffvar_pct" || kind == "var_pct") {
+    cv_b = b;
+    cv_v = v;
+  }
+  if (!std::isfinite(cv_b) && !std::isfinite(cv_v)) return kNaN;
+  if (!std::isfinite(cv_b)) return std::fabs(cv_v);
+  if (!std::isfinite(cv_v)) return std::fabs(cv_b);
+  return std::max(std::fabs(cv_b), std::fabs(cv_v));
+}
+
 const char* RobustnessVerdict(const RowRobustness& r) {
   if (r.no_change) return "no-change";
   return r.sign_holds ? "robust" : "fragile";
@@ -112,26 +136,35 @@ ScoredRow ScoreRow(const Row& row, const std::optional<Simulated>& simulated,
     s.absolute_ratio = simulated->baseline / row.published.baseline;
   }
   if (s.row_class == RowClass::kNeutral) {
-    // Without a p-value (no spread) only the size can say "neutral".
+    // Issue 49 #3: neutral means within the published noise or not
+    // significant. (It was |simulated| < 5% at any p: a significant +4.59%
+    // against a published -1.16% with a 0.5% spread agreed.) Without a
+    // p-value (no spread in the runs) only the band counts.
+    const double noise = PublishedNoisePct(row.published);
+    const bool published_noise = std::isfinite(noise);
+    s.neutral_band_pct = published_noise ? noise : kNeutralPct;
+    const std::string band =
+        published_noise
+            ? absl::StrFormat("the published noise (%.2f%%)", noise)
+            : absl::StrFormat("the neutral bound (%.0f%%; no published spread)",
+                              kNeutralPct);
     const bool tested = std::isfinite(simulated->p_value);
-    const bool significant = tested && simulated->p_value < 0.05;
-    const bool agree =
-        std::fabs(sim) < kNeutralSimPct || (tested && !significant);
+    const bool significant = tested && simulated->p_value < kSignificantP;
+    const bool within =
+        std::isfinite(sim) && std::fabs(sim) <= s.neutral_band_pct;
+    const bool agree = within || (tested && !significant);
     s.verdict = agree ? Verdict::kNeutralAgree : Verdict::kNeutralDisagree;
     if (agree) {
-      s.reason = std::fabs(sim) < kNeutralSimPct
-                     ? absl::StrFormat("|%s| < 5%%", ReportPct(sim))
-                     : absl::StrFormat("%s, not significant", ReportPct(sim));
+      s.reason = within
+                     ? absl::StrFormat("|%s| within %s", ReportPct(sim), band)
+                     : absl::StrFormat("%s, not significant (p = %.3f)",
+                                       ReportPct(sim), simulated->p_value);
     } else {
-      s.reason = tested
-                     ? absl::StrFormat(
-                           "published neutral (%s), simulated %s and "
-                           "significant (p = %.3f)",
-                           ReportPct(pub), ReportPct(sim), simulated->p_value)
-                     : absl::StrFormat(
-                           "published neutral (%s), simulated %s "
-                           "with no spread to test it",
-                           ReportPct(pub), ReportPct(sim));
+      s.reason = absl::StrFormat(
+          "published neutral (%s), simulated %s: beyond %s and %s",
+          ReportPct(pub), ReportPct(sim), band,
+          tested ? absl::StrFormat("significant (p = %.3f)", simulated->p_value)
+                 : std::string("no spread in the runs to test it"));
     }
     return s;
   }

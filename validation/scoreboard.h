@@ -76,7 +76,14 @@ enum class Verdict {
 };
 const char* VerdictName(Verdict v);
 
-inline constexpr double kNeutralSimPct = 5.0;
+// The published run-to-run noise of a row, in percent: the larger of its
+// two sides' coefficient of variation, from the report's spread (a stddev
+// over the mean, or a CoeffVar / variation percentage as printed). NaN when
+// the report gives no spread. A neutral row agrees when the simulated
+// change is within it (or, without a published spread, within the
+// neutral class's own bound, kNeutralPct), or is not significant.
+double PublishedNoisePct(const Published& published);
+
 inline constexpr double kMinMatchPct = 1.0;
 // A simulated change counts only when the runs tell it from their noise:
 // Welch's p below this (or no spread at all on either side).
@@ -95,7 +102,10 @@ struct ScoredRow {
   // (what a match was before significance was required).
   bool sign_only = false;
   double absolute_ratio = 0;  // NaN when undefined
-  std::string reason;         // why this verdict, in words
+  // Neutral rows: the band the simulated change may lie in, in percent
+  // (PublishedNoisePct, or kNeutralPct without a published spread).
+  double neutral_band_pct = 0;
+  std::string reason;  // why this verdict, in words
   std::optional<RowRobustness> robustness;
 };
 

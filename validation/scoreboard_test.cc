@@ -93,14 +93,47 @@ TEST(Verdict, SizeRatioAndWithin2x) {
   EXPECT_FALSE(s.within_2x);
 }
 
-TEST(Verdict, NeutralAgreesWhenSmallOrNotSignificant) {
-  const Row r = MakeRow(1);
-  EXPECT_EQ(ScoreRow(r, Sim(4.9, 0.001)).verdict, Verdict::kNeutralAgree);
-  EXPECT_EQ(ScoreRow(r, Sim(8, 0.2)).verdict, Verdict::kNeutralAgree);
-  EXPECT_EQ(ScoreRow(r, Sim(8, 0.01)).verdict, Verdict::kNeutralDisagree);
+// Issue 49 #3: a neutral row agrees when the simulated change is within
+// the published noise, or not significant. Under the old rule (|sim| < 5%
+// at any p) a significant +4.59% against a published -1.16% with a 0.5%
+// spread agreed.
+TEST(Verdict, NeutralAgreesWithinThePublishedNoiseOrWhenNotSignificant) {
+  Row r = MakeRow(-1.16);
+  r.published.spread = OrderedJson::parse(
+      R"({"kind": "stddev", "baseline": 0.5, "variant": 0.4})");
+  EXPECT_NEAR(PublishedNoisePct(r.published), 0.5, 1e-12);
+  const ScoredRow loud = ScoreRow(r, Sim(4.59, 0.0001));
+  EXPECT_EQ(loud.verdict, Verdict::kNeutralDisagree);
+  EXPECT_EQ(loud.reason,
+            "published neutral (-1.16%), simulated +4.59%: beyond the "
+            "published noise (0.50%) and significant (p = 0.000)");
+  EXPECT_EQ(ScoreRow(r, Sim(4.59, 0.2)).verdict, Verdict::kNeutralAgree);
+  const ScoredRow quiet = ScoreRow(r, Sim(-0.4, 0.0001));
+  EXPECT_EQ(quiet.verdict, Verdict::kNeutralAgree);
+  EXPECT_EQ(quiet.reason, "|-0.40%| within the published noise (0.50%)");
+  EXPECT_DOUBLE_EQ(quiet.neutral_band_pct, 0.5);
+  // No spread in the runs: only the band counts.
   EXPECT_EQ(
       ScoreRow(r, Sim(-8, std::numeric_limits<double>::quiet_NaN())).verdict,
-      Verdict::kNeutralDisagree);  // no test: only the size counts
+      Verdict::kNeutralDisagree);
+  EXPECT_EQ(
+      ScoreRow(r, Sim(0, std::numeric_limits<double>::quiet_NaN())).verdict,
+      Verdict::kNeutralAgree);
+  // CoeffVar percentages as printed, the larger side.
+  Row cv = MakeRow(0.3);
+  cv.published.spread = OrderedJson::parse(
+      R"({"kind": "coeffvar_pct", "baseline": 0.1, "variant": 3.5})");
+  EXPECT_DOUBLE_EQ(PublishedNoisePct(cv.published), 3.5);
+  EXPECT_EQ(ScoreRow(cv, Sim(3.4, 0.001)).verdict, Verdict::kNeutralAgree);
+  EXPECT_EQ(ScoreRow(cv, Sim(3.6, 0.001)).verdict, Verdict::kNeutralDisagree);
+  // Without a published spread, the neutral class's own bound (3%).
+  const Row bare = MakeRow(1);
+  EXPECT_TRUE(std::isnan(PublishedNoisePct(bare.published)));
+  EXPECT_EQ(ScoreRow(bare, Sim(2.9, 0.001)).verdict, Verdict::kNeutralAgree);
+  EXPECT_EQ(ScoreRow(bare, Sim(4.9, 0.001)).verdict,
+            Verdict::kNeutralDisagree);  // agreed under the old 5% rule
+  EXPECT_EQ(ScoreRow(bare, Sim(8, 0.2)).verdict, Verdict::kNeutralAgree);
+  EXPECT_EQ(ScoreRow(bare, Sim(8, 0.01)).verdict, Verdict::kNeutralDisagree);
 }
 
 // Issue 49 #2: a row whose simulated change is exactly +0.00% was called
