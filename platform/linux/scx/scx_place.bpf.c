@@ -1,4 +1,5 @@
-/* Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+/* Copyright 2026 The schedsim Authors.
+ * SPDX-License-Identifier: Apache-2.0 OR GPL-2.0-only
  *
  * The BPF half of `schedsim scx`: a sched_ext scheduler that hands every
  * wake-up to the user-space agent (platform/linux/scx_agent.h), where a
@@ -36,7 +37,9 @@
 #include "scx_shared.h"
 
 /* sched_ext's kfuncs are GPL-only: the kernel loads the program only with
- * a GPL-compatible license string. */
+ * a GPL-compatible license string. This file (written for schedsim, with no
+ * kernel code in it) is therefore offered under Apache-2.0 or GPL-2.0, and
+ * declares GPL to the kernel. */
 char _license[] SEC("license") = "GPL";
 
 /* The DSQ kfuncs were renamed in Linux 6.13 (scx_bpf_dispatch ->
