@@ -54,9 +54,9 @@ struct SimConfig {
   // queue for it in order; a waiter spins until its turn, or sleeps until
   // then once its CPU is asked to reschedule, as mutex_optimistic_spin()
   // stops on need_resched() (kernel/locking/mutex.c). Only for channels
-  // that are real pipes (ChannelSpec::pipe_mutex). 0 = not modelled
-  // (the default until hackbench's costs are refitted with it;
-  // docs/validation.md).
+  // that are real pipes (ChannelSpec::pipe_mutex). 0 = not modelled: an
+  // assumed cost, 0 until hackbench's costs are refitted with it
+  // (docs/notebook/2026-12-validation.md).
   int64_t pipe_lock_lines = 0;
 
   // Kernel CPU work at the CPU's speed: context_switch_ns, wakeup_cost_ns
@@ -131,8 +131,8 @@ struct SimConfig {
   // tasks (util_est_enqueue()/util_est_dequeue()), and cpu_util_cfs() is
   // min(max(util_avg, that sum), capacity) (kernel/sched/fair.c and
   // sched.h, v6.1): what schedutil, SIS_UTIL's scan depth and load
-  // balancing read. Off (the default until measured against the
-  // scoreboard): util_avg alone.
+  // balancing read. Off: util_avg alone. A named kernel sets it
+  // (sim/kernels.h: from v4.17).
   bool util_est = false;
 
   // --- Load balancing --------------------------------------------------------
@@ -144,28 +144,29 @@ struct SimConfig {
   // (probe_cost_ns per CPU of its span) taking simulated time during which the
   // CPU is not idle to wake-ups (rq->curr is still the blocked task), the walk
   // stopping where avg_idle is below the cost so far plus the level's
-  // sd->max_newidle_lb_cost, or once a task was woken onto it. Off (the
-  // default): one task pulled from the busiest CPU of the lowest level with
-  // one queued, at no cost. Off by default because, measured on 2026-12-03, it
-  // takes away most of seed 001's published SIS_CORE gains
-  // (docs/validation.md, "Newidle balancing as the kernel's, measured but
-  // off").
+  // sd->max_newidle_lb_cost, or once a task was woken onto it. Off: one
+  // task pulled from the busiest CPU of the lowest level with one queued, at
+  // no cost (before v3.11 kernels had no cost walk). A named kernel sets it
+  // (sim/kernels.h); without one, the model's default here stands
+  // (docs/validation.md, "Each row runs its report's kernel"; the measurements
+  // that once kept it off: docs/notebook/2026-12-validation.md).
   bool newidle_load_balance = false;
   // Kernels before v5.16 skipped newidle balancing while avg_idle was below
   // sched_migration_cost (commit c5b0a7eefc70, "sched/fair: Remove
   // sysctl_sched_migration_cost condition", removed it). On by default, as
-  // the model always had it; off only means something for v5.16+ kernels
-  // (with newidle_load_balance; same measurement).
+  // the model always had it. A named kernel sets it (sim/kernels.h); without
+  // one, the model's default here stands (docs/validation.md, "Each row runs
+  // its report's kernel"; the measurements that once kept it off:
+  // docs/notebook/2026-12-validation.md).
   bool newidle_migration_cost_gate = true;
   // task_hot() treats no task as cache-hot to a balance of an SMT domain
   // (SD_SHARE_CPUCAPACITY: the siblings share their caches), so a sibling
   // may always take a queued task (commit ec73240b1627, "sched/fair: Ignore
   // cache hotness for SMT migration", v5.10). False models kernels before
-  // v5.10, where the cache-hot rule held at the SMT level too. Off by
-  // default because, measured on 2026-12-04, it takes seed 001's quick
-  // tier below the floor like the other eager pulls above
-  // (docs/validation.md, "SMT siblings ignore cache hotness, measured but
-  // off").
+  // v5.10, where the cache-hot rule held at the SMT level too. A named kernel
+  // sets it (sim/kernels.h); without one, the model's default here stands
+  // (docs/validation.md, "Each row runs its report's kernel"; the measurements
+  // that once kept it off: docs/notebook/2026-12-validation.md).
   bool smt_ignores_cache_hot = false;
   // NO_HZ idle balancing as the kernel's (kernel/sched/fair.c, v5.19 and
   // v6.1): an overloaded CPU's tick (nohz_balancer_kick(), nr_running >= 2)
@@ -173,9 +174,12 @@ struct SimConfig {
   // CPU (_nohz_idle_balance()) runs rebalance_domains(CPU_IDLE) for every
   // idle CPU whose balance is due: each level at its own interval (no busy
   // factor), should_we_balance(), load_balance() with the cache-hot rule
-  // and its failures counted; a CPU that received tasks leaves idle. Off
-  // (the default): every such tick hands one queued task, hot or not, to
-  // the nearest idle CPU at once.
+  // and its failures counted; a CPU that received tasks leaves idle. Off:
+  // every such tick hands one queued task, hot or not, to the nearest idle
+  // CPU at once. A named kernel sets it (sim/kernels.h); without one, the
+  // model's default here stands (docs/validation.md, "Each row runs its
+  // report's kernel"; the measurements that once kept it off:
+  // docs/notebook/2026-12-validation.md).
   bool nohz_idle_balance = false;
   // CFS buddies (kernel/sched/fair.c, v2.6.29 to v6.5; features.h: NEXT_BUDDY
   // off, LAST_BUDDY and CACHE_HOT_BUDDY on): a wake-up that preempts marks
@@ -188,10 +192,10 @@ struct SimConfig {
   // (check_preempt_tick()); task_hot() calls a buddy cache-hot to a balance
   // whose destination has tasks. Commit 4793241be408 ("sched: backward
   // looking buddy") added the last buddy so that a producer preempted by its
-  // consumer gets the CPU back. Off by default (the leftmost task always
-  // runs, as the model always had it): measured on 2026-12-05 it takes seed
-  // 001's quick tier below the floor, as the other measured-but-off rules
-  // above do (docs/validation.md, "CFS buddies, measured but off").
+  // consumer gets the CPU back. Off: the leftmost task always runs. A named
+  // kernel sets it (sim/kernels.h); without one, the model's default here
+  // stands (docs/validation.md, "Each row runs its report's kernel"; the
+  // measurements that once kept it off: docs/notebook/2026-12-validation.md).
   bool cfs_buddies = false;
   // The fair class: EEVDF (kernel/sched/fair.c, v6.6 and later; sim/eevdf.h)
   // instead of CFS's leftmost-vruntime pick (sim/cfs.h). A kernel version
@@ -216,18 +220,18 @@ struct SimConfig {
   // as many idle CPUs, and on an SD_NUMA level while it would run at most
   // imb_numa_nr tasks and the idle CPUs differ by at most 2
   // (adjust_numa_imbalance()): a lone forking task keeps its children on
-  // its node. Off (the default): the group with the most idle CPUs wins,
-  // the local one kept on ties only for sched_exec(), so a lone parent's
-  // children go to the other socket. Off by default because, measured on
-  // 2026-12-03, the initial layouts it gives move seed 001's hackbench
-  // rows below the floor (docs/validation.md, "Fork placement keeps the
-  // local node, measured but off").
+  // its node. Off: the group with the most idle CPUs wins, the local one
+  // kept on ties only for sched_exec(), so a lone parent's children go to
+  // the other socket (no kernel's rule). A named kernel sets it
+  // (sim/kernels.h); without one, the model's default here stands
+  // (docs/validation.md, "Each row runs its report's kernel"; the measurements
+  // that once kept it off: docs/notebook/2026-12-validation.md).
   bool find_idlest_group_local = false;
   // Periodic balancing as the kernel's load_balance() on PELT load
   // (group_classify, find_busiest_group, calculate_imbalance, Linux 6.1;
   // docs/model.md "Load balancing"), the default since 2026-12-03. Off:
   // groups compared by runnable tasks against CPUs, which leaves loaded
-  // groups unbalanced (the model before; docs/validation.md).
+  // groups unbalanced (the model before; docs/notebook/2026-12-validation.md).
   bool balance_by_load = true;
 
   // --- Run-to-run variability (docs/model.md "Run-to-run variability") ----

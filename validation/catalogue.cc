@@ -59,8 +59,8 @@ absl::StatusOr<ExperimentTemplate> ParseTemplate(const JsonFileReader& r,
   SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(j, path, "an experiment template"));
   SCHEDSIM_RETURN_IF_ERROR(
       r.CheckKeys(j, path,
-                  {"description", "machine", "workload", "policies", "config",
-                   "variants", "sweep", "metric", "tiers"},
+                  {"description", "machine", "kernel", "workload", "policies",
+                   "config", "variants", "sweep", "metric", "tiers"},
                   "an experiment template"));
   ExperimentTemplate t;
   t.name = name;

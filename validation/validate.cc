@@ -231,7 +231,8 @@ absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
       file["seed"] = options.seed;
       file["warmup_ms"] = tier.warmup_ms;
       file["duration_ms"] = tier.duration_ms;
-      for (const char* key2 : {"policies", "config"}) {
+      // The kernel the report ran (its switches, then "config" over them).
+      for (const char* key2 : {"kernel", "policies", "config"}) {
         if (t.spec.contains(key2)) file[key2] = t.spec[key2];
       }
       file["variants"] = t.spec["variants"];

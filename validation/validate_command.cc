@@ -382,8 +382,17 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     if (!options.only.empty()) only_rows.emplace(options.only);
     for (const Row& row : catalogue->rows) {
       if (only_rows && !std::regex_search(row.id, *only_rows)) continue;
+      // The kernel the row's report ran (its template's "kernel").
+      std::string kernel = "-";
+      auto t = catalogue->experiments.find(row.experiment);
+      if (t != catalogue->experiments.end() &&
+          t->second.spec.contains("kernel") &&
+          t->second.spec["kernel"].is_string()) {
+        kernel = t->second.spec["kernel"].get<std::string>();
+      }
       out << absl::StrFormat(
-          "%-42s %-11s %s\n", row.id, RowClassName(Classify(row.published)),
+          "%-42s %-11s %-6s %s\n", row.id,
+          RowClassName(Classify(row.published)), kernel,
           row.not_expressible.empty() ? row.experiment : "not expressible");
     }
     for (const Group& g : *groups) {

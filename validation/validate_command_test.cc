@@ -320,6 +320,14 @@ TEST(ValidateCommand, ListsTheBuiltInCatalogue) {
   ASSERT_EQ(Validate({"--list"}, &out, &err), 0) << err;
   EXPECT_NE(out.find("001/hackbench-p-nps4/512"), std::string::npos);
   EXPECT_NE(out.find("group 000-pgbench"), std::string::npos) << out;
+  // Every row names the kernel its report ran (issue 44).
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (line.empty() || absl::StartsWith(line, "group ")) continue;
+    const bool named = absl::StrContains(line, " 4.16 ") ||
+                       absl::StrContains(line, " 5.19 ") ||
+                       absl::StrContains(line, " 3.10 ");
+    EXPECT_TRUE(named) << line;
+  }
 }
 
 // Issue 49 #5: --only filtered the group lines but listed all 104 rows.
