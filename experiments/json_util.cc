@@ -25,8 +25,6 @@ namespace {
 
 using Json = OrderedJson;
 
-constexpr int64_t kMaxNs = 1000000000000;  // 1000 s, config costs
-
 // --- SimConfig fields, by name: the parameter table (sim/params.h).
 
 using ConfigField = sim::ConfigParam;
