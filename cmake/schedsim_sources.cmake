@@ -18,6 +18,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/cli.cc
   experiments/compare.cc
   experiments/config_command.cc
+  experiments/cost_model.cc
   experiments/experiment.cc
   experiments/flags.cc
   experiments/govd_command.cc
@@ -42,6 +43,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/runner.cc
   experiments/scenario.cc
   experiments/scx_command.cc
+  experiments/settle.cc
   experiments/shadow_command.cc
   experiments/shard.cc
   experiments/sim_report.cc
