@@ -233,7 +233,8 @@ absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
       file["warmup_ms"] = tier.warmup_ms;
       file["duration_ms"] = tier.duration_ms;
       // The kernel the report ran (its switches, then "config" over them).
-      for (const char* key2 : {"kernel", "policies", "config"}) {
+      // And its settle rule (docs/experiments.md, "Stop when settled").
+      for (const char* key2 : {"kernel", "policies", "config", "settle"}) {
         if (t.spec.contains(key2)) file[key2] = t.spec[key2];
       }
       file["variants"] = t.spec["variants"];
