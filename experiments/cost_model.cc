@@ -16,29 +16,43 @@ struct Rate {
   // other size's rate.
   double small;
   double large;
+  // Large machines with at least kOverloadTasksPerCpu tasks per CPU (< 0:
+  // the large rate).
+  double overloaded = -1;
 };
 
 // Measured by dev/cost-calibrate (CPU time of one job, -c opt) on
 // 2026-12-07: docs/notebook/2026-12-07-settle.md, rounded up.
-// hackbench's large rate is the settled 128-group example's (0.14: its
-// rate climbs over the first second), the 1-128 group runs giving
-// 0.07-0.10; unixbench's is its dearest test's (pipe; spawn 0.002).
+// hackbench on a large machine costs 0.068-0.070 at 1-32 groups (up to 5
+// tasks per CPU) and, overloaded, 0.105 in the first 150 ms of 128 groups
+// (20 per CPU) and 0.14 in the settled 128-group example (its cost climbs
+// over the first second); unixbench's is its dearest test's (pipe; spawn
+// 0.002).
 constexpr Rate kRates[] = {
-    {"hackbench", 0.095, 0.14},   {"tbench", 0.021, 0.024},
-    {"netperf", 0.033, -1},       {"unixbench", -1, 0.013},
-    {"sqlite_insert", 0.013, -1}, {"pgbench", 0.007, -1},
-    {"schbench", 0.003, -1},      {"dbench4_journal", 0.001, -1},
-    {"ycsb_mongodb", -1, 0.001},  {"nas", 0.0006, -1},
+    {"hackbench", 0.095, 0.075, 0.14},
+    {"tbench", 0.021, 0.024},
+    {"netperf", 0.033, -1},
+    {"unixbench", -1, 0.013},
+    {"sqlite_insert", 0.013, -1},
+    {"pgbench", 0.007, -1},
+    {"schbench", 0.003, -1},
+    {"dbench4_journal", 0.001, -1},
+    {"ycsb_mongodb", -1, 0.001},
+    {"nas", 0.0006, -1},
 };
 
 }  // namespace
 
-double WallSecondsPerOccupiedCpuSecond(const std::string& model, int cpus) {
+double WallSecondsPerOccupiedCpuSecond(const std::string& model, int cpus,
+                                       int64_t tasks) {
   const bool small = cpus <= kSmallMachineCpus;
+  const bool overloaded =
+      !small && tasks >= kOverloadTasksPerCpu * static_cast<int64_t>(cpus);
   double worst = 0;
   for (const Rate& r : kRates) {
-    const double v = small ? (r.small >= 0 ? r.small : r.large)
-                           : (r.large >= 0 ? r.large : r.small);
+    double v = small ? (r.small >= 0 ? r.small : r.large)
+                     : (r.large >= 0 ? r.large : r.small);
+    if (overloaded && r.overloaded >= 0) v = r.overloaded;
     if (model == r.model) return v;
     worst = std::max(worst, v);
   }
@@ -49,8 +63,9 @@ double RunWallSeconds(const std::string& model, int cpus, int64_t tasks,
                       double simulated_s) {
   const int64_t occupied =
       std::min<int64_t>(std::max<int64_t>(tasks, 1), std::max(cpus, 1));
-  return kRunSetupSeconds + simulated_s * static_cast<double>(occupied) *
-                                WallSecondsPerOccupiedCpuSecond(model, cpus);
+  return kRunSetupSeconds +
+         simulated_s * static_cast<double>(occupied) *
+             WallSecondsPerOccupiedCpuSecond(model, cpus, tasks);
 }
 
 double ExpectedSettledSeconds(double max_s, double batch_s, int min_batches) {

@@ -26,10 +26,15 @@ namespace schedsim::experiments {
 // CPU-second: longer idle-CPU searches and load-balance scans).
 inline constexpr int kSmallMachineCpus = 16;
 
+// A large machine with this many tasks per CPU is overloaded: hackbench
+// costs twice as much per CPU-second there (more switches per message).
+inline constexpr int64_t kOverloadTasksPerCpu = 10;
+
 // Wall seconds per occupied simulated CPU-second of `model` on a machine
-// of `cpus` CPUs; a model not measured gets the largest measured rate of
-// its machine size (pessimistic).
-double WallSecondsPerOccupiedCpuSecond(const std::string& model, int cpus);
+// of `cpus` CPUs running `tasks` tasks; a model not measured gets the
+// largest measured rate of its machine size (pessimistic).
+double WallSecondsPerOccupiedCpuSecond(const std::string& model, int cpus,
+                                       int64_t tasks = 0);
 
 // The estimated wall seconds of one run on one job: `simulated_s` x
 // min(max(tasks, 1), cpus) x the rate, plus kRunSetupSeconds.

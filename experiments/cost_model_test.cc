@@ -18,9 +18,12 @@ TEST(CostModelTest, MakespanOfLargestFirst) {
 TEST(CostModelTest, OccupiedCpusBoundTheCost) {
   const double one = RunWallSeconds("hackbench", 256, 40, 1.0);
   const double all = RunWallSeconds("hackbench", 256, 5120, 1.0);
-  // 40 tasks occupy 40 CPUs; 5120 occupy all 256.
-  EXPECT_NEAR((all - kRunSetupSeconds) / (one - kRunSetupSeconds), 256.0 / 40.0,
-              1e-9);
+  const double some = RunWallSeconds("hackbench", 256, 1280, 1.0);
+  // 40 tasks occupy 40 CPUs; 1280 occupy all 256; 5120 (20 per CPU)
+  // overload them, at a dearer rate.
+  EXPECT_NEAR((some - kRunSetupSeconds) / (one - kRunSetupSeconds),
+              256.0 / 40.0, 1e-9);
+  EXPECT_GT(all, some);
   EXPECT_GT(WallSecondsPerOccupiedCpuSecond("hackbench", 8), 0);
   EXPECT_GT(WallSecondsPerOccupiedCpuSecond("hackbench", 256), 0);
 }

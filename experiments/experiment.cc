@@ -579,6 +579,7 @@ double PhysicalMemoryBytes() {
 
 std::string CostEstimate::Text() const {
   const auto wall = [](double s) {
+    if (s < 10) return absl::StrFormat("%.1f s", s);
     if (s < 120) return absl::StrFormat("%.0f s", s);
     if (s < 7200) return absl::StrFormat("%.0f min", s / 60);
     if (s < 172800) return absl::StrFormat("%.1f h", s / 3600);

@@ -120,9 +120,12 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
   } else if (run.settle) {
     result.settle = run.settle;
     SettleOutcome& s = *result.settle;
-    // A finished run's own metrics stand; otherwise the settled rate and
-    // what follows from it.
-    if (s.stop_reason != "finished" && s.rate > 0) {
+    // A finished run's own metrics stand, and so do those of a run too
+    // short to test (fewer than min_batches batches in its duration: the
+    // whole window, as a fixed-length run); otherwise the settled rate
+    // and what follows from it.
+    if (s.stop_reason != "finished" && s.rate > 0 &&
+        s.batches >= e.settle.min_batches) {
       result.metrics[settles->rate_metric] = s.rate;
       if (settles->derive) {
         for (const auto& [m, v] : settles->derive(point.params, s.rate)) {
