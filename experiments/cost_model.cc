@@ -30,8 +30,8 @@ struct Rate {
 // 0.002).
 constexpr Rate kRates[] = {
     {"hackbench", 0.095, 0.075, 0.14},
-    {"tbench", 0.021, 0.024},
-    {"netperf", 0.033, -1},
+    {"tbench", 0.024, 0.026},
+    {"netperf", 0.036, -1},
     {"unixbench", -1, 0.013},
     {"sqlite_insert", 0.013, -1},
     {"pgbench", 0.007, -1},
