@@ -144,10 +144,11 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
         s.length = settles->length ? settles->length(point.params) : "";
         double a = at(std::max(s.ci_low, 1e-300));
         double b = at(s.ci_high);
-        if (settles->total) {
+        const double total =
+            settles->total ? settles->total(point.params) : 0.0;
+        if (total > 0 && s.warmup_count + s.count <= total) {
           // The time so far, then the rest at the rate (and its ends).
-          const double rest = std::max(
-              0.0, settles->total(point.params) - s.warmup_count - s.count);
+          const double rest = total - s.warmup_count - s.count;
           result.metrics[m] = s.elapsed_s + rest / s.rate;
           a = s.elapsed_s + rest / std::max(s.ci_low, 1e-300);
           b = s.elapsed_s + rest / s.ci_high;

@@ -91,5 +91,36 @@ TEST(SettleAgreementTest, FullLengthRunAgreesWithTheExtrapolation) {
       << high << "]";
 }
 
+// An endless run (loops 0) reports time_s for time_loops at the settled
+// rate: the whole count at that rate, not the time the run took (which
+// was wrong while the count passed time_loops' within the run).
+TEST(SettleAgreementTest, AnEndlessRunExtrapolatesTimeLoopsAtTheRate) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string file =
+      std::string(tmp != nullptr ? tmp : "/tmp") + "/endless.json";
+  {
+    std::ofstream f(file);
+    f << R"({"machine": "skylake-e3-1240v5",
+      "workload": {"model": "hackbench",
+                   "params": {"groups": 2, "fds": 4, "time_loops": 100}},
+      "iterations": 1, "seed": 1, "warmup_ms": 20, "duration_ms": 300,
+      "settle": {"batch_ms": 10, "min_batches": 20, "precision_pct": 50},
+      "variants": [{"name": "a"}]})";
+  }
+  std::ostringstream out, err;
+  ASSERT_EQ(
+      experiments::RunCli({"run", file, "--format=json", "--jobs=1"}, out, err),
+      0)
+      << err.str();
+  const nlohmann::json r = nlohmann::json::parse(out.str());
+  const nlohmann::json& run = OnlyRun(r);
+  ASSERT_EQ(run["settle"]["stop_reason"], "settled") << run.dump();
+  const double rate = run["settle"]["rate"].get<double>();
+  // 2 groups x 4 x 4 messages x 100 loops.
+  EXPECT_NEAR(run["metrics"]["time_s"].get<double>(), 3200.0 / rate, 1e-12);
+  EXPECT_NEAR(run["settle"]["extrapolated"]["value"].get<double>(),
+              3200.0 / rate, 1e-12);
+}
+
 }  // namespace
 }  // namespace schedsim

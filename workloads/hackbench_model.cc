@@ -146,12 +146,15 @@ WorkloadModel HackbenchModel() {
         {1, rate > 0 ? per_loop * l / rate : 0.0}};
   };
   settle.extrapolated_metric = 1;
+  // Only a run of finite loops is the published-length run itself; an
+  // endless one reports time_s for time_loops at the rate alone.
   settle.total = [](const platform::Params& p) {
     const int64_t loops = p.GetInt("loops");
-    return static_cast<double>(p.GetInt("groups")) *
-           static_cast<double>(p.GetInt("fds")) *
-           static_cast<double>(p.GetInt("fds")) *
-           static_cast<double>(loops > 0 ? loops : p.GetInt("time_loops"));
+    return loops <= 0 ? 0.0
+                      : static_cast<double>(p.GetInt("groups")) *
+                            static_cast<double>(p.GetInt("fds")) *
+                            static_cast<double>(p.GetInt("fds")) *
+                            static_cast<double>(loops);
   };
   settle.length = [](const platform::Params& p) {
     const int64_t loops = p.GetInt("loops");
