@@ -20,7 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "experiments/cli.h"
+#include "cli/cli.h"
 #include "gtest/gtest.h"
 #include "topology/presets.h"
 
@@ -184,7 +184,7 @@ TEST(DocsNamesTest, EveryCommandFlagAndPresetNamedExists) {
     auto it = help.find(cmd);
     if (it == help.end()) {
       std::ostringstream out, err;
-      const int code = experiments::RunCli({cmd, "--help"}, out, err);
+      const int code = cli::RunCli({cmd, "--help"}, out, err);
       it = help.emplace(cmd, code == 0 ? out.str() : "").first;
     }
     return it->second.empty() ? nullptr : &it->second;

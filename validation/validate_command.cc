@@ -19,9 +19,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "experiments/flags.h"
+#include "cli/flags.h"
+#include "cli/progress.h"
 #include "experiments/json_util.h"
-#include "experiments/progress.h"
 #include "experiments/shard.h"
 #include "validation/catalogue.h"
 #include "validation/scoreboard.h"
@@ -186,7 +186,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string shard_text;
   std::string seeds_text;
   bool help = false;
-  experiments::FlagSet flags("validate");
+  cli::FlagSet flags("validate");
   flags.String("tier", &tier,
                "quick (shorter, fewer iterations; under 10 minutes on 2 "
                "cores) or full (long enough for small CoeffVars)");
@@ -442,11 +442,10 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   const bool show_progress = progress_flag || tty;
   int rows_done = 0;
   // On a terminal, a progress line with the ETA, redrawn every second and
-  // after every run (experiments/progress.h), under the rows' lines.
-  std::unique_ptr<experiments::ProgressLine> bar;
+  // after every run (cli/progress.h), under the rows' lines.
+  std::unique_ptr<cli::ProgressLine> bar;
   if (tty) {
-    bar = std::make_unique<experiments::ProgressLine>(&err, "runs",
-                                                      estimate.wall_s);
+    bar = std::make_unique<cli::ProgressLine>(&err, "runs", estimate.wall_s);
   }
   const int round_runs = estimate.runs / rounds;
   int round_base = 0;  // runs of the seeds already done
@@ -472,7 +471,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     };
   }
   if (bar) {
-    experiments::ProgressLine* b = bar.get();
+    cli::ProgressLine* b = bar.get();
     const int all = estimate.runs;
     options.run_progress = [b, all, &round_base](int done, int) {
       b->Update(round_base + done, all);

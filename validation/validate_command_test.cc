@@ -16,7 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
-#include "experiments/merge_command.h"
+#include "cli/merge_command.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "validation/catalogue.h"
@@ -78,7 +78,7 @@ int Merge(const std::vector<std::string>& args, std::string* out,
   static const bool registered = RegisterValidateMerger();
   EXPECT_TRUE(registered);
   std::ostringstream o, e;
-  const int rc = experiments::MergeCommand(args, o, e);
+  const int rc = cli::MergeCommand(args, o, e);
   *out = o.str();
   *err = e.str();
   return rc;
