@@ -7,6 +7,9 @@
 #include "validation/catalogue.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -206,6 +209,189 @@ TEST(Catalogue, MismatchWhyByRowIdOrBenchmark) {
   c = ParseCatalogue(R"({"sources": {"000": {}}, "experiments": {}, )" + rows +
                          R"(, "mismatch_why": {"000/x": ""}})",
                      "c.json");
+  ASSERT_FALSE(c.ok());
+}
+
+// A source's file: one source "<seed>", optionally a template "<seed>-t",
+// and rows "<seed>/x/<point>" on template `experiment` (not expressible
+// when empty).
+std::string SourceFile(const std::string& seed,
+                       const std::vector<std::string>& points,
+                       const std::string& experiment,
+                       const std::string& extra = "") {
+  std::string rows;
+  for (const std::string& p : points) {
+    if (!rows.empty()) rows += ",";
+    rows += absl::StrCat(
+        R"({"id": ")", seed, "/x/", p, R"(", "seed": ")", seed,
+        R"(", "benchmark": "x", "point": ")", p, R"(", "where": "t", )",
+        experiment.empty() ? std::string(R"("not_expressible": "n", )")
+                           : absl::StrCat(R"("experiment": ")", experiment,
+                                          R"(", "machine": "m", )"),
+        R"("published": {"baseline": 1, "variant": 2, "unit": "s",
+                         "higher_is_better": false, "change_pct": -100}})");
+  }
+  return absl::StrCat(
+      R"({"sources": {")", seed, R"(": {}}, "experiments": {)",
+      experiment.empty() || experiment.rfind(seed, 0) != 0
+          ? std::string()
+          : absl::StrCat(R"(")", experiment,
+                         R"(": {"workload": {"model": "w"}, "variants": [],
+                       "metric": "m", "tiers": {
+                         "quick": {"iterations": 1, "warmup_ms": 0,
+                                   "duration_ms": 1},
+                         "full": {"iterations": 1, "warmup_ms": 0,
+                                  "duration_ms": 1}}})"),
+      R"(}, "rows": [)", rows, "]", extra, "}");
+}
+
+TEST(Catalogue, SeveralFilesMergeInTheGivenOrder) {
+  // 005's row names 004's template; 004's mismatch_why names 005's row.
+  absl::StatusOr<Catalogue> c = ParseCatalogueFiles(
+      {{"d/004.json", SourceFile("004", {"1", "2"}, "004-t",
+                                 R"(, "mismatch_why": {"005/x": "w"})")},
+       {"d/005.json", SourceFile("005", {"1"}, "004-t")}},
+      "d");
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->rows.size(), 3u);
+  EXPECT_EQ(c->rows[0].id, "004/x/1");
+  EXPECT_EQ(c->rows[1].id, "004/x/2");
+  EXPECT_EQ(c->rows[2].id, "005/x/1");
+  EXPECT_EQ(c->rows[2].experiment, "004-t");
+  EXPECT_EQ(c->rows[2].mismatch_why, "w");
+  EXPECT_EQ(c->rows[0].mismatch_why, "");
+  EXPECT_EQ(c->filename, "d");
+  EXPECT_TRUE(c->sources.contains("004"));
+  EXPECT_TRUE(c->sources.contains("005"));
+  // The merged text is the same catalogue as one file (what shards carry).
+  absl::StatusOr<Catalogue> again = ParseCatalogue(c->text, "merged.json");
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_EQ(again->rows.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(again->rows[i].id, c->rows[i].id);
+    EXPECT_EQ(again->rows[i].mismatch_why, c->rows[i].mismatch_why);
+  }
+  EXPECT_EQ(again->experiments.size(), 1u);
+  // One file keeps its own text.
+  const std::string one = SourceFile("004", {"1"}, "");
+  c = ParseCatalogue(one, "one.json");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->text, one);
+}
+
+TEST(Catalogue, SeveralFilesErrorsNameBothFiles) {
+  struct Case {
+    std::vector<CatalogueFile> files;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      // the same source twice
+      {{{"a.json", SourceFile("004", {"1"}, "")},
+        {"b.json", SourceFile("004", {"2"}, "")}},
+       "b.json: sources.004: source \"004\" is already in a.json"},
+      // the same row id in two files (two sources may not share a seed,
+      // so the second file's source is another one with a row of 004)
+      {{{"a.json", SourceFile("004", {"1"}, "")},
+        {"b.json",
+         R"({"sources": {"005": {}}, "experiments": {}, "rows": [
+              {"id": "004/x/1", "seed": "004", "benchmark": "x",
+               "point": "1", "where": "t", "not_expressible": "n",
+               "published": {"baseline": 1, "variant": 2, "unit": "s",
+                             "higher_is_better": false,
+                             "change_pct": -100}}]})"}},
+       "b.json: rows[0].id: duplicate id \"004/x/1\" (also in a.json)"},
+      // the same template twice
+      {{{"a.json", SourceFile("004", {"1"}, "004-t")},
+        {"b.json",
+         R"({"sources": {"005": {}}, "rows": [], "experiments": {"004-t":
+              {"workload": {}, "variants": [], "metric": "m", "tiers": {
+               "quick": {"iterations": 1, "warmup_ms": 0, "duration_ms": 1},
+               "full": {"iterations": 1, "warmup_ms": 0,
+                        "duration_ms": 1}}}}})"}},
+       "b.json: experiments.004-t: template \"004-t\" is already in a.json"},
+      // one mismatch_why key in two files
+      {{{"a.json",
+         SourceFile("004", {"1"}, "", R"(, "mismatch_why": {"004/x": "w"})")},
+        {"b.json",
+         SourceFile("005", {"1"}, "", R"(, "mismatch_why": {"004/x": "v"})")}},
+       "b.json: mismatch_why.004/x: already explained in a.json"},
+      // a row naming a template no file has
+      {{{"a.json", SourceFile("004", {"1"}, "")},
+        {"b.json", SourceFile("005", {"1"}, "004-t")}},
+       "b.json: rows[0].experiment: no experiment template \"004-t\""},
+      // a file that is not a catalogue
+      {{{"a.json", SourceFile("004", {"1"}, "")}, {"b.json", "[]"}}, "b.json"},
+  };
+  for (const Case& k : cases) {
+    absl::StatusOr<Catalogue> c = ParseCatalogueFiles(k.files, "d");
+    ASSERT_FALSE(c.ok()) << k.want;
+    EXPECT_NE(c.status().message().find(k.want), std::string::npos)
+        << c.status() << "\nwant: " << k.want;
+  }
+  absl::StatusOr<Catalogue> c = ParseCatalogueFiles({}, "d");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("d: no catalogue files"),
+            std::string::npos)
+      << c.status();
+}
+
+TEST(Catalogue, BuiltinIsOneFilePerSourceInNameOrder) {
+  const std::vector<CatalogueFile> files = BuiltinCatalogueFiles();
+  ASSERT_GE(files.size(), 3u);
+  absl::StatusOr<Catalogue> c = BuiltinCatalogue();
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->filename, "validation/catalogue");
+  std::string last_seed;
+  size_t at = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (i > 0) {
+      EXPECT_LT(files[i - 1].name, files[i].name);
+    }
+    EXPECT_EQ(files[i].name.rfind("validation/catalogue/", 0), 0u)
+        << files[i].name;
+    absl::StatusOr<Catalogue> one =
+        ParseCatalogueFiles({files[i]}, files[i].name);
+    // A file alone may name another file's template, so only the sources
+    // are checked file by file.
+    if (!one.ok()) continue;
+    ASSERT_EQ(one->sources.size(), 1u) << files[i].name;
+    // The file is named after its source, and its rows come in order.
+    const std::string seed = one->sources.begin().key();
+    EXPECT_EQ(files[i].name,
+              absl::StrCat("validation/catalogue/", seed, ".json"));
+    for (const Row& row : one->rows) {
+      ASSERT_LT(at, c->rows.size());
+      EXPECT_EQ(c->rows[at++].id, row.id);
+    }
+  }
+  EXPECT_EQ(at, c->rows.size());
+}
+
+TEST(Catalogue, ReadsAFileOrADirectory) {
+  const std::string dir = absl::StrCat(
+      getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp", "/cat_dir");
+  std::filesystem::create_directories(dir);
+  auto write = [](const std::string& path, const std::string& text) {
+    std::ofstream(path) << text;
+  };
+  // Name order, not the order written; a file not *.json is ignored.
+  write(dir + "/010.json", SourceFile("010", {"1"}, ""));
+  write(dir + "/002.json", SourceFile("002", {"1"}, ""));
+  write(dir + "/README", "not json");
+  absl::StatusOr<Catalogue> c = ReadCatalogue(dir);
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->rows.size(), 2u);
+  EXPECT_EQ(c->rows[0].id, "002/x/1");
+  EXPECT_EQ(c->rows[1].id, "010/x/1");
+  c = ReadCatalogue(dir + "/010.json");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->rows.size(), 1u);
+  write(dir + "/005.json", "{");
+  c = ReadCatalogue(dir);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find(dir + "/005.json"), std::string::npos)
+      << c.status();
+  c = ReadCatalogue(dir + "/missing");
   ASSERT_FALSE(c.ok());
 }
 

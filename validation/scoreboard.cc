@@ -319,7 +319,7 @@ absl::Status CheckFloor(const Summary& summary, const Floor& floor) {
     return absl::FailedPreconditionError(
         absl::StrCat(summary.unexplained.size(),
                      " rows the model misses have no \"mismatch_why\" in "
-                     "validation/catalogue.json: ",
+                     "validation/catalogue/: ",
                      absl::StrJoin(summary.unexplained, ", ")));
   }
   return absl::OkStatus();
@@ -496,7 +496,7 @@ std::string WhySection(const std::vector<ScoredRow>& rows) {
   }
   if (groups.empty() && unexplained.empty()) return "";
   std::string out =
-      "\nWhy the model misses them (validation/catalogue.json, "
+      "\nWhy the model misses them (validation/catalogue/, "
       "\"mismatch_why\"):\n\n";
   for (const auto& [why, ids] : groups) {
     absl::StrAppend(&out, "- ", absl::StrJoin(ids, ", "), ": ", why, "\n");

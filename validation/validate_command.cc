@@ -41,7 +41,7 @@ constexpr char kUsage[] =
     "[--out=DIR]\n"
     "                         [--robustness[=PCT]] [--check-floor] "
     "[--floor=FILE]\n"
-    "                         [--catalogue=FILE] [--seed=N] [--label=TEXT] "
+    "                         [--catalogue=PATH] [--seed=N] [--label=TEXT] "
     "[--list]\n"
     "                         [--shard=I/N] [--seeds=LIST]\n";
 
@@ -211,8 +211,9 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                "a floor file to check against instead of the built-in one "
                "(implies --check-floor)");
   flags.String("catalogue", &catalogue_file,
-               "a catalogue file instead of the built-in "
-               "validation/catalogue.json");
+               "a catalogue file, or a directory of them (merged in "
+               "file-name order), instead of the built-in "
+               "validation/catalogue/");
   flags.String("seed", &seed, "the experiment seed of every group");
   flags.String("label", &label,
                "what the scoreboard is made from (commit, date), shown in "
@@ -351,17 +352,16 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     if (file.empty()) return std::string(builtin);
     return experiments::ReadFileText(file, "validation JSON file");
   };
-  std::string name;
-  absl::StatusOr<std::string> text =
-      text_of(catalogue_file, BuiltinCatalogueText(),
-              "validation/catalogue.json", &name);
-  if (!text.ok()) return fail(text.status());
-  absl::StatusOr<Catalogue> catalogue = ParseCatalogue(*text, name);
+  // The built-in catalogue, or --catalogue's file or directory.
+  absl::StatusOr<Catalogue> catalogue = catalogue_file.empty()
+                                            ? BuiltinCatalogue()
+                                            : ReadCatalogue(catalogue_file);
   if (!catalogue.ok()) return fail(catalogue.status());
-  const std::string catalogue_text = *text;
+  const std::string catalogue_text = catalogue->text;
+  std::string name;
   std::optional<Floor> floor;
   if (check_floor) {
-    text =
+    absl::StatusOr<std::string> text =
         text_of(floor_file, BuiltinFloorText(), "validation/floor.json", &name);
     if (!text.ok()) return fail(text.status());
     absl::StatusOr<Floor> f = ParseFloor(*text, name);
