@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 
 namespace schedsim::validation {
@@ -163,7 +164,7 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
       j, path,
       {"id", "seed", "benchmark", "point", "source", "where", "note",
        "published", "not_expressible", "experiment", "machine", "params",
-       "variant", "absolute", "absolute_reason"},
+       "variant", "absolute", "absolute_reason", "quick", "kernel"},
       "a row"));
   for (const char* key :
        {"id", "seed", "benchmark", "point", "where", "published"}) {
@@ -202,6 +203,15 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
   SCHEDSIM_ASSIGN_OR_RETURN(
       row.published,
       ParsePublished(r, j["published"], JsonField(path, "published")));
+  if (j.contains("kernel")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        row.kernel,
+        r.Name(j["kernel"], JsonField(path, "kernel"), "a kernel version"));
+  }
+  if (j.contains("quick")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(row.quick,
+                              r.Bool(j["quick"], JsonField(path, "quick")));
+  }
   if (j.contains("not_expressible")) {
     SCHEDSIM_ASSIGN_OR_RETURN(
         row.not_expressible,
@@ -480,6 +490,51 @@ absl::string_view BuiltinFloorText() { return kFloorJson; }
 
 absl::StatusOr<Catalogue> BuiltinCatalogue() {
   return ParseCatalogueFiles(BuiltinCatalogueFiles(), "validation/catalogue");
+}
+
+std::string NotExpressibleList(const Catalogue& catalogue,
+                               const std::regex* only) {
+  // reason -> ("<seed>/<benchmark>", rows), both in catalogue order.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, int>>>>
+      reasons;
+  int total = 0;
+  for (const Row& row : catalogue.rows) {
+    if (row.not_expressible.empty()) continue;
+    if (only != nullptr && !std::regex_search(row.id, *only)) continue;
+    ++total;
+    auto r = std::find_if(reasons.begin(), reasons.end(), [&](const auto& x) {
+      return x.first == row.not_expressible;
+    });
+    if (r == reasons.end()) {
+      reasons.push_back({row.not_expressible, {}});
+      r = reasons.end() - 1;
+    }
+    const std::string table = absl::StrCat(row.seed, "/", row.benchmark);
+    auto t = std::find_if(r->second.begin(), r->second.end(),
+                          [&](const auto& x) { return x.first == table; });
+    if (t == r->second.end()) {
+      r->second.push_back({table, 1});
+    } else {
+      ++t->second;
+    }
+  }
+  if (total == 0) return "";
+  std::string out =
+      absl::StrCat("not expressible: ", total, " rows, ", reasons.size(),
+                   " reasons (the model's to-do list)\n");
+  for (const auto& [reason, tables] : reasons) {
+    std::vector<std::string> parts;
+    for (const auto& [table, n] : tables) {
+      parts.push_back(absl::StrCat(table, " (", n, ")"));
+    }
+    absl::StrAppend(&out, "- ", reason, "\n    ", absl::StrJoin(parts, ", "),
+                    "\n");
+  }
+  return out;
+}
+
+bool InTier(const Row& row, const std::string& tier) {
+  return tier != "quick" || row.quick;
 }
 
 RowClass Classify(const Published& published) {

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,9 @@ struct Row {
   Published published;
   // Non-empty: the row cannot be expressed yet, and why.
   std::string not_expressible;
+  // The kernel version the report ran ("5.19"), for a row without a
+  // template (an expressible row's is its template's "kernel").
+  std::string kernel;
   // The experiment template, and what the row sets on it.
   std::string experiment;
   std::string machine;                         // "" = the template's
@@ -86,6 +90,9 @@ struct Row {
   // neutral disagreement: the catalogue's top-level "mismatch_why", keyed
   // by row id or by "<seed>/<benchmark>" (the row id wins). "" = none.
   std::string mismatch_why;
+  // False: the row runs in the full tier only, outside its source's
+  // quick-tier sample (docs/validation.md, "Tiers, seeds and statistics").
+  bool quick = true;
 };
 
 // Iterations and durations of one tier.
@@ -153,6 +160,17 @@ absl::StatusOr<Catalogue> BuiltinCatalogue();
 
 // validation/floor.json as compiled into the program.
 absl::string_view BuiltinFloorText();
+
+// The rows the model cannot express (`only`: those whose id it matches;
+// null = all), grouped by reason in catalogue order, each reason with its
+// "<seed>/<benchmark>" tables and row counts: the model's to-do list, which
+// `validate --list` ends with. "" when there are none.
+std::string NotExpressibleList(const Catalogue& catalogue,
+                               const std::regex* only);
+
+// Whether `row` belongs to `tier` ("quick" or "full"): every row is in the
+// full tier; the quick tier holds the rows with `quick` true.
+bool InTier(const Row& row, const std::string& tier);
 
 // How a row is scored (docs/validation.md): directional when |published
 // change| > 5% and, where the report marks significance, significant;

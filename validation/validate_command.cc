@@ -383,7 +383,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     for (const Row& row : catalogue->rows) {
       if (only_rows && !std::regex_search(row.id, *only_rows)) continue;
       // The kernel the row's report ran (its template's "kernel").
-      std::string kernel = "-";
+      std::string kernel = row.kernel.empty() ? "-" : row.kernel;
       auto t = catalogue->experiments.find(row.experiment);
       if (t != catalogue->experiments.end() &&
           t->second.spec.contains("kernel") &&
@@ -391,14 +391,17 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
         kernel = t->second.spec["kernel"].get<std::string>();
       }
       out << absl::StrFormat(
-          "%-42s %-11s %-6s %s\n", row.id,
+          "%-42s %-11s %-6s %s%s\n", row.id,
           RowClassName(Classify(row.published)), kernel,
-          row.not_expressible.empty() ? row.experiment : "not expressible");
+          row.not_expressible.empty() ? row.experiment : "not expressible",
+          row.quick ? "" : " (full tier only)");
     }
     for (const Group& g : *groups) {
       out << absl::StrFormat("group %s: %d rows, %d runs\n", g.key,
                              g.rows.size(), g.runs);
     }
+    // The model's to-do list: the rows it cannot express, by reason.
+    out << NotExpressibleList(*catalogue, only_rows ? &*only_rows : nullptr);
     return 0;
   }
   if (shard) {
@@ -425,7 +428,8 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   for (const Group& g : *groups) rows_total += static_cast<int>(g.rows.size());
   const std::regex only_re(options.only.empty() ? "." : options.only);
   for (const Row& row : catalogue->rows) {
-    if (!row.not_expressible.empty() && std::regex_search(row.id, only_re)) {
+    if (!row.not_expressible.empty() && InTier(row, tier) &&
+        std::regex_search(row.id, only_re)) {
       ++rows_total;
     }
   }
@@ -518,7 +522,8 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   if (printed != 0) return printed;
   err << "schedsim validate: summary: " << SummaryLine(result->summary) << "\n";
   if (floor) {
-    absl::Status ok = CheckFloor(result->summary, *floor);
+    // Like with like: the floor's own sources' rows only.
+    absl::Status ok = CheckFloor(FloorSummary(result->rows, *floor), *floor);
     if (!ok.ok()) {
       err << "schedsim validate: " << ok.message() << "\n";
       return 1;
