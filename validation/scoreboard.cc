@@ -265,15 +265,30 @@ absl::StatusOr<Floor> ParseFloor(const std::string& text,
   Json root;
   SCHEDSIM_RETURN_IF_ERROR(r.ParseText(text, &root));
   SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(root, "", "a floor"));
-  const std::vector<std::string> keys = {
-      "about",          "tier",          "direction_match",
-      "size_within_2x", "neutral_agree", "absolute_within_1_5x"};
+  const std::vector<std::string> keys = {"about",
+                                         "tier",
+                                         "sources",
+                                         "direction_match",
+                                         "size_within_2x",
+                                         "neutral_agree",
+                                         "absolute_within_1_5x"};
   SCHEDSIM_RETURN_IF_ERROR(r.CheckKeys(root, "", keys, "a floor"));
   Floor f;
   if (!root.contains("tier")) return r.Error("", "missing \"tier\"");
   SCHEDSIM_ASSIGN_OR_RETURN(f.tier, r.Name(root["tier"], "tier", "a tier"));
   if (f.tier != "quick" && f.tier != "full") {
     return r.Error("tier", "expected \"quick\" or \"full\"");
+  }
+  if (root.contains("sources")) {
+    SCHEDSIM_RETURN_IF_ERROR(
+        r.ExpectArray(root["sources"], "sources", "the sources counted"));
+    for (size_t i = 0; i < root["sources"].size(); ++i) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          std::string s,
+          r.Name(root["sources"][i], experiments::JsonElement("sources", i),
+                 "a source number"));
+      f.sources.push_back(std::move(s));
+    }
   }
   struct Field {
     const char* key;
@@ -292,6 +307,20 @@ absl::StatusOr<Floor> ParseFloor(const std::string& text,
     *field.out = static_cast<int>(v);
   }
   return f;
+}
+
+Summary FloorSummary(const std::vector<ScoredRow>& rows, const Floor& floor) {
+  if (floor.sources.empty() || rows.empty()) {
+    return Summarize(rows, floor.tier);
+  }
+  std::vector<ScoredRow> mine;
+  for (const ScoredRow& s : rows) {
+    if (std::find(floor.sources.begin(), floor.sources.end(), s.row->seed) !=
+        floor.sources.end()) {
+      mine.push_back(s);
+    }
+  }
+  return Summarize(mine, floor.tier);
 }
 
 absl::Status CheckFloor(const Summary& summary, const Floor& floor) {
@@ -319,7 +348,7 @@ absl::Status CheckFloor(const Summary& summary, const Floor& floor) {
     return absl::FailedPreconditionError(
         absl::StrCat(summary.unexplained.size(),
                      " rows the model misses have no \"mismatch_why\" in "
-                     "validation/catalogue.json: ",
+                     "validation/catalogue/: ",
                      absl::StrJoin(summary.unexplained, ", ")));
   }
   return absl::OkStatus();
@@ -496,7 +525,7 @@ std::string WhySection(const std::vector<ScoredRow>& rows) {
   }
   if (groups.empty() && unexplained.empty()) return "";
   std::string out =
-      "\nWhy the model misses them (validation/catalogue.json, "
+      "\nWhy the model misses them (validation/catalogue/, "
       "\"mismatch_why\"):\n\n";
   for (const auto& [why, ids] : groups) {
     absl::StrAppend(&out, "- ", absl::StrJoin(ids, ", "), ": ", why, "\n");

@@ -156,6 +156,10 @@ std::string SummaryLine(const Summary& s);
 // misses says why).
 struct Floor {
   std::string tier;
+  // The sources whose rows the floor counts ("sources" in floor.json); empty
+  // = every row. A source added to the catalogue does not move the floor
+  // until it is named here (docs/validation.md, "The floor").
+  std::vector<std::string> sources;
   int direction_match = 0;
   int size_within_2x = 0;
   int neutral_agree = 0;
@@ -164,6 +168,8 @@ struct Floor {
 absl::StatusOr<Floor> ParseFloor(const std::string& text,
                                  const std::string& filename);
 absl::Status CheckFloor(const Summary& summary, const Floor& floor);
+// The summary of the rows of the floor's sources, which CheckFloor compares.
+Summary FloorSummary(const std::vector<ScoredRow>& rows, const Floor& floor);
 
 // The scoreboard: a fixed-width table, the JSON document of
 // docs/validation.md ({"rows": [...], "summary": {...}}), and markdown.

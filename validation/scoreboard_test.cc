@@ -253,6 +253,47 @@ TEST(Floor, ParsesAndChecks) {
       << bad.status();
 }
 
+TEST(Floor, CountsOnlyItsOwnSources) {
+  // A seed row that matches, and a later source's row that misses without
+  // an explanation: a floor naming the seed counts the first alone.
+  Row seed = MakeRow(20);
+  seed.id = "000/x/1";
+  seed.seed = "000";
+  Row later = MakeRow(20);
+  later.id = "004/x/1";
+  later.seed = "004";
+  Row later_hit = MakeRow(20);
+  later_hit.id = "004/x/2";
+  later_hit.seed = "004";
+  const std::vector<ScoredRow> rows = {ScoreRow(seed, Sim(15)),
+                                       ScoreRow(later, Sim(-3)),
+                                       ScoreRow(later_hit, Sim(15))};
+  absl::StatusOr<Floor> f = ParseFloor(
+      R"({"tier": "quick", "sources": ["000"], "direction_match": 1,
+          "size_within_2x": 1, "neutral_agree": 0,
+          "absolute_within_1_5x": 0})",
+      "floor.json");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_EQ(f->sources, std::vector<std::string>{"000"});
+  const Summary mine = FloorSummary(rows, *f);
+  EXPECT_EQ(mine.rows, 1);
+  EXPECT_EQ(mine.directional.hits, 1);
+  EXPECT_TRUE(CheckFloor(mine, *f).ok());
+  // 004's hit does not make up for a seed row lost: the floor of 2 fails
+  // on the seed rows though the whole board has 2 matches.
+  f->direction_match = 2;
+  EXPECT_FALSE(CheckFloor(FloorSummary(rows, *f), *f).ok());
+  EXPECT_EQ(Summarize(rows, "quick").directional.hits, 2);
+  // Without "sources" every row counts, 004's unexplained miss included.
+  f->sources.clear();
+  f->direction_match = 1;
+  absl::Status all = CheckFloor(FloorSummary(rows, *f), *f);
+  EXPECT_FALSE(all.ok());
+  EXPECT_NE(all.message().find("004/x/1"), std::string::npos) << all;
+  EXPECT_FALSE(
+      ParseFloor(R"({"tier": "quick", "sources": "000"})", "f.json").ok());
+}
+
 TEST(Floor, FailsOnAMissWithoutAnExplanation) {
   Row explained = MakeRow(20);
   explained.id = "000/x/1";

@@ -194,6 +194,7 @@ absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
   for (const Row& row : catalogue.rows) {
     if (only && !std::regex_search(row.id, *only)) continue;
     if (!row.not_expressible.empty()) continue;
+    if (!InTier(row, options.tier)) continue;
     const ExperimentTemplate& t = catalogue.experiments.at(row.experiment);
     const std::string machine = RowMachine(row, t);
     const Json fixed = FixedParams(row, t);
@@ -306,6 +307,7 @@ std::vector<ScoredRow> ScoreNotExpressible(
   for (const Row& row : catalogue.rows) {
     if (only && !std::regex_search(row.id, *only)) continue;
     if (row.not_expressible.empty()) continue;
+    if (!InTier(row, options.tier)) continue;
     (*scored)[&row] = ScoreRow(row, std::nullopt);
     batch.push_back((*scored)[&row]);
   }

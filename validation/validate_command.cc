@@ -41,7 +41,7 @@ constexpr char kUsage[] =
     "[--out=DIR]\n"
     "                         [--robustness[=PCT]] [--check-floor] "
     "[--floor=FILE]\n"
-    "                         [--catalogue=FILE] [--seed=N] [--label=TEXT] "
+    "                         [--catalogue=PATH] [--seed=N] [--label=TEXT] "
     "[--list]\n"
     "                         [--shard=I/N] [--seeds=LIST]\n";
 
@@ -211,8 +211,9 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                "a floor file to check against instead of the built-in one "
                "(implies --check-floor)");
   flags.String("catalogue", &catalogue_file,
-               "a catalogue file instead of the built-in "
-               "validation/catalogue.json");
+               "a catalogue file, or a directory of them (merged in "
+               "file-name order), instead of the built-in "
+               "validation/catalogue/");
   flags.String("seed", &seed, "the experiment seed of every group");
   flags.String("label", &label,
                "what the scoreboard is made from (commit, date), shown in "
@@ -351,17 +352,16 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     if (file.empty()) return std::string(builtin);
     return experiments::ReadFileText(file, "validation JSON file");
   };
-  std::string name;
-  absl::StatusOr<std::string> text =
-      text_of(catalogue_file, BuiltinCatalogueText(),
-              "validation/catalogue.json", &name);
-  if (!text.ok()) return fail(text.status());
-  absl::StatusOr<Catalogue> catalogue = ParseCatalogue(*text, name);
+  // The built-in catalogue, or --catalogue's file or directory.
+  absl::StatusOr<Catalogue> catalogue = catalogue_file.empty()
+                                            ? BuiltinCatalogue()
+                                            : ReadCatalogue(catalogue_file);
   if (!catalogue.ok()) return fail(catalogue.status());
-  const std::string catalogue_text = *text;
+  const std::string catalogue_text = catalogue->text;
+  std::string name;
   std::optional<Floor> floor;
   if (check_floor) {
-    text =
+    absl::StatusOr<std::string> text =
         text_of(floor_file, BuiltinFloorText(), "validation/floor.json", &name);
     if (!text.ok()) return fail(text.status());
     absl::StatusOr<Floor> f = ParseFloor(*text, name);
@@ -383,7 +383,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     for (const Row& row : catalogue->rows) {
       if (only_rows && !std::regex_search(row.id, *only_rows)) continue;
       // The kernel the row's report ran (its template's "kernel").
-      std::string kernel = "-";
+      std::string kernel = row.kernel.empty() ? "-" : row.kernel;
       auto t = catalogue->experiments.find(row.experiment);
       if (t != catalogue->experiments.end() &&
           t->second.spec.contains("kernel") &&
@@ -391,14 +391,17 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
         kernel = t->second.spec["kernel"].get<std::string>();
       }
       out << absl::StrFormat(
-          "%-42s %-11s %-6s %s\n", row.id,
+          "%-42s %-11s %-6s %s%s\n", row.id,
           RowClassName(Classify(row.published)), kernel,
-          row.not_expressible.empty() ? row.experiment : "not expressible");
+          row.not_expressible.empty() ? row.experiment : "not expressible",
+          row.quick ? "" : " (full tier only)");
     }
     for (const Group& g : *groups) {
       out << absl::StrFormat("group %s: %d rows, %d runs\n", g.key,
                              g.rows.size(), g.runs);
     }
+    // The model's to-do list: the rows it cannot express, by reason.
+    out << NotExpressibleList(*catalogue, only_rows ? &*only_rows : nullptr);
     return 0;
   }
   if (shard) {
@@ -425,7 +428,8 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   for (const Group& g : *groups) rows_total += static_cast<int>(g.rows.size());
   const std::regex only_re(options.only.empty() ? "." : options.only);
   for (const Row& row : catalogue->rows) {
-    if (!row.not_expressible.empty() && std::regex_search(row.id, only_re)) {
+    if (!row.not_expressible.empty() && InTier(row, tier) &&
+        std::regex_search(row.id, only_re)) {
       ++rows_total;
     }
   }
@@ -517,7 +521,8 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   if (printed != 0) return printed;
   err << "schedsim validate: summary: " << SummaryLine(result->summary) << "\n";
   if (floor) {
-    absl::Status ok = CheckFloor(result->summary, *floor);
+    // Like with like: the floor's own sources' rows only.
+    absl::Status ok = CheckFloor(FloorSummary(result->rows, *floor), *floor);
     if (!ok.ok()) {
       err << "schedsim validate: " << ok.message() << "\n";
       return 1;

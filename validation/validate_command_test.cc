@@ -321,12 +321,16 @@ TEST(ValidateCommand, ListsTheBuiltInCatalogue) {
   EXPECT_NE(out.find("001/hackbench-p-nps4/512"), std::string::npos);
   EXPECT_NE(out.find("group 000-pgbench"), std::string::npos) << out;
   // Every row names the kernel its report ran (issue 44).
-  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+  // The list ends with the not expressible rows' reasons.
+  const size_t todo = out.find("\nnot expressible: ");
+  ASSERT_NE(todo, std::string::npos) << out;
+  for (absl::string_view line :
+       absl::StrSplit(absl::string_view(out).substr(0, todo), '\n')) {
     if (line.empty() || absl::StartsWith(line, "group ")) continue;
-    const bool named = absl::StrContains(line, " 4.16 ") ||
-                       absl::StrContains(line, " 5.19 ") ||
-                       absl::StrContains(line, " 3.10 ");
-    EXPECT_TRUE(named) << line;
+    const std::vector<absl::string_view> fields =
+        absl::StrSplit(line, ' ', absl::SkipEmpty());
+    ASSERT_GE(fields.size(), 4u) << line;
+    EXPECT_NE(fields[2], "-") << line;
   }
 }
 
