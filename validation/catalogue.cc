@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 
 namespace schedsim::validation {
@@ -17,6 +18,18 @@ namespace schedsim::validation {
 // "catalogue_data").
 extern const char kCatalogueJson[];
 extern const char kFloorJson[];
+
+const std::vector<Measure>& Measures() {
+  static const auto* list = new std::vector<Measure>{
+      {"c0_pct_busiest_cpu", "%",
+       "the C0 residency of the run's busiest CPU, as turbostat's %c0 of the "
+       "CPU a single-threaded server runs on"},
+      {"c0_pct_mean", "%", "the C0 residency averaged over every CPU"},
+      {"context_switches_per_s", "1/s", "context switches per second"},
+      {"migrations_per_s", "1/s", "task migrations per second"},
+  };
+  return *list;
+}
 
 namespace {
 
@@ -156,7 +169,7 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
       j, path,
       {"id", "seed", "benchmark", "point", "source", "where", "note",
        "published", "not_expressible", "experiment", "machine", "params",
-       "variant", "absolute", "absolute_reason"},
+       "variant", "absolute", "absolute_reason", "measure"},
       "a row"));
   for (const char* key :
        {"id", "seed", "benchmark", "point", "where", "published"}) {
@@ -195,6 +208,27 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
   SCHEDSIM_ASSIGN_OR_RETURN(
       row.published,
       ParsePublished(r, j["published"], JsonField(path, "published")));
+  if (j.contains("measure")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        row.measure,
+        r.Name(j["measure"], JsonField(path, "measure"), "a measure name"));
+    std::vector<std::string> names;
+    const Measure* m = nullptr;
+    for (const Measure& x : Measures()) {
+      names.push_back(x.name);
+      if (row.measure == x.name) m = &x;
+    }
+    if (m == nullptr) {
+      return r.Error(JsonField(path, "measure"),
+                     absl::StrCat("unknown measure \"", row.measure,
+                                  "\"; known: ", absl::StrJoin(names, ", ")));
+    }
+    if (row.published.unit != m->unit) {
+      return r.Error(JsonField(path, "published.unit"),
+                     absl::StrCat("measure \"", m->name, "\" is in \"", m->unit,
+                                  "\", got \"", row.published.unit, "\""));
+    }
+  }
   if (j.contains("not_expressible")) {
     SCHEDSIM_ASSIGN_OR_RETURN(
         row.not_expressible,

@@ -517,6 +517,10 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                                       out_dir, label, out, err);
   if (printed != 0) return printed;
   err << "schedsim validate: summary: " << SummaryLine(result->summary) << "\n";
+  if (result->summary.mechanism.rows > 0) {
+    err << "schedsim validate: summary: " << MechanismLine(result->summary)
+        << "\n";
+  }
   if (floor) {
     absl::Status ok = CheckFloor(result->summary, *floor);
     if (!ok.ok()) {
