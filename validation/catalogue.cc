@@ -26,6 +26,18 @@ extern const CatalogueFileData kCatalogueFiles[];
 extern const int kCatalogueFileCount;
 extern const char kFloorJson[];
 
+const std::vector<Measure>& Measures() {
+  static const auto* list = new std::vector<Measure>{
+      {"c0_pct_busiest_cpu", "%",
+       "the C0 residency of the run's busiest CPU, as turbostat's %c0 of the "
+       "CPU a single-threaded server runs on"},
+      {"c0_pct_mean", "%", "the C0 residency averaged over every CPU"},
+      {"context_switches_per_s", "1/s", "context switches per second"},
+      {"migrations_per_s", "1/s", "task migrations per second"},
+  };
+  return *list;
+}
+
 namespace {
 
 using experiments::JsonElement;
@@ -164,7 +176,8 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
       j, path,
       {"id", "seed", "benchmark", "point", "source", "where", "note",
        "published", "not_expressible", "experiment", "machine", "params",
-       "variant", "absolute", "absolute_reason", "quick", "kernel"},
+       "variant", "absolute", "absolute_reason", "quick", "kernel",
+       "measure"},
       "a row"));
   for (const char* key :
        {"id", "seed", "benchmark", "point", "where", "published"}) {
@@ -211,6 +224,27 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
   if (j.contains("quick")) {
     SCHEDSIM_ASSIGN_OR_RETURN(row.quick,
                               r.Bool(j["quick"], JsonField(path, "quick")));
+  }
+  if (j.contains("measure")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        row.measure,
+        r.Name(j["measure"], JsonField(path, "measure"), "a measure name"));
+    std::vector<std::string> names;
+    const Measure* m = nullptr;
+    for (const Measure& x : Measures()) {
+      names.push_back(x.name);
+      if (row.measure == x.name) m = &x;
+    }
+    if (m == nullptr) {
+      return r.Error(JsonField(path, "measure"),
+                     absl::StrCat("unknown measure \"", row.measure,
+                                  "\"; known: ", absl::StrJoin(names, ", ")));
+    }
+    if (row.published.unit != m->unit) {
+      return r.Error(JsonField(path, "published.unit"),
+                     absl::StrCat("measure \"", m->name, "\" is in \"", m->unit,
+                                  "\", got \"", row.published.unit, "\""));
+    }
   }
   if (j.contains("not_expressible")) {
     SCHEDSIM_ASSIGN_OR_RETURN(

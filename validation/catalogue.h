@@ -93,7 +93,22 @@ struct Row {
   // False: the row runs in the full tier only, outside its source's
   // quick-tier sample (docs/validation.md, "Tiers, seeds and statistics").
   bool quick = true;
+  // A mechanism row (issue 46 #2): what the kernel measured rather than the
+  // benchmark's score, read from each run's report instead of the
+  // template's metric (kMeasures: "c0_pct_busiest_cpu", ...). "" = a
+  // benchmark row. Scored by the same rules, counted on its own summary
+  // line.
+  std::string measure;
 };
+
+// The mechanism measures a row may name, each read from a run's report
+// (experiments/reports.h RunReport): its name, unit and what it is.
+struct Measure {
+  const char* name;
+  const char* unit;
+  const char* what;
+};
+const std::vector<Measure>& Measures();
 
 // Iterations and durations of one tier.
 struct Tier {

@@ -186,6 +186,48 @@ TEST(Verdict, NotExpressibleCountsAgainstItsClass) {
   EXPECT_EQ(sum.absolute.rows, 0);
 }
 
+TEST(Summary, MechanismRowsHaveTheirOwnLine) {
+  // Issue 46 #2: a row of what the kernel measured (a C0 residency) is
+  // scored by the same rules but counted on its own line, never in the
+  // benchmark figures the floor guards.
+  Row bench = MakeRow(10);
+  Row c0_up = MakeRow(80), c0_flat = MakeRow(-1.4), sender = MakeRow(90);
+  for (Row* r : {&c0_up, &c0_flat, &sender}) {
+    r->measure = "c0_pct_busiest_cpu";
+    r->published.unit = "%";
+  }
+  sender.not_expressible = "the sender is another host";
+  const std::vector<ScoredRow> rows = {
+      ScoreRow(bench, Sim(5)), ScoreRow(c0_up, Sim(40, 0.01, 36)),
+      ScoreRow(c0_flat, Sim(0.5, 0.6, 36)), ScoreRow(sender, std::nullopt)};
+  const Summary s = Summarize(rows, "quick");
+  EXPECT_EQ(s.rows, 1);
+  EXPECT_EQ(s.directional.rows, 1);
+  EXPECT_EQ(s.directional.hits, 1);
+  EXPECT_EQ(s.neutral.rows, 0);
+  EXPECT_EQ(s.mechanism.rows, 3);
+  EXPECT_EQ(s.mechanism.not_expressible, 1);
+  EXPECT_EQ(s.mechanism.directional.rows, 2);
+  EXPECT_EQ(s.mechanism.directional.hits, 1);
+  EXPECT_EQ(s.mechanism.neutral.rows, 1);
+  EXPECT_EQ(s.mechanism.neutral.hits, 1);
+  EXPECT_EQ(s.mechanism.absolute.rows, 2);
+  EXPECT_EQ(s.mechanism.absolute.hits, 2);
+  EXPECT_EQ(MechanismLine(s),
+            "mechanism rows: direction 1/2 (50%), size within 2x 0/2 (0%), "
+            "neutral 1/1 (100%), absolute within 1.5x 2/2 (100%) (3 rows, "
+            "0 ambiguous, 1 not expressible)");
+  EXPECT_NE(ScoreboardTable(rows, s).find("summary: mechanism rows: "),
+            std::string::npos);
+  EXPECT_NE(ScoreboardMarkdown(rows, s, "").find("**Mechanism rows**"),
+            std::string::npos);
+  const OrderedJson j = ScoreboardJson(rows, s);
+  EXPECT_EQ(j["summary"]["mechanism"]["rows"], 3);
+  EXPECT_EQ(j["summary"]["mechanism"]["directional"]["direction_match"], 1);
+  EXPECT_EQ(j["rows"][1]["measure"], "c0_pct_busiest_cpu");
+  EXPECT_TRUE(j["rows"][0]["measure"].is_null());
+}
+
 TEST(Summary, CountsAndAbsoluteRatio) {
   const Row a = MakeRow(10), b = MakeRow(-10), n = MakeRow(0.5);
   Row no_abs = MakeRow(20);

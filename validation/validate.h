@@ -34,11 +34,17 @@
 #include "absl/status/statusor.h"
 #include "experiments/experiment.h"
 #include "experiments/json_util.h"
+#include "experiments/reports.h"
 #include "experiments/shard.h"
 #include "validation/catalogue.h"
 #include "validation/scoreboard.h"
 
 namespace schedsim::validation {
+
+// A mechanism row's measure (catalogue.h Measures()) in one run's report;
+// NaN for an unknown name.
+double MeasureOf(const std::string& measure,
+                 const experiments::RunReport& report);
 
 inline constexpr double kAssumedSimCpuSecondsPerSecond = 40.0;
 

@@ -520,6 +520,10 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                                       out_dir, label, out, err);
   if (printed != 0) return printed;
   err << "schedsim validate: summary: " << SummaryLine(result->summary) << "\n";
+  if (result->summary.mechanism.rows > 0) {
+    err << "schedsim validate: summary: " << MechanismLine(result->summary)
+        << "\n";
+  }
   if (floor) {
     // Like with like: the floor's own sources' rows only.
     absl::Status ok = CheckFloor(FloorSummary(result->rows, *floor), *floor);
