@@ -87,7 +87,7 @@ constexpr char kUsage[] =
     "[--trace-window=FROM_MS:TO_MS]\n"
     "                         [--trace-cpus=LIST] [--trace-gzip]\n"
     "                         [--iterations=N] [--seed=N] "
-    "[--robustness[=PCT]] [--yes]\n"
+    "[--robustness[=PCT]] [--yes] [--fixed-length]\n"
     "                         [--shard=I/N] [--plots=DIR] "
     "[--define=KEY=VALUE ...]\n"
     "                         [--mmtests=DIR]\n";
@@ -171,6 +171,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   double robustness = 0;
   bool help = false;
   bool yes = false;
+  bool fixed_length = false;
   std::string shard_text;
   FlagSet flags("run");
   flags.String("format", &format,
@@ -221,6 +222,11 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
       "at a time, and report whether the sign of each difference against "
       "the baseline holds (robust) or which parameters flip it (fragile); "
       "PCT in (0, 100); (1 + 2 x parameters) x the runs");
+  flags.Bool("fixed-length", &fixed_length,
+             "run every run for the file's duration_ms, also those of models "
+             "that run until stopped (hackbench, netperf, tbench, pgbench), "
+             "which otherwise stop when their rate has settled (the file's "
+             "\"settle\": false does the same)");
   flags.Bool("yes", &yes,
              "run even when the cost estimate is above the limits (more "
              "runs than the file's \"max_runs\", default 10000, or more than "
@@ -277,6 +283,15 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   if (jobs < 0 || jobs > kMaxJobs) {
     return usage_error(
         absl::StrCat("--jobs must be in 0..", kMaxJobs, ", got ", jobs));
+  }
+  {
+    // More jobs than hardware threads only share the cores: capped, with a
+    // note.
+    std::string note;
+    jobs =
+        CapJobs(static_cast<int>(jobs),
+                static_cast<int>(std::thread::hardware_concurrency()), &note);
+    if (!note.empty()) err << "schedsim run: note: " << note << "\n";
   }
   traces::TraceFileOptions trace_options;
   if (flags.Given("trace")) {
@@ -387,6 +402,7 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   if (iterations > 0) e.iterations = static_cast<int>(iterations);
   if (flags.Given("seed")) e.seed = seed_value;
+  if (fixed_length) e.fixed_length = true;
   if (trace_iteration < 0 || trace_iteration >= e.iterations) {
     return usage_error(absl::StrCat("--trace-iteration must be in 0..",
                                     e.iterations - 1, " (", e.iterations,

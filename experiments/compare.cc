@@ -564,6 +564,7 @@ OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {
         one["iteration"] = i;
         one["seed"] = run.seed;
         one["events"] = run.events;
+        if (run.settle) one["settle"] = SettleOutcomeJson(*run.settle);
         OrderedJson values = OrderedJson::object();
         for (size_t m = 0; m < r.metrics.size(); ++m) {
           values[r.metrics[m].name] = Number(run.metrics[m]);

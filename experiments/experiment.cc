@@ -27,7 +27,7 @@ const std::vector<std::string>& TopLevelKeys() {
   static const auto* keys = new std::vector<std::string>{
       "description", "machine", "sysfs", "hwloc", "power_model", "workload",
       "sweep", "variants", "iterations", "seed", "warmup_ms", "duration_ms",
-      "config", "policies", "max_runs", "kernel",
+      "config", "policies", "max_runs", "kernel", "settle",
       // IdleControlKeys()
       "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
   return *keys;
@@ -445,6 +445,39 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
   if (root.contains("max_runs")) {
     SCHEDSIM_ASSIGN_OR_RETURN(
         e.max_runs, r_.Int(root["max_runs"], "max_runs", 1, kMaxMaxRuns));
+  }
+  if (root.contains("settle")) {
+    // false: the full length; true or an object: stop when settled.
+    const Json& s = root["settle"];
+    if (s.is_boolean()) {
+      e.fixed_length = !s.get<bool>();
+    } else if (s.is_object()) {
+      SCHEDSIM_RETURN_IF_ERROR(r_.CheckKeys(
+          s, "settle", {"batch_ms", "min_batches", "precision_pct"},
+          "a settle rule"));
+      if (s.contains("batch_ms")) {
+        SCHEDSIM_ASSIGN_OR_RETURN(
+            e.settle.batch_ms,
+            r_.Int(s["batch_ms"], "settle.batch_ms", 1, 1000000));
+      }
+      if (s.contains("min_batches")) {
+        SCHEDSIM_ASSIGN_OR_RETURN(
+            int64_t n,
+            r_.Int(s["min_batches"], "settle.min_batches", 10, 1000000));
+        e.settle.min_batches = static_cast<int>(n);
+      }
+      if (s.contains("precision_pct")) {
+        SCHEDSIM_ASSIGN_OR_RETURN(
+            double pct,
+            r_.Number(s["precision_pct"], "settle.precision_pct", 0.01, 50));
+        e.settle.precision = pct / 100;
+      }
+    } else {
+      return Error("settle",
+                   absl::StrCat("expected true, false or {\"batch_ms\", "
+                                "\"min_batches\", \"precision_pct\"}, got ",
+                                ShowJson(s)));
+    }
   }
 
   // What every variant starts from: the defaults, then the file's

@@ -32,6 +32,7 @@
 #include "experiments/idle_control.h"
 #include "experiments/json_util.h"
 #include "experiments/machine_source.h"
+#include "experiments/settle.h"
 #include "platform/registry.h"
 #include "sim/config.h"
 #include "topology/topology.h"
@@ -105,6 +106,12 @@ struct Experiment {
   // The file's "max_runs": the runs allowed without --yes (0: absent, the
   // limit is kDefaultMaxRuns).
   int64_t max_runs = 0;
+  // Runs of a model that runs until stopped (WorkloadModel::settle) stop
+  // when their rate has settled (settle.h), duration_ms being the longest
+  // they go; `fixed_length` (the file's "settle": false, or --fixed-length)
+  // runs every run for duration_ms.
+  bool fixed_length = false;
+  SettleOptions settle;
 
   // Sweep points (1 without a sweep).
   int num_points() const {

@@ -27,8 +27,27 @@ absl::StatusOr<std::shared_ptr<Interface>> Resolve(
   return std::shared_ptr<Interface>(*std::move(made));
 }
 
-// Runs `simulator` as `spec` says, after WireRun.
-absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator) {
+// The measured run in batches until settled, finished or at its length.
+absl::StatusOr<SettleOutcome> RunSettling(const RunSpec& spec,
+                                          sim::Simulator& simulator) {
+  const SettleRun& s = *spec.settle;
+  const sim::SimDuration batch = sim::Milliseconds(s.options.batch_ms);
+  const int64_t max_batches =
+      batch.ns() > 0 ? spec.duration.ns() / batch.ns() : 0;
+  SettleMonitor monitor(s.options);
+  for (int64_t b = 0; b < max_batches; ++b) {
+    SCHEDSIM_RETURN_IF_ERROR(simulator.RunFor(batch));
+    const sim::SimStats stats = simulator.Stats();
+    if (s.finished && s.finished(stats)) return monitor.Outcome("finished");
+    if (monitor.Add(s.count(stats))) return monitor.Outcome("settled");
+  }
+  return monitor.Outcome("max_length");
+}
+
+// Runs `simulator` as `spec` says, after WireRun; with spec.settle, how it
+// settled into `settled`.
+absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator,
+                         std::optional<SettleOutcome>* settled) {
   if (spec.trace_warmup && spec.trace != nullptr) {
     // Traced from the start: each CPU's frequency and idle state as it
     // starts, which no event would otherwise tell until they change.
@@ -45,7 +64,17 @@ absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator) {
     simulator.ResetStats();
   }
   simulator.set_trace_sink(spec.trace);
-  absl::Status run = simulator.RunFor(spec.duration);
+  absl::Status run = absl::OkStatus();
+  if (spec.settle != nullptr && spec.settle->options.batch_ms > 0) {
+    absl::StatusOr<SettleOutcome> outcome = RunSettling(spec, simulator);
+    if (outcome.ok()) {
+      *settled = *std::move(outcome);
+    } else {
+      run = outcome.status();
+    }
+  } else {
+    run = simulator.RunFor(spec.duration);
+  }
   simulator.set_trace_sink(nullptr);
   return run;
 }
@@ -120,8 +149,8 @@ absl::StatusOr<WiredRun> WireRun(const RunSpec& spec) {
 
 absl::StatusOr<RunOutput> RunOnce(const RunSpec& spec) {
   SCHEDSIM_ASSIGN_OR_RETURN(WiredRun w, WireRun(spec));
-  SCHEDSIM_RETURN_IF_ERROR(RunMeasured(spec, *w.simulator));
   RunOutput out;
+  SCHEDSIM_RETURN_IF_ERROR(RunMeasured(spec, *w.simulator, &out.settle));
   out.end_ns = w.simulator->now().ns();
   out.stats = w.simulator->Stats();
   PadIdleStats(*spec.machine, &out.stats);

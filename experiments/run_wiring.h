@@ -27,13 +27,16 @@
 #define SCHEDSIM_EXPERIMENTS_RUN_WIRING_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "experiments/builtin_registry.h"
 #include "experiments/idle_control.h"
+#include "experiments/settle.h"
 #include "platform/cpufreq.h"
 #include "platform/cpuidle.h"
 #include "platform/placement.h"
@@ -46,6 +49,16 @@
 #include "topology/topology.h"
 
 namespace schedsim::experiments {
+
+// A measured run that stops when settled (settle.h): batches of
+// options.batch_ms up to the run's duration.
+struct SettleRun {
+  SettleOptions options;
+  // The events the settling rate counts since the statistics were reset.
+  std::function<double(const sim::SimStats&)> count;
+  // True when the workload has finished (optional): the run stops.
+  std::function<bool(const sim::SimStats&)> finished;
+};
 
 struct RunSpec {
   const topology::Topology* machine = nullptr;  // not owned
@@ -72,6 +85,9 @@ struct RunSpec {
   // limits (idle_control.h), applied to a copy of `machine`; the stats
   // keep `machine`'s state table (unregistered states count 0).
   IdleControl idle;
+  // Not owned; when set, `duration` is the longest the measured run goes
+  // and it stops when settled.
+  const SettleRun* settle = nullptr;
 };
 
 // The policies and the simulator that uses them, before any run.
@@ -95,6 +111,8 @@ struct RunOutput {
   sim::SimStats stats;  // measured, after the warm-up
   std::string cpufreq;  // the governor used (the default resolved)
   int64_t end_ns = 0;   // simulated time at the end of the run
+  // With RunSpec::settle: how the run settled and why it stopped.
+  std::optional<SettleOutcome> settle;
 };
 
 // WireRun; warmup and ResetStats() when warmup > 0; duration with

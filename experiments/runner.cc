@@ -20,6 +20,7 @@
 #include "sim/time.h"
 #include "traces/trace_file.h"
 #include "traces/trace_select.h"
+#include "workloads/model_util.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -72,6 +73,22 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
   spec.duration = sim::Milliseconds(e.duration_ms);
   spec.trace_warmup = trace_warmup;
   spec.trace = trace;
+  const workloads::SettleSpec* settles =
+      e.model->settle && (!e.model->settle->applies ||
+                          e.model->settle->applies(point.params))
+          ? &*e.model->settle
+          : nullptr;
+  SettleRun settle_run;
+  if (settles != nullptr && !e.fixed_length) {
+    settle_run.options = e.settle;
+    settle_run.count = [settles, &point](const sim::SimStats& stats) {
+      return settles->count(point.params, stats);
+    };
+    settle_run.finished = [](const sim::SimStats& stats) {
+      return workloads::AllExited(stats);
+    };
+    spec.settle = &settle_run;
+  }
   SCHEDSIM_ASSIGN_OR_RETURN(RunOutput run, RunOnce(spec));
   if (end_ns != nullptr) *end_ns = run.end_ns;
   const sim::SimStats& stats = run.stats;
@@ -93,6 +110,41 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
   }
   for (const workloads::MetricValue& v : values) {
     result.metrics.push_back(v.value);
+  }
+  if (settles != nullptr && e.fixed_length) {
+    result.settle.emplace();
+    result.settle->fixed_length = true;
+    result.settle->stop_reason = "fixed_length";
+    result.settle->measured_s = stats.duration_s();
+  } else if (run.settle) {
+    result.settle = run.settle;
+    SettleOutcome& s = *result.settle;
+    // A finished run's own metrics stand; otherwise the settled rate and
+    // what follows from it.
+    if (s.stop_reason != "finished" && s.rate > 0) {
+      result.metrics[settles->rate_metric] = s.rate;
+      if (settles->derive) {
+        for (const auto& [m, v] : settles->derive(point.params, s.rate)) {
+          result.metrics[m] = v;
+        }
+      }
+      if (settles->extrapolated_metric >= 0 && settles->derive) {
+        const int m = settles->extrapolated_metric;
+        const auto at = [&](double rate) {
+          for (const auto& [i, v] : settles->derive(point.params, rate)) {
+            if (i == m) return v;
+          }
+          return 0.0;
+        };
+        s.extrapolated_metric = declared[m].name;
+        s.length = settles->length ? settles->length(point.params) : "";
+        s.extrapolated = result.metrics[m];
+        const double a = at(std::max(s.ci_low, 1e-300));
+        const double b = at(s.ci_high);
+        s.extrapolated_low = std::min(a, b);
+        s.extrapolated_high = std::max(a, b);
+      }
+    }
   }
   result.report = MakeRunReport(stats, machine);
   result.events = stats.events;
@@ -204,36 +256,78 @@ absl::Status CheckRunCount(const Experiment& e) {
   return absl::OkStatus();
 }
 
-// Runs `selected` (run numbers, ascending) on the pool; the results in the
-// order of `selected`.
-absl::StatusOr<std::vector<RunResult>> RunPrepared(
-    const Experiment& e, const Prepared& prepared,
-    const std::vector<int>& selected, const RunnerOptions& options,
-    int* failed_run) {
-  const int total = static_cast<int>(selected.size());
-  std::vector<std::optional<RunResult>> results(total);
-  std::vector<absl::Status> errors(total);
+// One run for the pool: run `run` of experiment `experiment`, the
+// `index`-th run selected of that experiment.
+struct PoolUnit {
+  int experiment = 0;
+  int run = 0;
+  int index = 0;
+};
+
+// What the pool gives back for one experiment: the results in the order
+// of its selected runs, or the first failure in that order.
+struct PoolOutcome {
+  std::vector<std::optional<RunResult>> results;
+  std::vector<absl::Status> errors;
+};
+
+// Runs `units` on one pool of threads, largest cost first
+// (LargestFirstOrder over `costs`). A failed run stops the runs of its
+// experiment that come after it in selected order (the runs before it
+// still run), so the first failure in selected order is the same whatever
+// the number of threads and the order the runs were started in.
+std::vector<PoolOutcome> RunPool(const std::vector<const Experiment*>& es,
+                                 const std::vector<const Prepared*>& prepared,
+                                 const std::vector<std::vector<int>>& selected,
+                                 const std::vector<double>& costs,
+                                 const RunnerOptions& options) {
+  std::vector<PoolUnit> units;
+  std::vector<PoolOutcome> out(es.size());
+  for (size_t x = 0; x < es.size(); ++x) {
+    out[x].results.resize(selected[x].size());
+    out[x].errors.resize(selected[x].size());
+    for (size_t i = 0; i < selected[x].size(); ++i) {
+      units.push_back(
+          {static_cast<int>(x), selected[x][i], static_cast<int>(i)});
+    }
+  }
+  const std::vector<int> order = LargestFirstOrder(costs);
+  const int total = static_cast<int>(units.size());
+  // Per experiment, the lowest selected index that failed (total: none).
+  std::vector<std::atomic<int>> first_failed(es.size());
+  for (std::atomic<int>& f : first_failed) f.store(total);
   std::atomic<int> next{0};
-  std::atomic<bool> failed{false};
   std::mutex progress_mutex;
   int done = 0;
   auto worker = [&]() {
     for (;;) {
-      if (failed.load()) return;
-      const int job = next.fetch_add(1);
-      if (job >= total) return;
-      const RunKey key = KeyOfRun(e, selected[job]);
-      const bool keep_names =
-          key.point == 0 && key.iteration == options.keep_task_names_iteration;
-      absl::StatusOr<RunResult> r = RunOne(
-          e, *prepared.machine, prepared.variants[key.variant],
-          prepared.points[key.point], key.iteration, keep_names, nullptr);
-      if (r.ok()) {
-        results[job] = *std::move(r);
-      } else {
-        errors[job] = WithContext(
-            r.status(), RunName(e, key.point, key.variant, key.iteration));
-        failed.store(true);
+      const int slot = next.fetch_add(1);
+      if (slot >= total) return;
+      const PoolUnit& u = units[order[slot]];
+      const Experiment& e = *es[u.experiment];
+      if (u.index <= first_failed[u.experiment].load()) {
+        if (options.started) {
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          options.started(u.experiment, u.run);
+        }
+        const RunKey key = KeyOfRun(e, u.run);
+        const bool keep_names =
+            key.point == 0 &&
+            key.iteration == options.keep_task_names_iteration;
+        const Prepared& p = *prepared[u.experiment];
+        absl::StatusOr<RunResult> r =
+            RunOne(e, *p.machine, p.variants[key.variant], p.points[key.point],
+                   key.iteration, keep_names, nullptr);
+        if (r.ok()) {
+          out[u.experiment].results[u.index] = *std::move(r);
+        } else {
+          out[u.experiment].errors[u.index] = WithContext(
+              r.status(), RunName(e, key.point, key.variant, key.iteration));
+          std::atomic<int>& f = first_failed[u.experiment];
+          int seen = f.load();
+          while (u.index < seen && !f.compare_exchange_weak(seen, u.index)) {
+          }
+        }
       }
       if (options.progress) {
         std::lock_guard<std::mutex> lock(progress_mutex);
@@ -252,17 +346,41 @@ absl::StatusOr<std::vector<RunResult>> RunPrepared(
     for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
     for (std::thread& t : pool) t.join();
   }
-  // Jobs are taken in order, so every job before a failed one ran: the
-  // first error is the same whatever the number of threads.
-  for (int i = 0; i < total; ++i) {
-    if (errors[i].ok()) continue;
+  return out;
+}
+
+// The results of one experiment's pool outcome, in selected order, or its
+// first failure (`failed_run` set to the run's number).
+absl::StatusOr<std::vector<RunResult>> Collect(PoolOutcome outcome,
+                                               const std::vector<int>& selected,
+                                               int* failed_run) {
+  for (size_t i = 0; i < outcome.errors.size(); ++i) {
+    if (outcome.errors[i].ok()) continue;
     if (failed_run != nullptr) *failed_run = selected[i];
-    return errors[i];
+    return outcome.errors[i];
   }
   std::vector<RunResult> out;
-  out.reserve(total);
-  for (std::optional<RunResult>& r : results) out.push_back(*std::move(r));
+  out.reserve(outcome.results.size());
+  for (std::optional<RunResult>& r : outcome.results) {
+    out.push_back(*std::move(r));
+  }
   return out;
+}
+
+// The estimated cost of each run in `selected` of a prepared experiment.
+std::vector<double> SelectedCosts(const Experiment& e, const Prepared& p,
+                                  const std::vector<int>& selected);
+
+// Runs `selected` (run numbers, ascending) on the pool, largest estimated
+// cost first; the results in the order of `selected`.
+absl::StatusOr<std::vector<RunResult>> RunPrepared(
+    const Experiment& e, const Prepared& prepared,
+    const std::vector<int>& selected, const RunnerOptions& options,
+    int* failed_run) {
+  std::vector<PoolOutcome> out =
+      RunPool({&e}, {&prepared}, {selected},
+              SelectedCosts(e, prepared, selected), options);
+  return Collect(std::move(out[0]), selected, failed_run);
 }
 
 ExperimentResult Assemble(const Experiment& e, Prepared prepared,
@@ -303,20 +421,98 @@ RunKey KeyOfRun(const Experiment& e, int run) {
   return key;
 }
 
+namespace {
+
+std::vector<double> SelectedCosts(const Experiment& e, const Prepared& p,
+                                  const std::vector<int>& selected) {
+  const double ms = static_cast<double>(e.warmup_ms + e.duration_ms);
+  std::vector<double> costs;
+  costs.reserve(selected.size());
+  for (int run : selected) {
+    const RunKey key = KeyOfRun(e, run);
+    int64_t tasks = 0;
+    for (const sim::TaskSpec& t : p.points[key.point].workload.tasks) {
+      tasks += t.count;
+    }
+    costs.push_back(ms * static_cast<double>(std::max<int64_t>(tasks, 1)));
+  }
+  return costs;
+}
+
+}  // namespace
+
+std::vector<int> LargestFirstOrder(const std::vector<double>& costs) {
+  std::vector<int> order(costs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&costs](int a, int b) { return costs[a] > costs[b]; });
+  return order;
+}
+
+int CapJobs(int requested, int hardware, std::string* note) {
+  hardware = std::max(hardware, 1);
+  if (requested <= hardware) return requested;
+  if (note != nullptr) {
+    *note = absl::StrCat("--jobs=", requested, " is more than the ", hardware,
+                         " hardware threads; using ", hardware);
+  }
+  return hardware;
+}
+
 absl::StatusOr<std::vector<double>> EstimateRunCosts(const Experiment& e) {
   SCHEDSIM_RETURN_IF_ERROR(CheckRunCount(e));
   SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
-  const double ms = static_cast<double>(e.warmup_ms + e.duration_ms);
-  std::vector<double> costs(NumRuns(e));
-  for (size_t run = 0; run < costs.size(); ++run) {
-    const RunKey key = KeyOfRun(e, static_cast<int>(run));
-    int64_t tasks = 0;
-    for (const sim::TaskSpec& t : prepared.points[key.point].workload.tasks) {
-      tasks += t.count;
+  std::vector<int> all(NumRuns(e));
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  return SelectedCosts(e, prepared, all);
+}
+
+std::vector<absl::StatusOr<ExperimentResult>> RunExperiments(
+    const std::vector<const Experiment*>& experiments,
+    const RunnerOptions& options) {
+  std::vector<absl::StatusOr<ExperimentResult>> out(
+      experiments.size(), absl::UnknownError("not run"));
+  std::vector<std::optional<Prepared>> prepared(experiments.size());
+  std::vector<const Experiment*> es;
+  std::vector<const Prepared*> ps;
+  std::vector<std::vector<int>> selected;
+  std::vector<int> which;  // index in `experiments` of each of `es`
+  std::vector<double> costs;
+  for (size_t x = 0; x < experiments.size(); ++x) {
+    const Experiment& e = *experiments[x];
+    absl::Status ok = CheckRunCount(e);
+    if (ok.ok()) {
+      absl::StatusOr<Prepared> p = Prepare(e);
+      if (p.ok()) {
+        prepared[x] = *std::move(p);
+      } else {
+        ok = p.status();
+      }
     }
-    costs[run] = ms * static_cast<double>(std::max<int64_t>(tasks, 1));
+    if (!ok.ok()) {
+      out[x] = ok;
+      continue;
+    }
+    std::vector<int> all(NumRuns(e));
+    for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+    for (double c : SelectedCosts(e, *prepared[x], all)) costs.push_back(c);
+    es.push_back(&e);
+    ps.push_back(&*prepared[x]);
+    selected.push_back(std::move(all));
+    which.push_back(static_cast<int>(x));
   }
-  return costs;
+  std::vector<PoolOutcome> outcomes = RunPool(es, ps, selected, costs, options);
+  for (size_t i = 0; i < es.size(); ++i) {
+    const int x = which[i];
+    absl::StatusOr<std::vector<RunResult>> runs =
+        Collect(std::move(outcomes[i]), selected[i], nullptr);
+    if (!runs.ok()) {
+      out[x] = runs.status();
+    } else {
+      out[x] = Assemble(*es[i], *std::move(prepared[x]), *std::move(runs));
+    }
+  }
+  return out;
 }
 
 absl::StatusOr<std::vector<RunResult>> RunSelected(const Experiment& e,

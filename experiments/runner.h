@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "absl/status/statusor.h"
 #include "experiments/experiment.h"
 #include "experiments/reports.h"
+#include "experiments/settle.h"
 #include "platform/registry.h"
 #include "topology/topology.h"
 #include "traces/cpu_timeline.h"
@@ -48,10 +50,15 @@ inline constexpr int64_t kMaxRuns = 10000000;
 
 struct RunnerOptions {
   // Worker threads; 0 = one per hardware thread. Never more than the runs.
+  // They take the runs largest estimated cost first (LargestFirstOrder).
   int jobs = 0;
   // Called after each run with (runs done, runs in all); from the worker
   // threads, one call at a time.
   std::function<void(int done, int total)> progress;
+  // Called as each run starts, with the experiment's index (0 but in
+  // RunExperiments) and the run's number; from the worker threads, one
+  // call at a time. Optional (the tests check the order with it).
+  std::function<void(int experiment, int run)> started;
   // Keep the task names of this iteration's runs at the first sweep point
   // (WriteTrace needs them); -1 keeps none.
   int keep_task_names_iteration = -1;
@@ -64,6 +71,9 @@ struct RunResult {
   RunReport report;
   uint64_t events = 0;
   std::vector<std::string> task_names;  // see keep_task_names_iteration
+  // For a model that runs until stopped: how the run settled and why it
+  // stopped, or that it ran its fixed length (fixed_length).
+  std::optional<SettleOutcome> settle;
 };
 
 struct ExperimentResult {
@@ -109,6 +119,24 @@ RunKey KeyOfRun(const Experiment& experiment, int run);
 // (at least 1). Deterministic: it depends only on the experiment.
 absl::StatusOr<std::vector<double>> EstimateRunCosts(
     const Experiment& experiment);
+
+// The order in which the pool starts runs of estimated costs `costs`:
+// largest first (so that no thread is left with a long run at the end),
+// ties in run order. The results never depend on it.
+std::vector<int> LargestFirstOrder(const std::vector<double>& costs);
+
+// `requested` jobs (> 0), capped at `hardware` threads (more only share
+// the cores and slow every run); when capped, `note` (if given) gets a
+// one-line note saying so.
+int CapJobs(int requested, int hardware, std::string* note);
+
+// Runs every run of every experiment on one pool of options.jobs threads,
+// largest estimated cost first across all of them; each experiment's
+// result or its error as RunExperiment gives it (a failure in one does not
+// stop the others). options.progress counts the runs of all of them.
+std::vector<absl::StatusOr<ExperimentResult>> RunExperiments(
+    const std::vector<const Experiment*>& experiments,
+    const RunnerOptions& options);
 
 // Runs only the runs numbered `runs` (ascending) and returns their results
 // in that order; errors as RunExperiment's, the first in `runs` order

@@ -114,6 +114,73 @@ TEST(RunnerTest, ResultsDoNotDependOnTheNumberOfThreads) {
   }
 }
 
+TEST(RunnerTest, LargestFirstOrderSortsByCostTiesInRunOrder) {
+  EXPECT_EQ(LargestFirstOrder({1, 5, 3, 5, 0}),
+            (std::vector<int>{1, 3, 2, 0, 4}));
+  EXPECT_TRUE(LargestFirstOrder({}).empty());
+}
+
+TEST(RunnerTest, PoolStartsTheLargestRunsFirst) {
+  // The 4-task point's runs cost 4x the 1-task point's: they start first,
+  // in run order, on one job and on two.
+  Experiment e = Load();
+  for (int jobs : {1, 2}) {
+    std::vector<int> started;
+    RunnerOptions options;
+    options.jobs = jobs;
+    options.started = [&](int experiment, int run) {
+      EXPECT_EQ(experiment, 0);
+      started.push_back(run);
+    };
+    ASSERT_TRUE(RunExperiment(e, options).ok());
+    ASSERT_EQ(started.size(), 12u);
+    EXPECT_EQ(std::vector<int>(started.begin(), started.begin() + 6),
+              (std::vector<int>{6, 7, 8, 9, 10, 11}))
+        << "jobs " << jobs;
+  }
+}
+
+TEST(RunnerTest, RunExperimentsSharesOnePoolLargestFirst) {
+  Experiment small = Load();
+  Experiment big = Load();
+  big.filename = "big.json";
+  big.duration_ms = 60;  // 3x the simulated time: its runs start first
+  std::vector<std::pair<int, int>> started;
+  RunnerOptions options;
+  options.jobs = 2;
+  options.started = [&](int experiment, int run) {
+    started.emplace_back(experiment, run);
+  };
+  std::vector<absl::StatusOr<ExperimentResult>> r =
+      RunExperiments({&small, &big}, options);
+  ASSERT_EQ(r.size(), 2u);
+  ASSERT_TRUE(r[0].ok()) << r[0].status();
+  ASSERT_TRUE(r[1].ok()) << r[1].status();
+  ASSERT_EQ(started.size(), 24u);
+  // big's 4-task runs (cost 62 x 4), then its 1-task runs (62) and
+  // small's 4-task ones (22 x 4 = 88) by cost: 248 > 88 > 62 > 22.
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(started[i], std::make_pair(1, 6 + i));
+  }
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(started[6 + i], std::make_pair(0, 6 + i));
+  }
+  // The same results as each experiment alone.
+  absl::StatusOr<ExperimentResult> alone = RunExperiment(big, RunnerOptions());
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(alone->runs[1][1][2].metrics, (*r[1]).runs[1][1][2].metrics);
+  EXPECT_EQ(alone->runs[0][0][0].events, (*r[1]).runs[0][0][0].events);
+}
+
+TEST(RunnerTest, CapJobsAtTheHardwareThreads) {
+  std::string note;
+  EXPECT_EQ(CapJobs(2, 4, &note), 2);
+  EXPECT_EQ(note, "");
+  EXPECT_EQ(CapJobs(0, 4, &note), 0);  // 0: one per hardware thread
+  EXPECT_EQ(CapJobs(64, 4, &note), 4);
+  EXPECT_EQ(note, "--jobs=64 is more than the 4 hardware threads; using 4");
+}
+
 TEST(RunnerTest, ErrorsNameTheFileAndTheRun) {
   // tasks = 100 is more than the test model builds.
   Experiment e = Load(R"({

@@ -244,6 +244,7 @@ OrderedJson RunResultJson(const RunResult& run, OrderedJson j) {
   report["wait_max_ns"] = r.wait_max_ns;
   j["seed"] = run.seed;
   j["events"] = run.events;
+  if (run.settle) j["settle"] = SettleOutcomeJson(*run.settle);
   j["metrics"] = std::move(metrics);
   j["report"] = std::move(report);
   return j;
@@ -254,6 +255,15 @@ absl::StatusOr<RunResult> ParseRunResult(const OrderedJson& j,
   RunResult run;
   SCHEDSIM_ASSIGN_OR_RETURN(run.seed, Unsigned<uint64_t>(j, "seed", where));
   SCHEDSIM_ASSIGN_OR_RETURN(run.events, Unsigned<uint64_t>(j, "events", where));
+  if (j.contains("settle")) {
+    run.settle.emplace();
+    if (!ParseSettleOutcome(j["settle"], &*run.settle)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(JsonField(where, "settle"),
+                       ": expected a settle outcome (mode, stop_reason, "
+                       "numbers)"));
+    }
+  }
   SCHEDSIM_ASSIGN_OR_RETURN(const OrderedJson* metrics,
                             Field(j, "metrics", where));
   SCHEDSIM_ASSIGN_OR_RETURN(run.metrics,

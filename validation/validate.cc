@@ -434,33 +434,48 @@ absl::StatusOr<ValidationResult> RunValidation(const Catalogue& catalogue,
       options.progress(batch, 0, total.runs, total.wall_s);
     }
   }
+  // Every run of every group on one pool, largest estimated cost first
+  // (so that no job waits at the end behind a long run started last).
+  std::vector<absl::StatusOr<experiments::Experiment>> parsed;
   for (const Group& g : groups) {
-    absl::StatusOr<experiments::Experiment> e = experiments::ParseExperiment(
-        g.file.dump(), GroupFilename(catalogue, g));
+    parsed.push_back(experiments::ParseExperiment(g.file.dump(),
+                                                  GroupFilename(catalogue, g)));
+  }
+  std::vector<const experiments::Experiment*> to_run;
+  for (const absl::StatusOr<experiments::Experiment>& e : parsed) {
+    if (e.ok()) to_run.push_back(&*e);
+  }
+  experiments::RunnerOptions ro;
+  ro.jobs = options.jobs;
+  if (options.run_progress) {
+    const int all = total.runs;
+    ro.progress = [&options, all](int done, int) {
+      options.run_progress(done, all);
+    };
+  }
+  std::vector<absl::StatusOr<experiments::ExperimentResult>> results =
+      experiments::RunExperiments(to_run, ro);
+  size_t next_result = 0;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const Group& g = groups[i];
+    const absl::StatusOr<experiments::Experiment>& e = parsed[i];
     absl::Status failed = e.status();
     std::optional<experiments::ExperimentResult> result;
     std::vector<experiments::RobustnessEntry> robustness;
-    experiments::RunnerOptions ro;
-    ro.jobs = options.jobs;
-    if (options.run_progress) {
-      const int before = runs_done;
-      const int all = total.runs;
-      ro.progress = [&options, before, all](int done, int) {
-        options.run_progress(before + done, all);
-      };
-    }
     if (e.ok()) {
-      absl::StatusOr<experiments::ExperimentResult> r =
-          experiments::RunExperiment(*e, ro);
+      absl::StatusOr<experiments::ExperimentResult>& r = results[next_result++];
       if (r.ok()) {
-        result = std::move(*r);
+        result = *std::move(r);
       } else {
         failed = r.status();
       }
     }
     if (result && options.robustness_pct > 0) {
+      experiments::RunnerOptions scaled = ro;
+      scaled.progress = nullptr;  // the group's progress line counts them
       absl::StatusOr<std::vector<experiments::RobustnessEntry>> v =
-          experiments::CheckRobustness(*e, *result, options.robustness_pct, ro);
+          experiments::CheckRobustness(*e, *result, options.robustness_pct,
+                                       scaled);
       if (!v.ok()) return v.status();
       robustness = std::move(*v);
     }

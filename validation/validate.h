@@ -69,8 +69,10 @@ struct ValidateOptions {
   // Re-run each group with its cost parameters scaled (robustness.h) by
   // this percentage; 0 = no robustness check.
   double robustness_pct = 0;
-  // Called after each group with its scored rows, the runs done so far
-  // and in all, and the estimated seconds left.
+  // Called for each group, in group order, with its scored rows, the runs
+  // done so far and in all, and the estimated seconds left. The runs of
+  // all groups share one pool (largest first), so the groups are scored
+  // once the runs are done; run_progress reports the runs as they end.
   std::function<void(const std::vector<ScoredRow>& rows, int runs_done,
                      int runs_total, double eta_s)>
       progress;

@@ -12,7 +12,9 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <string>
 #include <system_error>
+#include <thread>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -22,6 +24,7 @@
 #include "cli/flags.h"
 #include "cli/progress.h"
 #include "experiments/json_util.h"
+#include "experiments/runner.h"
 #include "experiments/shard.h"
 #include "validation/catalogue.h"
 #include "validation/scoreboard.h"
@@ -269,6 +272,15 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   if (jobs < 0 || jobs > kMaxJobs) {
     return usage_error(
         absl::StrCat("--jobs must be in 0..", kMaxJobs, ", got ", jobs));
+  }
+  {
+    // More jobs than hardware threads only share the cores: capped, with a
+    // note.
+    std::string note;
+    jobs = experiments::CapJobs(
+        static_cast<int>(jobs),
+        static_cast<int>(std::thread::hardware_concurrency()), &note);
+    if (!note.empty()) err << "schedsim validate: note: " << note << "\n";
   }
   ValidateOptions options;
   options.tier = tier;

@@ -128,6 +128,29 @@ WorkloadModel HackbenchModel() {
     return std::vector<MetricValue>{{"messages_per_s", rate},
                                     {"time_s", time_s}};
   };
+  // Runs until stopped: the message rate settles; time_s at the loops (or
+  // time_loops) is extrapolated from it.
+  SettleSpec settle;
+  settle.rate_metric = 0;
+  settle.count = [](const platform::Params&, const sim::SimStats& stats) {
+    return static_cast<double>(MetricCount(stats, kHackbenchMessagesMetric));
+  };
+  settle.derive = [](const platform::Params& p, double rate) {
+    const double per_loop = static_cast<double>(p.GetInt("groups")) *
+                            static_cast<double>(p.GetInt("fds")) *
+                            static_cast<double>(p.GetInt("fds"));
+    const int64_t loops = p.GetInt("loops");
+    const double l =
+        static_cast<double>(loops > 0 ? loops : p.GetInt("time_loops"));
+    return std::vector<std::pair<int, double>>{
+        {1, rate > 0 ? per_loop * l / rate : 0.0}};
+  };
+  settle.extrapolated_metric = 1;
+  settle.length = [](const platform::Params& p) {
+    const int64_t loops = p.GetInt("loops");
+    return absl::StrCat(loops > 0 ? loops : p.GetInt("time_loops"), " loops");
+  };
+  m.settle = std::move(settle);
   return m;
 }
 

@@ -21,7 +21,9 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -58,6 +60,28 @@ struct MetricValue {
 // registered build sets work_cv = work_cv_pct / 100 on what it returns.
 inline constexpr char kWorkCvParam[] = "work_cv_pct";
 
+// How a model that runs until stopped settles (experiments/settle.h): the
+// rate metric measured in batches, the count it is the rate of, and the
+// metrics that follow from the settled rate.
+struct SettleSpec {
+  int rate_metric = 0;  // index in WorkloadModel::metrics
+  // The events the rate counts, since the statistics were reset.
+  std::function<double(const platform::Params&, const sim::SimStats&)> count;
+  // Whether the run is one that settles at these parameters (always when
+  // not set).
+  std::function<bool(const platform::Params&)> applies;
+  // Other metrics from the rate: (metric index, value), e.g. hackbench's
+  // time_s for its loops at the settled rate; optional.
+  std::function<std::vector<std::pair<int, double>>(const platform::Params&,
+                                                    double rate)>
+      derive;
+  // The metric that is a time or count at the benchmark's published
+  // length, extrapolated from the rate (-1: none), and that length in
+  // words ("50000 loops").
+  int extrapolated_metric = -1;
+  std::function<std::string(const platform::Params&)> length;
+};
+
 struct WorkloadModel {
   std::string name;         // "hackbench"
   std::string description;  // what it models, mechanisms, assumptions
@@ -72,6 +96,8 @@ struct WorkloadModel {
   std::function<std::vector<MetricValue>(const platform::Params&,
                                          const sim::SimStats&)>
       evaluate;
+  // Set for models that run until stopped: runs stop when settled.
+  std::optional<SettleSpec> settle;
 };
 
 class WorkloadRegistry {

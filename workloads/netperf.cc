@@ -349,6 +349,21 @@ WorkloadModel NetperfModel() {
         {"throughput_mbps", rate * bytes * 8.0 / 1e6},
     };
   };
+  // Runs until stopped (-l): the transaction rate settles.
+  SettleSpec settle;
+  settle.rate_metric = 0;
+  settle.count = [](const platform::Params&, const sim::SimStats& stats) {
+    return static_cast<double>(MetricCount(stats, kNetperfMetric));
+  };
+  settle.derive = [](const platform::Params& p, double rate) {
+    absl::StatusOr<NetperfTest> test = ParseNetperfTest(p.GetString("test"));
+    const bool rr = !test.ok() || IsRequestResponse(*test);
+    const double bytes = rr ? static_cast<double>(p.GetInt("request_size") +
+                                                  p.GetInt("response_size"))
+                            : static_cast<double>(p.GetInt("send_size"));
+    return std::vector<std::pair<int, double>>{{2, rate * bytes * 8.0 / 1e6}};
+  };
+  m.settle = std::move(settle);
   return m;
 }
 
@@ -400,6 +415,14 @@ WorkloadModel TbenchModel() {
     return OpThroughputAndLatency(stats, kTbenchOpMetric,
                                   p.GetInt("bytes_per_op"));
   };
+  // Runs until stopped (-t): the throughput settles.
+  SettleSpec settle;
+  settle.rate_metric = 0;
+  settle.count = [](const platform::Params& p, const sim::SimStats& stats) {
+    return static_cast<double>(MetricCount(stats, kTbenchOpMetric)) *
+           static_cast<double>(p.GetInt("bytes_per_op")) / 1e6;
+  };
+  m.settle = std::move(settle);
   return m;
 }
 

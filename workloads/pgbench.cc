@@ -225,6 +225,18 @@ WorkloadModel PgbenchModel() {
         {"latency_ms", tps > 0 ? 1e3 * clients / tps : 0.0},
     };
   };
+  // Runs until stopped (-T): the transaction rate settles.
+  SettleSpec settle;
+  settle.rate_metric = 0;
+  settle.count = [](const platform::Params&, const sim::SimStats& stats) {
+    return static_cast<double>(MetricCount(stats, kPgbenchTransactionMetric));
+  };
+  settle.derive = [](const platform::Params& p, double tps) {
+    const double clients = static_cast<double>(p.GetInt("clients"));
+    return std::vector<std::pair<int, double>>{
+        {1, tps > 0 ? 1e3 * clients / tps : 0.0}};
+  };
+  m.settle = std::move(settle);
   return m;
 }
 
