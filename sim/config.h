@@ -31,6 +31,15 @@ struct SimConfig {
   // thread/process switch; docs/kernel-behaviour.md, "Costs of a context
   // switch").
   int64_t context_switch_ns = 1500;
+  // The part of context_switch_ns that is the address-space switch
+  // (context_switch() -> switch_mm_irqs_off(), arch/x86/mm/tlb.c, v6.1: CR3
+  // write, TLB flush or PCID reuse, and the TLB refill after it). Not
+  // charged when the task switched to shares the mm loaded on the CPU
+  // (TaskSpec::mm: threads of one process; the idle task keeps the last
+  // mm, lazy TLB). Measured pair: 1.07 us thread-to-thread against 2.41 us
+  // process-to-process (docs/kernel-behaviour.md), so 56% of a process
+  // switch; of 1500 ns, 830.
+  int64_t mm_switch_ns = 830;
 
   // --- Wake-up path ----------------------------------------------------
   // Waker-side cost of try_to_wake_up (0.54-0.76 us measured;

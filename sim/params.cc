@@ -38,6 +38,11 @@ const std::vector<ConfigParam>& ConfigParams() {
       // --- Costs.
       {"context_switch_ns", &C::context_switch_ns, 0, kMaxNs, "ns", "costs",
        "measured", kKb, "the direct cost of a context switch"},
+      {"mm_switch_ns", &C::mm_switch_ns, 0, kMaxNs, "ns", "costs", "measured",
+       "arch/x86/mm/tlb.c switch_mm_irqs_off() (v6.1); docs/"
+       "kernel-behaviour.md, Costs of a context switch",
+       "the address-space part of context_switch_ns, not charged between "
+       "threads of one mm"},
       {"wakeup_cost_ns", &C::wakeup_cost_ns, 0, kMaxNs, "ns", "costs",
        "measured", kKb, "the waker's cost of try_to_wake_up()"},
       {"probe_cost_ns", &C::probe_cost_ns, 0, kMaxNs, "ns", "costs", "assumed",

@@ -305,6 +305,10 @@ class SimulatorImpl {
   // retried operation does not queue again).
   static constexpr uint8_t kLockAsleep = 1, kLockGranted = 2;
   std::vector<uint8_t> task_lock_;
+  // Per CPU, the address space loaded (cpu_tlbstate.loaded_mm): the
+  // TaskSpec::mm of the last task run there; the idle task keeps it (lazy
+  // TLB). -1: not declared. Outside Cpu, which is full.
+  std::vector<int32_t> loaded_mm_;
   // The pipe mutex's wait for task `id` on `cpu` before its operation on
   // `ch`: the spin to add to its kernel work (>= 0), or -1 when it went to
   // sleep until its turn (the caller reschedules; the op is retried).
@@ -675,6 +679,7 @@ class SimulatorImpl {
     uint8_t rt_priority = 0;
     int64_t working_set_bytes = -1;  // TaskSpec::working_set_bytes
     int64_t slice_ns = 0;            // TaskSpec::slice_ns
+    int32_t mm = -1;                 // TaskSpec::mm
   };
   std::vector<Program> programs_;
   std::vector<SpecInfo> specs_;
@@ -760,6 +765,7 @@ class SimulatorImpl {
   uint64_t events_ = 0;
   uint64_t lb_migrations_ = 0;
   uint64_t background_events_ = 0;
+  uint64_t mm_switches_avoided_ = 0;  // RunTotals::mm_switches_avoided
   int64_t stats_start_ns_ = 0;
 
   EventQueue queue_;
