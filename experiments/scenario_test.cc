@@ -378,7 +378,8 @@ TEST(ScenarioErrorTest, UnknownKeysAreListed) {
             "scenario has the keys description, machine, sysfs, hwloc, "
             "power_model, seed, duration_ms, warmup_ms, kernel, config, "
             "policies, channels, barriers, devices, metrics, programs, tasks, "
-            "idle_states_disabled, max_cstate, pm_qos_resume_latency_us, idle");
+            "idle_states_disabled, max_cstate, pm_qos_resume_latency_us, idle, "
+            "acpi_c2_dummy_wait");
   EXPECT_EQ(
       ErrorOf(Minimal(R"("programs": {"p": []},
                          "tasks": [{"program": "p", "cont": 2}])")),

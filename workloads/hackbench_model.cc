@@ -141,8 +141,8 @@ WorkloadModel PerfBenchPipeModel() {
       "ping-pong), idle exits of the partner's CPU (C-state choice, POLL) "
       "and, with short idle periods, the frequency governor's view of a "
       "half-busy CPU. Assumes no user work between the syscalls (perf does "
-      "none); the syscall cost is SimConfig::pipe_op_ns. -T changes only the "
-      "task names (no mm-switch cost in the simulator).";
+      "none); the syscall cost is SimConfig::pipe_op_ns. -T puts both tasks "
+      "in one mm: a switch between them is not charged mm_switch_ns.";
   m.params = {
       {"loops", int64_t{0},
        "round trips (-l; perf's default is 1000000); 0 = endless, for "
