@@ -185,7 +185,7 @@ class SimulatorImpl {
   }
   static constexpr uint8_t kProbeAvailableIdle = 1;
   static constexpr uint8_t kProbeSchedIdle = 2;
-  static uint8_t ProbeBits(const Cpu& c) {
+  uint8_t ProbeBits(const Cpu& c) const {
     // A newidle walk keeps `exiting` set, so the walk's flag (off the hot
     // line) is read only then.
     const bool available = c.mode != CpuMode::kBusy && c.nr_running == 0 &&
@@ -194,7 +194,7 @@ class SimulatorImpl {
     // sched_idle_rq(): every runnable task is SCHED_IDLE.
     const bool sched_idle = c.nr_running > 0 && c.nr_sched_idle == c.nr_running;
     return (available ? kProbeAvailableIdle : 0) |
-           (sched_idle ? kProbeSchedIdle : 0);
+           (sched_idle ? sched_idle_bit_ : 0);
   }
   // Call after changing `cpu`'s mode, nr_running, ttwu_pending or
   // nr_sched_idle.
@@ -237,6 +237,9 @@ class SimulatorImpl {
   // Per CPU: the time its newidle walk has taken so far (curr_cost).
   std::vector<int64_t> newidle_walk_cost_ns_;
   std::vector<uint8_t> probe_;  // ProbeBits of each CPU
+  // kProbeSchedIdle, or 0 without SimConfig::sched_idle_fallback (before
+  // v5.4 no CPU is sched-idle to a wake-up).
+  uint8_t sched_idle_bit_ = kProbeSchedIdle;
   // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;

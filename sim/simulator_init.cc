@@ -270,6 +270,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       newidle_costs_[cpu].resize(domains_.depth(cpu));
     }
   }
+  sched_idle_bit_ = config_.sched_idle_fallback ? kProbeSchedIdle : 0;
   probe_.resize(n);
   nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
