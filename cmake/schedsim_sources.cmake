@@ -36,6 +36,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   governors/placement/prev.cc
   governors/placement/sis_abel_wu.cc
   governors/placement/sis_common.cc
+  governors/placement/sis_full.cc
   governors/placement/sis_prop.cc
   governors/placement/sis_util.cc
   platform/core/answer_checks.cc

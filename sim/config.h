@@ -31,6 +31,15 @@ struct SimConfig {
   // thread/process switch; docs/kernel-behaviour.md, "Costs of a context
   // switch").
   int64_t context_switch_ns = 1500;
+  // The part of context_switch_ns that is the address-space switch
+  // (context_switch() -> switch_mm_irqs_off(), arch/x86/mm/tlb.c, v6.1: CR3
+  // write, TLB flush or PCID reuse, and the TLB refill after it). Not
+  // charged when the task switched to shares the mm loaded on the CPU
+  // (TaskSpec::mm: threads of one process; the idle task keeps the last
+  // mm, lazy TLB). Measured pair: 1.07 us thread-to-thread against 2.41 us
+  // process-to-process (docs/kernel-behaviour.md), so 56% of a process
+  // switch; of 1500 ns, 830.
+  int64_t mm_switch_ns = 830;
 
   // --- Wake-up path ----------------------------------------------------
   // Waker-side cost of try_to_wake_up (0.54-0.76 us measured;
@@ -168,6 +177,14 @@ struct SimConfig {
   // (docs/validation.md, "Each row runs its report's kernel"; the measurements
   // that once kept it off: docs/notebook/2026-12-validation.md).
   bool smt_ignores_cache_hot = false;
+  // sched_idle_cpu(): a CPU running only SCHED_IDLE tasks counts as idle
+  // for a waking task, as a fallback target in select_idle_sibling()
+  // (target, prev, recent_used_cpu, the LLC scan; commit 3c29e651e16d
+  // "sched/fair: Fall back to sched-idle CPU if idle CPU isn't found",
+  // v5.4) and in find_idlest_group_cpu() (17346452b25b, v5.6, taken as
+  // 5.4's). False models kernels before v5.4: the placement policy's view
+  // answers sched_idle() false everywhere. A named kernel sets it.
+  bool sched_idle_fallback = true;
   // NO_HZ idle balancing as the kernel's (kernel/sched/fair.c, v5.19 and
   // v6.1): an overloaded CPU's tick (nohz_balancer_kick(), nr_running >= 2)
   // kicks one idle CPU only once nohz.next_balance has come, and the kicked

@@ -65,6 +65,10 @@ class SimIdleDevice final : public platform::IdleDevice {
   }
   int nr_iowait() const override { return sim_->cpus_[cpu_].nr_iowait; }
   bool tick_stopped() const override { return !sim_->cpus_[cpu_].tick_running; }
+  // sched_cpu_util(): effective_cpu_util() of the CFS utilization; nothing
+  // of RT, deadline or IRQ is left on a CPU going idle.
+  int64_t cpu_util() const override { return sim_->cpu_util(cpu_); }
+  int64_t cpu_capacity() const override { return sim_->topo().capacity(cpu_); }
   int64_t tick_period_ns() const override { return sim_->tick_ns(); }
 
  private:

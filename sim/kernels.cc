@@ -175,6 +175,18 @@ const std::vector<KernelFeature>& KernelFeatures() {
        "",
        "no task is cache-hot to a balance of an SMT domain",
        &C::smt_ignores_cache_hot},
+      {"sched_idle_fallback",
+       "",
+       {5, 4},
+       kNone,
+       "3c29e651e16d sched/fair: Fall back to sched-idle CPU if idle CPU "
+       "isn't found",
+       "",
+       "sched_idle_cpu() (only SCHED_IDLE tasks runnable) counts as idle in "
+       "select_idle_sibling() (target, prev, recent_used_cpu, the LLC scan) "
+       "and find_idlest_group_cpu(); the latter came in 5.6 (17346452b25b) "
+       "and is taken as 5.4's",
+       &C::sched_idle_fallback},
       {"nohz_idle_balance", "", kAll, kNone,
        "NO_HZ idle balancing (v2.6.21); modelled as v5.19/v6.1 have it", "",
        "an overloaded CPU's tick kicks one idle CPU once nohz.next_balance "

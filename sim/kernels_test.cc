@@ -48,6 +48,9 @@ TEST(KernelFeaturesTest, EachVersionSetsWhatItHas) {
   EXPECT_FALSE(c.poll_time_limit);
   EXPECT_FALSE(c.smt_ignores_cache_hot);
   EXPECT_TRUE(c.newidle_migration_cost_gate);
+  EXPECT_FALSE(c.sched_idle_fallback);
+  ApplyKernel({5, 4}, &c);
+  EXPECT_TRUE(c.sched_idle_fallback);
   ApplyKernel({3, 10}, &c);
   EXPECT_FALSE(c.newidle_load_balance);
   EXPECT_FALSE(c.frequency_invariance);

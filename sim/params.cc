@@ -38,6 +38,11 @@ const std::vector<ConfigParam>& ConfigParams() {
       // --- Costs.
       {"context_switch_ns", &C::context_switch_ns, 0, kMaxNs, "ns", "costs",
        "measured", kKb, "the direct cost of a context switch"},
+      {"mm_switch_ns", &C::mm_switch_ns, 0, kMaxNs, "ns", "costs", "measured",
+       "arch/x86/mm/tlb.c switch_mm_irqs_off() (v6.1); docs/"
+       "kernel-behaviour.md, Costs of a context switch",
+       "the address-space part of context_switch_ns, not charged between "
+       "threads of one mm"},
       {"wakeup_cost_ns", &C::wakeup_cost_ns, 0, kMaxNs, "ns", "costs",
        "measured", kKb, "the waker's cost of try_to_wake_up()"},
       {"probe_cost_ns", &C::probe_cost_ns, 0, kMaxNs, "ns", "costs", "assumed",
@@ -113,6 +118,10 @@ const std::vector<ConfigParam>& ConfigParams() {
       {"smt_ignores_cache_hot", &C::smt_ignores_cache_hot, 0, 0, "",
        "kernel features", "switch", "ec73240b1627 (v5.10)",
        "no task is cache-hot to an SMT balance"},
+      {"sched_idle_fallback", &C::sched_idle_fallback, 0, 0, "",
+       "kernel features", "switch",
+       "3c29e651e16d kernel/sched/fair.c select_idle_sibling() (v5.4)",
+       "a CPU running only SCHED_IDLE tasks is a wake-up target"},
       {"nohz_idle_balance", &C::nohz_idle_balance, 0, 0, "", "kernel features",
        "switch",
        "kernel/sched/fair.c nohz_balancer_kick(), _nohz_idle_balance()",

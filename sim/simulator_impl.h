@@ -185,7 +185,7 @@ class SimulatorImpl {
   }
   static constexpr uint8_t kProbeAvailableIdle = 1;
   static constexpr uint8_t kProbeSchedIdle = 2;
-  static uint8_t ProbeBits(const Cpu& c) {
+  uint8_t ProbeBits(const Cpu& c) const {
     // A newidle walk keeps `exiting` set, so the walk's flag (off the hot
     // line) is read only then.
     const bool available = c.mode != CpuMode::kBusy && c.nr_running == 0 &&
@@ -194,7 +194,7 @@ class SimulatorImpl {
     // sched_idle_rq(): every runnable task is SCHED_IDLE.
     const bool sched_idle = c.nr_running > 0 && c.nr_sched_idle == c.nr_running;
     return (available ? kProbeAvailableIdle : 0) |
-           (sched_idle ? kProbeSchedIdle : 0);
+           (sched_idle ? sched_idle_bit_ : 0);
   }
   // Call after changing `cpu`'s mode, nr_running, ttwu_pending or
   // nr_sched_idle.
@@ -237,6 +237,9 @@ class SimulatorImpl {
   // Per CPU: the time its newidle walk has taken so far (curr_cost).
   std::vector<int64_t> newidle_walk_cost_ns_;
   std::vector<uint8_t> probe_;  // ProbeBits of each CPU
+  // kProbeSchedIdle, or 0 without SimConfig::sched_idle_fallback (before
+  // v5.4 no CPU is sched-idle to a wake-up).
+  uint8_t sched_idle_bit_ = kProbeSchedIdle;
   // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;
@@ -305,6 +308,10 @@ class SimulatorImpl {
   // retried operation does not queue again).
   static constexpr uint8_t kLockAsleep = 1, kLockGranted = 2;
   std::vector<uint8_t> task_lock_;
+  // Per CPU, the address space loaded (cpu_tlbstate.loaded_mm): the
+  // TaskSpec::mm of the last task run there; the idle task keeps it (lazy
+  // TLB). -1: not declared. Outside Cpu, which is full.
+  std::vector<int32_t> loaded_mm_;
   // The pipe mutex's wait for task `id` on `cpu` before its operation on
   // `ch`: the spin to add to its kernel work (>= 0), or -1 when it went to
   // sleep until its turn (the caller reschedules; the op is retried).
@@ -675,6 +682,7 @@ class SimulatorImpl {
     uint8_t rt_priority = 0;
     int64_t working_set_bytes = -1;  // TaskSpec::working_set_bytes
     int64_t slice_ns = 0;            // TaskSpec::slice_ns
+    int32_t mm = -1;                 // TaskSpec::mm
   };
   std::vector<Program> programs_;
   std::vector<SpecInfo> specs_;
@@ -760,6 +768,7 @@ class SimulatorImpl {
   uint64_t events_ = 0;
   uint64_t lb_migrations_ = 0;
   uint64_t background_events_ = 0;
+  uint64_t mm_switches_avoided_ = 0;  // RunTotals::mm_switches_avoided
   int64_t stats_start_ns_ = 0;
 
   EventQueue queue_;

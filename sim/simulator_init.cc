@@ -163,6 +163,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     info.rt_priority = static_cast<uint8_t>(spec.rt_priority);
     info.working_set_bytes = spec.working_set_bytes;
     info.slice_ns = spec.slice_ns;
+    info.mm = spec.mm;
     info.weight = kNiceWeights[std::clamp(spec.nice, -20, 19) + 20];
     int64_t default_min =
         spec.policy == SchedPolicy::kFifo ? config_.uclamp_rt_default_min : 0;
@@ -248,6 +249,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     phase_resume_.push_back(std::move(next));
   }
   cpus_.resize(n);
+  loaded_mm_.assign(n, -1);
   Fair([&](auto& f) { f.Init(n, fair); });
   rq_load_.assign(n, PeltSignal{});
   util_est_ = config_.util_est;
@@ -268,6 +270,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       newidle_costs_[cpu].resize(domains_.depth(cpu));
     }
   }
+  sched_idle_bit_ = config_.sched_idle_fallback ? kProbeSchedIdle : 0;
   probe_.resize(n);
   nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
