@@ -40,6 +40,7 @@
 
 namespace schedsim::cli {
 
+using experiments::CapJobs;
 using experiments::CheckCost;
 using experiments::CheckRobustness;
 using experiments::ComparisonTable;

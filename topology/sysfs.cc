@@ -102,6 +102,17 @@ absl::Status Importer::ReadCpuList() {
           tree_.Path(CpuPath(cpu)),
           " not found: expected a directory for each CPU in ", source));
     }
+    // Issue 49 #13: a CPU directory that cannot be read (permissions)
+    // gave a CPU without topology or caches, so another machine, with no
+    // note. Refuse it as a file that cannot be read.
+    const std::string unreadable = tree_.ListError(CpuPath(cpu));
+    if (!unreadable.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          tree_.Path(CpuPath(cpu)), ": cannot read this CPU's directory (",
+          unreadable,
+          "); expected every CPU directory of the tree to be readable (a "
+          "capture made as root keeps them so)"));
+    }
   }
   for (size_t i = 0; i < cpus_.size(); ++i) {
     sim_of_[cpus_[i]] = static_cast<int>(i);
