@@ -45,6 +45,7 @@ constexpr ConfigCost kConfigCosts[] = {
     {"llc_migration_penalty_ns", &sim::SimConfig::llc_migration_penalty_ns},
     {"smt_migration_penalty_ns", &sim::SimConfig::smt_migration_penalty_ns},
     {"uclamp_enqueue_cost_ns", &sim::SimConfig::uclamp_enqueue_cost_ns},
+    {"mm_switch_ns", &sim::SimConfig::mm_switch_ns},
 };
 
 // "model only" parameters whose name carries a cost unit but that are
