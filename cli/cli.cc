@@ -6,6 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/version.h"
 #include "cli/config_command.h"
@@ -23,6 +24,7 @@
 #include "experiments/experiment.h"
 #include "experiments/machine_source.h"
 #include "experiments/scenario.h"
+#include "nlohmann/json.hpp"
 #include "topology/presets.h"
 #include "topology/sched_domains.h"
 
@@ -114,8 +116,13 @@ int TopologyCommand(const std::vector<std::string>& args, std::ostream& out,
   MachineSource source;
   std::string format = "text";
   int64_t cpu = 0;
-  bool help = false;
-  FlagSet flags("topology");
+  bool list = false;
+  CommandLine cl("topology",
+                 "Usage: schedsim topology (--machine=NAME | --sysfs=DIR | "
+                 "--hwloc=FILE) [--power-model=NAME] [--format=text|json]\n"
+                 "       schedsim topology --list [--format=text|json]\n",
+                 "", out, err);
+  FlagSet& flags = cl.flags();
   flags.String("machine", &source.machine,
                absl::StrCat("a built-in machine: ",
                             absl::StrJoin(topology::PresetNames(), ", ")));
@@ -127,27 +134,31 @@ int TopologyCommand(const std::vector<std::string>& args, std::ostream& out,
                "frequency and power tables the imported machine takes");
   flags.String("format", &format, "text or json");
   flags.Int("cpu", &cpu, "the CPU whose scheduling domains are shown");
-  flags.Bool("help", &help, "show this help");
+  flags.Bool("list", &list,
+             "list the built-in machines (the registry, docs/topology.md) "
+             "with one line each");
   std::vector<std::string> positional;
-  absl::Status parsed = flags.Parse(args, &positional);
-  if (help) {
-    out << "Usage: schedsim topology (--machine=NAME | --sysfs=DIR | "
-           "--hwloc=FILE) [--power-model=NAME] [--format=text|json]\n\n"
-        << flags.Usage();
+  if (std::optional<int> done = cl.Parse(args, &positional)) return *done;
+  if (auto bad = cl.CheckChoice("format", format, {"text", "json"})) {
+    return *bad;
+  }
+  if (list) {
+    if (flags.Given("machine") || flags.Given("sysfs") ||
+        flags.Given("hwloc")) {
+      return cl.UsageError("--list takes no --machine, --sysfs or --hwloc");
+    }
+    if (format == "json") {
+      nlohmann::ordered_json j = nlohmann::ordered_json::array();
+      for (const topology::PresetEntry& p : topology::Presets()) {
+        j.push_back({{"name", p.name}, {"summary", p.summary}});
+      }
+      out << j.dump(2) << "\n";
+    } else {
+      for (const topology::PresetEntry& p : topology::Presets()) {
+        out << absl::StrFormat("%-24s %s\n", p.name, p.summary);
+      }
+    }
     return 0;
-  }
-  if (!parsed.ok()) {
-    err << "schedsim topology: " << parsed.message() << "\n";
-    return kUsageError;
-  }
-  if (!positional.empty()) {
-    err << "schedsim topology: unexpected argument '" << positional[0] << "'\n";
-    return kUsageError;
-  }
-  if (format != "text" && format != "json") {
-    err << "schedsim topology: --format must be text or json, got '" << format
-        << "'\n";
-    return kUsageError;
   }
   absl::StatusOr<topology::Topology> t = LoadMachine(source);
   if (!t.ok()) {
