@@ -18,6 +18,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   experiments/json_util.cc
   experiments/machine_source.cc
   experiments/run_wiring.cc
+  experiments/settle.cc
   governors/cpufreq/conservative.cc
   governors/cpufreq/cpufreq_common.cc
   governors/cpufreq/dbs_governor.cc
