@@ -51,18 +51,22 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/balance.cc
   sim/cfs.cc
   sim/eevdf.cc
-  sim/event_queue.cc
   sim/freq.cc
   sim/histogram.cc
   sim/hwp_model.cc
   sim/idle.cc
   sim/interpreter.cc
   sim/kernels.cc
+  sim/load_balance.cc
+  sim/newidle_balance.cc
+  sim/nohz_balance.cc
   sim/noise.cc
   sim/params.cc
   sim/pelt.cc
   sim/power.cc
   sim/program.cc
+  sim/quaternary_heap_queue.cc
+  sim/radix_heap_queue.cc
   sim/rng.cc
   sim/sched_fair.cc
   sim/simulator.cc
