@@ -355,7 +355,8 @@ const std::vector<std::string>& PresetNames() {
                                    "skylake-2s-8170m",
                                    "zen3-2s-7543",
                                    "zen2-2s-7742",
-                                   "juno-r0"};
+                                   "juno-r0",
+                                   "kunpeng920-2s-4826"};
   return *names;
 }
 
@@ -376,6 +377,9 @@ absl::StatusOr<Topology> MakePreset(absl::string_view name) {
   if (name == "zen3-2s-7543") return Zen3Epyc7543();
   if (name == "zen2-2s-7742") return Zen2Epyc7742();
   if (name == "juno-r0") return presets_internal::JunoR0();
+  if (name == "kunpeng920-2s-4826") {
+    return presets_internal::Kunpeng920TwoSocket();
+  }
   return absl::NotFoundError(absl::StrCat(
       "unknown machine '", name,
       "'; built-in machines: ", absl::StrJoin(PresetNames(), ", ")));
