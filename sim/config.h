@@ -185,6 +185,13 @@ struct SimConfig {
   // 5.4's). False models kernels before v5.4: the placement policy's view
   // answers sched_idle() false everywhere. A named kernel sets it.
   bool sched_idle_fallback = true;
+  // The idle-CPU search scans the waking task's cluster (the CLS level,
+  // CPUs sharing an L2 or LLC tag) before the rest of the LLC (commit
+  // 8881e1639f1f "sched/fair: Scan cluster before scanning LLC in wake-up
+  // path", v6.7). Only machines with a cluster level (kunpeng920-2s-4826,
+  // an import with cluster_cpus_list) are affected. Off by default; a named
+  // kernel from 6.7 sets it.
+  bool sis_cluster_scan = false;
   // NO_HZ idle balancing as the kernel's (kernel/sched/fair.c, v5.19 and
   // v6.1): an overloaded CPU's tick (nohz_balancer_kick(), nr_running >= 2)
   // kicks one idle CPU only once nohz.next_balance has come, and the kicked

@@ -240,6 +240,9 @@ class SimulatorImpl {
   // kProbeSchedIdle, or 0 without SimConfig::sched_idle_fallback (before
   // v5.4 no CPU is sched-idle to a wake-up).
   uint8_t sched_idle_bit_ = kProbeSchedIdle;
+  // SimConfig::sis_cluster_scan and a CLS domain on some CPU: the kernel's
+  // sched_cluster_active (SchedView::cluster_scan_active()).
+  bool cluster_scan_active_ = false;
   // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;

@@ -271,6 +271,16 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     }
   }
   sched_idle_bit_ = config_.sched_idle_fallback ? kProbeSchedIdle : 0;
+  // sched_cluster_active: enabled by build_sched_domains() when a CPU has
+  // an SD_CLUSTER domain (kernel/sched/topology.c, v6.7).
+  cluster_scan_active_ = false;
+  if (config_.sis_cluster_scan) {
+    for (int cpu = 0; cpu < n && !cluster_scan_active_; ++cpu) {
+      for (const topology::SchedDomain* d : domains_.Stack(cpu)) {
+        if (d->name == "CLS") cluster_scan_active_ = true;
+      }
+    }
+  }
   probe_.resize(n);
   nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);

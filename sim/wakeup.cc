@@ -76,6 +76,9 @@ class SimSchedView final : public platform::SchedView {
   void write_policy_llc_line(int cpu) override {
     sim_->WriteLlcLine(sim_->cpus_[cpu].llc, SimulatorImpl::LlcLine::kPolicy);
   }
+  bool cluster_scan_active() const override {
+    return sim_->cluster_scan_active_;
+  }
   int nr_idle_scan(int cpu) const override {
     return sim_->llcs_[sim_->cpus_[cpu].llc].nr_idle_scan;
   }
