@@ -306,8 +306,9 @@ TEST(SimulatorTest, PipeAndWakeupWorkTakeLongerAtALowerFrequencyWhenAsked) {
   // A ping-pong between two pinned, polling CPUs at 1.3 GHz, a third of the
   // Skylake preset's top 3.9 GHz. Each one-way trip is kernel work on the
   // critical path: the sender's pipe_write(), its try_to_wake_up() (the
-  // wake-up cost and the two uclamp updates of enqueue and dequeue), the
-  // wakee's context switch and its pipe_read(). With
+  // wake-up cost; no uclamp update: no task sets a clamp, so the v5.9
+  // static key keeps them free), the wakee's context switch and its
+  // pipe_read(). With
   // kernel_work_at_frequency each takes 3.9 / 1.3 = 3 times as long, so
   // a round trip (two trips) grows by 2 x 2 x that work.
   topology::Topology topo = Preset("skylake-e3-1240v5");
@@ -327,10 +328,46 @@ TEST(SimulatorTest, PipeAndWakeupWorkTakeLongerAtALowerFrequencyWhenAsked) {
     return s.metrics[0].latency_ns.mean();
   };
   const SimConfig c;
-  const double work = 2.0 * c.pipe_op_ns + c.wakeup_cost_ns +
-                      2.0 * c.uclamp_enqueue_cost_ns + c.context_switch_ns;
+  const double work =
+      2.0 * c.pipe_op_ns + c.wakeup_cost_ns + c.context_switch_ns;
   const double off = round_trip(false), on = round_trip(true);
   EXPECT_NEAR(on - off, 2 * 2 * work, 2.0);
+}
+
+TEST(SimulatorTest, UclampOnlyAddsEnqueueWorkWhereTheEnqueueRuns) {
+  // Issue 46: uclamp on a workload without clamps must never make it
+  // faster. The ping-pong of the test above, at a fixed frequency with
+  // POLL only. enqueue_task() runs uclamp_rq_inc() on the CPU that does the
+  // enqueue (the idle target, through its wake list: on the critical path)
+  // and dequeue_task() runs uclamp_rq_dec() on the CPU the task sleeps on,
+  // while its partner works (off the critical path): a round trip (two
+  // wake-ups) grows by exactly two bucket updates. Since v5.9 both return
+  // at once while no task has set a clamp (sched_uclamp_used): nothing
+  // changes (kernel/sched/core.c enqueue_task(), dequeue_task(),
+  // uclamp_rq_inc(); 46609ce22703).
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor poll(0);
+  PrevTargetPlacement place;
+  auto round_trip = [&](bool uclamp, bool static_key, bool clamp_set) {
+    SimConfig config = QuietConfig();
+    config.uclamp = uclamp;
+    config.uclamp_static_key = static_key;
+    config.uclamp_enqueue_cost_ns = 100;
+    Workload w = PingPong(0);
+    if (clamp_set) w.tasks[0].uclamp_max = 1024;  // set, to the default
+    auto sim = MakeSim(topo, config, w, {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(10)).ok());
+    sim->ResetStats();
+    EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+    SimStats s = sim->Stats();
+    EXPECT_GT(s.metrics[0].count, 100u);
+    return s.metrics[0].latency_ns.mean();
+  };
+  const double off = round_trip(false, true, false);
+  EXPECT_EQ(round_trip(true, true, false), off);  // 5.9+: the key is off
+  EXPECT_NEAR(round_trip(true, false, false) - off, 2 * 100.0, 1.0);
+  EXPECT_NEAR(round_trip(true, true, true) - off, 2 * 100.0, 1.0);
 }
 
 TEST(SimulatorTest, PollTimeLimitIsAKernelVersionSwitch) {
@@ -696,6 +733,40 @@ TEST(SimulatorTest, WithoutFrequencyInvarianceBusyTimeCountsInFull) {
   EXPECT_GT(plain, 1000);
   EXPECT_GT(invariant, 740);
   EXPECT_LT(invariant, 790);
+}
+
+TEST(SimulatorTest, FrequencyInvarianceReferenceIsTheKernels) {
+  // Issue 46: x86's arch_scale_freq_capacity() divides APERF/MPERF by
+  // arch_max_freq_ratio, not by the highest boost. On AMD (v5.11) the
+  // reference is half way between base and highest boost, on Intel the
+  // 4-active-core turbo (v5.7); above it the scale is capped at 1024. A
+  // CPU kept busy at its base frequency converges to base / reference.
+  auto util_at_base = [&](const std::string& machine) {
+    topology::Topology topo = Preset(machine);
+    Workload w;
+    ProgramBuilder b("spin");
+    b.Compute(Dist::Constant(int64_t{1000000000000})).Exit();
+    w.programs.push_back(Build(b));
+    w.tasks.push_back(Task("spin", 0, "0", 0));
+    PinAndRecord freq(topo.frequency().base_khz);
+    FixedIdleGovernor idle(0);
+    PrevTargetPlacement place;
+    SimConfig config = QuietConfig();
+    config.turbo = true;
+    auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(400)).ok());
+    return freq.last_util;
+  };
+  // Zen3: 2.0 GHz base, 3.675 GHz boost, reference 2.8375 GHz: 1024 x
+  // 2.0 / 2.8375 = 722 (the highest boost as reference would give 557).
+  const int64_t zen3 = util_at_base("zen3-2s-nps1");
+  EXPECT_GT(zen3, 700);
+  EXPECT_LT(zen3, 740);
+  // Skylake E3-1240 v5: 3.5 GHz base, 3.7 GHz with 4 cores active: 969
+  // (3.9 GHz, the 1-core turbo, would give 919).
+  const int64_t skylake = util_at_base("skylake-e3-1240v5");
+  EXPECT_GT(skylake, 945);
+  EXPECT_LT(skylake, 990);
 }
 
 // Records, per CPU, the last utilization and capacity the governor saw,
