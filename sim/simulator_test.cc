@@ -740,33 +740,36 @@ TEST(SimulatorTest, FrequencyInvarianceReferenceIsTheKernels) {
   // arch_max_freq_ratio, not by the highest boost. On AMD (v5.11) the
   // reference is half way between base and highest boost, on Intel the
   // 4-active-core turbo (v5.7); above it the scale is capped at 1024. A
-  // CPU kept busy at its base frequency converges to base / reference.
-  auto util_at_base = [&](const std::string& machine) {
+  // CPU kept busy below it converges to f / reference (P-states pinned:
+  // Skylake booted without HWP).
+  auto util_at = [&](const char* machine, int64_t khz) {
     topology::Topology topo = Preset(machine);
     Workload w;
     ProgramBuilder b("spin");
     b.Compute(Dist::Constant(int64_t{1000000000000})).Exit();
     w.programs.push_back(Build(b));
     w.tasks.push_back(Task("spin", 0, "0", 0));
-    PinAndRecord freq(topo.frequency().base_khz);
+    PinAndRecord freq(khz);
     FixedIdleGovernor idle(0);
     PrevTargetPlacement place;
     SimConfig config = QuietConfig();
     config.turbo = true;
+    config.hwp = false;
     auto sim = MakeSim(topo, config, w, {&freq, &idle, &place});
     EXPECT_TRUE(sim->RunFor(Milliseconds(400)).ok());
     return freq.last_util;
   };
-  // Zen3: 2.0 GHz base, 3.675 GHz boost, reference 2.8375 GHz: 1024 x
-  // 2.0 / 2.8375 = 722 (the highest boost as reference would give 557).
-  const int64_t zen3 = util_at_base("zen3-2s-nps1");
-  EXPECT_GT(zen3, 700);
-  EXPECT_LT(zen3, 740);
-  // Skylake E3-1240 v5: 3.5 GHz base, 3.7 GHz with 4 cores active: 969
-  // (3.9 GHz, the 1-core turbo, would give 919).
-  const int64_t skylake = util_at_base("skylake-e3-1240v5");
-  EXPECT_GT(skylake, 945);
-  EXPECT_LT(skylake, 990);
+  // Zen3: 2.0 GHz base, 3.675 GHz boost, reference 2.8375 GHz; at its
+  // lowest P-state, 1.5 GHz: 1024 x 1.5 / 2.8375 = 541 (the highest boost
+  // as reference would give 418).
+  const int64_t zen3 = util_at("zen3-2s-nps1", 1500000);
+  EXPECT_GT(zen3, 525);
+  EXPECT_LT(zen3, 555);
+  // Skylake E3-1240 v5: 3.7 GHz with 4 cores active; at 2.0 GHz: 553
+  // (3.9 GHz, the 1-core turbo, would give 525).
+  const int64_t skylake = util_at("skylake-e3-1240v5", 2000000);
+  EXPECT_GT(skylake, 541);
+  EXPECT_LT(skylake, 565);
 }
 
 // Records, per CPU, the last utilization and capacity the governor saw,
