@@ -291,14 +291,23 @@ TEST(SimulatorTest, CStateExitLatencyShowsInWakeupLatency) {
   int64_t extra = topo.cstates()[4].physical_exit_ns + config.ipi_latency_ns;
   EXPECT_EQ(a.tasks[1].wakeup_latency_ns.min(),
             a.tasks[1].wakeup_latency_ns.max());
-  EXPECT_EQ(b.tasks[1].wakeup_latency_ns.min(),
-            b.tasks[1].wakeup_latency_ns.max());
   EXPECT_EQ(
-      b.tasks[1].wakeup_latency_ns.max() - a.tasks[1].wakeup_latency_ns.max(),
+      b.tasks[1].wakeup_latency_ns.min() - a.tasks[1].wakeup_latency_ns.min(),
       extra);
+  // A wake-up that comes while the CPU is still entering C6 first finishes
+  // the entry (PhysicalExitNs): at most C6's physical entry more. Since the
+  // uclamp updates left the waker's critical path (issue 46) one wake-up
+  // in about 1300 does, 3.62 us more.
+  const int64_t entry = topo.cstates()[4].physical_entry_ns;
+  EXPECT_LE(
+      b.tasks[1].wakeup_latency_ns.max() - b.tasks[1].wakeup_latency_ns.min(),
+      entry);
   // A round trip has two such wake-ups.
-  EXPECT_NEAR(b.metrics[0].latency_ns.mean() - a.metrics[0].latency_ns.mean(),
-              2 * extra, 1.0);
+  const double rounds = static_cast<double>(b.metrics[0].count);
+  EXPECT_GE(b.metrics[0].latency_ns.mean() - a.metrics[0].latency_ns.mean(),
+            2 * extra - 1.0);
+  EXPECT_LE(b.metrics[0].latency_ns.mean() - a.metrics[0].latency_ns.mean(),
+            2 * extra + 1.0 + 2.0 * entry * 2.0 / rounds);
   EXPECT_GT(b.cpus[1].states[4].usage, 100u);
 }
 
