@@ -130,9 +130,18 @@ struct SimConfig {
   // sched_util_clamp_min_rt_default: the uclamp_min of RT tasks that set
   // none (kernel default 1024 = run RT at the highest frequency).
   int64_t uclamp_rt_default_min = 1024;
-  // Cost of the uclamp bucket updates per enqueue (and per dequeue), paid
-  // on each wake-up/sleep pair when uclamp is on (assumed).
+  // Cost of one uclamp bucket update (assumed): uclamp_rq_inc() at every
+  // enqueue_task(), paid by the CPU that runs the enqueue (the waker, or the
+  // target when the wake-up goes through its wake list), and uclamp_rq_dec()
+  // at every dequeue_task(), paid by the CPU the task sleeps on
+  // (kernel/sched/core.c enqueue_task(), dequeue_task(), v5.3-v6.12).
   int64_t uclamp_enqueue_cost_ns = 40;
+  // sched_uclamp_used (46609ce22703 "sched/uclamp: Protect uclamp fast path
+  // code with static key", v5.9): uclamp_rq_inc() and uclamp_rq_dec()
+  // return at once until a task or a group sets a clamp, so a workload
+  // without clamps pays nothing. Off: every enqueue and dequeue pays
+  // (5.3-5.8).
+  bool uclamp_static_key = true;
 
   // UTIL_EST (kernel/sched/features.h, on by default since v4.17): each
   // task keeps an estimate of its utilization from its last sleeps

@@ -146,6 +146,17 @@ const std::vector<KernelFeature>& KernelFeatures() {
        "CONFIG_UCLAMP_TASK: per-task clamps feed the governor, and each "
        "enqueue and dequeue pays the bucket update",
        &C::uclamp},
+      {"uclamp_static_key",
+       "",
+       {5, 9},
+       kNone,
+       "46609ce22703 sched/uclamp: Protect uclamp fast path code with "
+       "static key",
+       "",
+       "uclamp_rq_inc() and uclamp_rq_dec() return at once while no task "
+       "or group has set a clamp (sched_uclamp_used): a workload without "
+       "clamps pays no bucket update",
+       &C::uclamp_static_key},
       {"newidle_load_balance",
        "",
        {3, 11},
