@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "schedsim/cli.h"
 #include "schedsim/schedsim.h"
 
 namespace {

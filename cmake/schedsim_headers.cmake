@@ -1,9 +1,8 @@
 # The headers the CMake build installs (CMakeLists.txt).
 
 # The public headers, installed as <prefix>/include/schedsim/NAME.h
-# (testing.h goes with the test kit).
+# (testing.h goes with the test kit, cli.h with the command-line tool).
 set(SCHEDSIM_PUBLIC_HEADERS
-  include/schedsim/cli.h
   include/schedsim/machine.h
   include/schedsim/metrics.h
   include/schedsim/params.h

@@ -30,7 +30,8 @@ const std::vector<std::string>& TopLevelKeys() {
       "sweep", "variants", "iterations", "seed", "warmup_ms", "duration_ms",
       "config", "policies", "max_runs", "kernel", "settle",
       // IdleControlKeys()
-      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
+      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle",
+      "acpi_c2_dummy_wait"};
   return *keys;
 }
 
@@ -39,7 +40,8 @@ const std::vector<std::string>& VariantKeys() {
       "name", "description", "cpufreq", "cpuidle", "placement", "config",
       "kernel",
       // IdleControlKeys()
-      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
+      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle",
+      "acpi_c2_dummy_wait"};
   return *keys;
 }
 

@@ -272,6 +272,13 @@ TEST(ExperimentTest, ErrorsNameTheFieldAndWhatWasExpected) {
        "exp.json: variants[0].cpufreq.params: unknown parameter 'hwp_bost' "
        "(did you mean 'hwp_boost'?); cpufreq policy 'intel_pstate_hwp' has "
        "the parameters "},
+      // A parameter that moved (issue 46): where it went, not "unknown".
+      {With(R"("variants": [{"name": "a", "cpufreq":
+                 {"name": "schedutil",
+                  "params": {"frequency_invariant": false}}}])"),
+       "exp.json: variants[0].cpufreq.params: parameter "
+       "'frequency_invariant' of cpufreq policy 'schedutil' moved to the "
+       "experiment's \"config\": {\"frequency_invariance\": true|false}"},
       {With(R"("variants": [{"name": "a", "cpufreq":
                  {"name": "intel_pstate_hwp", "params": {"hwp_boost": 1}}}])"),
        "exp.json: variants[0].cpufreq.params.hwp_boost: expected a boolean "

@@ -2,6 +2,7 @@
 
 #include "experiments/idle_control.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -18,7 +19,8 @@ constexpr int64_t kMaxMaxCstate = 9;
 
 const std::vector<std::string>& IdleControlKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle"};
+      "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle",
+      "acpi_c2_dummy_wait"};
   return *keys;
 }
 
@@ -58,6 +60,12 @@ absl::Status ParseIdleControl(const JsonFileReader& reader,
     }
     control->idle_halt = true;
     control->idle_path = p;
+  }
+  if (j.contains("acpi_c2_dummy_wait")) {
+    const std::string p = JsonField(path, "acpi_c2_dummy_wait");
+    SCHEDSIM_ASSIGN_OR_RETURN(control->acpi_dummy_wait,
+                              reader.Bool(j["acpi_c2_dummy_wait"], p));
+    control->dummy_wait_path = p;
   }
   if (j.contains("pm_qos_resume_latency_us")) {
     const std::string p = JsonField(path, "pm_qos_resume_latency_us");
@@ -179,6 +187,34 @@ absl::StatusOr<topology::Topology> ApplyIdleControl(
     states = machine.cstates();
     for (size_t i = 0; i < states.size(); ++i) {
       states[i].disabled = static_cast<int>(i) != halt_state;
+    }
+  }
+  if (!control.dummy_wait_path.empty()) {
+    // acpi_idle_do_entry(): a state whose entry method is an I/O port read
+    // (ACPI_CSTATE_SYSTEMIO, "ACPI IOPORT 0x..." in sysfs `desc`) runs the
+    // dummy wait on wake-up unless v6.0's check skips it.
+    bool any = false;
+    for (topology::CState& s : states) {
+      if (s.desc.rfind("ACPI IOPORT", 0) != 0) continue;
+      any = true;
+      if (!control.acpi_dummy_wait) {
+        s.physical_exit_ns =
+            std::max<int64_t>(0, s.physical_exit_ns - kAcpiDummyWaitNs);
+      }
+    }
+    if (!any) {
+      return error(control.dummy_wait_path,
+                   absl::StrCat("machine '", machine.name(),
+                                "' has no idle state entered through an I/O "
+                                "port (desc \"ACPI IOPORT ...\"); its states: ",
+                                machine_states));
+    }
+    if (!control.acpi_dummy_wait &&
+        machine.vendor() == topology::Vendor::kIntel) {
+      return error(control.dummy_wait_path,
+                   "Linux skips the dummy wait on AMD and Hygon only (commit "
+                   "e400ad8b7e6a, v6.0, keeps it on Intel); machine '" +
+                       machine.name() + "' is Intel");
     }
   }
   std::vector<int64_t> latency;

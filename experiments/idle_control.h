@@ -15,6 +15,15 @@
 //                                          cpuidle driver, every idle
 //                                          period halts (HLT) in C1 with the
 //                                          tick stopped
+//   "acpi_c2_dummy_wait": false            the kernel skips the "dummy wait"
+//                                          (an inl of the ACPI PM timer)
+//                                          after entering an I/O-port
+//                                          C-state, as v6.0 does on AMD
+//                                          (commit e400ad8b7e6a): the
+//                                          states entered through an I/O
+//                                          port lose kAcpiDummyWaitNs of
+//                                          exit time; true (the presets'
+//                                          default): as measured, with it
 //   "pm_qos_resume_latency_us": {"0-3": 20, "4": "n/a"}
 //                                          cpuN/power/pm_qos_resume_latency_us
 //                                          by CPU list, as sysfs takes it: 0
@@ -47,6 +56,15 @@ namespace schedsim::experiments {
 // its "no constraint" value).
 inline constexpr int64_t kMaxResumeLatencyUs = 2147483646;
 
+// The "dummy wait" of drivers/acpi/processor_idle.c acpi_idle_do_entry()
+// -> wait_for_freeze() (before v6.0 on every x86 vendor; since commit
+// e400ad8b7e6a, v6.0, on Intel without a hypervisor only): an inl() of the
+// ACPI PM timer block after the P_LVLx read that enters an I/O-port
+// C-state, executed when the CPU wakes. "Can take thousands of cycles"
+// (the commit); assumed 1 us, about 3000 cycles at 3 GHz. The presets'
+// I/O-port C2 exit (2.5 us, measured on a 2021 kernel) includes it.
+inline constexpr int64_t kAcpiDummyWaitNs = 1000;
+
 struct IdleControl {
   std::string filename;  // error messages start with it
   // "idle_states_disabled": state names; `disabled_path` is the JSON path
@@ -69,10 +87,13 @@ struct IdleControl {
   // "idle": "halt"; `idle_path` "" when absent.
   bool idle_halt = false;
   std::string idle_path;
+  // "acpi_c2_dummy_wait"; `dummy_wait_path` "" when absent.
+  bool acpi_dummy_wait = true;
+  std::string dummy_wait_path;
 
   bool empty() const {
     return disabled_path.empty() && max_cstate < 0 && !has_resume_latency &&
-           idle_path.empty();
+           idle_path.empty() && dummy_wait_path.empty();
   }
 };
 

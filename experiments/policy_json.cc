@@ -70,6 +70,33 @@ absl::StatusOr<platform::ParamValue> TypedParamValue(
   return platform::ParamValue(j.get<std::string>());
 }
 
+namespace {
+
+// Parameters that left a policy for another place: an old experiment file
+// that still sets one gets told where it went, not "unknown parameter".
+struct MovedParam {
+  const char* owner;  // as ParseParamValues names it: "cpufreq policy 'x'"
+  const char* key;
+  const char* moved_to;
+};
+constexpr MovedParam kMovedParams[] = {
+    // 59c3ec5: frequency invariance is the kernel's (arch_scale_freq_
+    // invariant()), one switch for PELT and every governor.
+    {"cpufreq policy 'schedutil'", "frequency_invariant",
+     "the experiment's \"config\": {\"frequency_invariance\": true|false} "
+     "(the kernel's frequency invariance, for PELT and every governor; "
+     "docs/cli.md)"},
+};
+
+}  // namespace
+
+std::string MovedParamNote(absl::string_view owner, absl::string_view key) {
+  for (const MovedParam& m : kMovedParams) {
+    if (owner == m.owner && key == m.key) return m.moved_to;
+  }
+  return "";
+}
+
 absl::Status ParseParamValues(const JsonFileReader& r, const Json& j,
                               const std::string& path,
                               const std::vector<platform::ParamSpec>& specs,
@@ -83,6 +110,11 @@ absl::Status ParseParamValues(const JsonFileReader& r, const Json& j,
       if (s.name == item.key()) spec = &s;
     }
     if (spec == nullptr) {
+      const std::string moved = MovedParamNote(owner, item.key());
+      if (!moved.empty()) {
+        return r.Error(path, absl::StrCat("parameter '", item.key(), "' of ",
+                                          owner, " moved to ", moved));
+      }
       return r.Error(
           path, absl::StrCat("unknown parameter '", item.key(), "'",
                              DidYouMean(item.key(), known), "; ", owner,

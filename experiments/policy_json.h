@@ -23,6 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "experiments/builtin_registry.h"
 #include "experiments/json_util.h"
 #include "platform/registry.h"
@@ -38,8 +39,13 @@ absl::StatusOr<platform::ParamValue> TypedParamValue(
     const JsonFileReader& r, const OrderedJson& j, const std::string& path,
     const platform::ParamSpec& spec, const std::string& owner);
 
+// Where a parameter that `owner` ("cpufreq policy 'schedutil'") no longer
+// has went ("" when it never moved): a renamed or moved key's error says so.
+std::string MovedParamNote(absl::string_view owner, absl::string_view key);
+
 // The parameters of the object `j` (at `path`), checked against `specs`,
-// added to `out`.
+// added to `out`; a key in MovedParamNote's table is an error naming its new
+// place.
 absl::Status ParseParamValues(const JsonFileReader& r, const OrderedJson& j,
                               const std::string& path,
                               const std::vector<platform::ParamSpec>& specs,

@@ -552,7 +552,7 @@ absl::Status ProgramParser::ParseTasks(const Json& j, sim::Workload& w) const {
   static const auto* kKeys = new std::vector<std::string>{
       "name",       "program",     "count",    "nice",
       "policy",     "rt_priority", "affinity", "start_cpu",
-      "uclamp_min", "uclamp_max",  "slice_us"};
+      "uclamp_min", "uclamp_max",  "slice_us", "mm"};
   for (size_t i = 0; i < j.size(); ++i) {
     const std::string path = Element("tasks", i);
     const Json& t = j[i];
@@ -619,6 +619,7 @@ absl::Status ProgramParser::ParseTasks(const Json& j, sim::Workload& w) const {
         integer("start_cpu", -1, kMaxCpuId, &spec.start_cpu));
     SCHEDSIM_RETURN_IF_ERROR(integer("uclamp_min", -1, 1024, &spec.uclamp_min));
     SCHEDSIM_RETURN_IF_ERROR(integer("uclamp_max", -1, 1024, &spec.uclamp_max));
+    SCHEDSIM_RETURN_IF_ERROR(integer("mm", -1, 1000000, &spec.mm));
     if (t.contains("slice_us")) {
       SCHEDSIM_ASSIGN_OR_RETURN(
           int64_t us, Int(t["slice_us"], Field(path, "slice_us"), 100, 100000));

@@ -17,6 +17,7 @@
 #include "experiments/reports.h"
 #include "experiments/statistics.h"
 #include "sim/config.h"
+#include "sim/params.h"
 
 namespace schedsim::experiments {
 namespace {
@@ -29,23 +30,28 @@ namespace {
 // (pm_qos_latency_ns, pmu_period_ns, pl1_mw, turbo, uclamp,
 // uclamp_rt_default_min, load_balance, newidle_balance), the SMT
 // throughput share (smt_factor_pct, not a cost) and the run-to-run noise
-// fields (noise_scale and the noise rates: not costs). A new cost field is
-// one line here, and one in docs/experiments.md ("Robustness").
+// fields (noise_scale and the noise rates: not costs). Which fields those
+// are is the parameter table's (sim/params.cc): every field of the
+// "costs" group in ns. A new cost is one entry there.
 struct ConfigCost {
   const char* name;
   int64_t sim::SimConfig::*field;
 };
-constexpr ConfigCost kConfigCosts[] = {
-    {"context_switch_ns", &sim::SimConfig::context_switch_ns},
-    {"wakeup_cost_ns", &sim::SimConfig::wakeup_cost_ns},
-    {"probe_cost_ns", &sim::SimConfig::probe_cost_ns},
-    {"ipi_latency_ns", &sim::SimConfig::ipi_latency_ns},
-    {"pipe_op_ns", &sim::SimConfig::pipe_op_ns},
-    {"socket_op_ns", &sim::SimConfig::socket_op_ns},
-    {"llc_migration_penalty_ns", &sim::SimConfig::llc_migration_penalty_ns},
-    {"smt_migration_penalty_ns", &sim::SimConfig::smt_migration_penalty_ns},
-    {"uclamp_enqueue_cost_ns", &sim::SimConfig::uclamp_enqueue_cost_ns},
-};
+
+const std::vector<ConfigCost>& ConfigCosts() {
+  static const auto* costs = [] {
+    auto* v = new std::vector<ConfigCost>;
+    for (const sim::ConfigParam& p : sim::ConfigParams()) {
+      const auto* field = std::get_if<int64_t sim::SimConfig::*>(&p.field);
+      if (field != nullptr && std::string(p.group) == "costs" &&
+          std::string(p.unit) == "ns") {
+        v->push_back({p.name, *field});
+      }
+    }
+    return v;
+  }();
+  return *costs;
+}
 
 // "model only" parameters whose name carries a cost unit but that are
 // settings rather than costs.
@@ -54,7 +60,7 @@ constexpr const char* kModelParamsNotCosts[] = {
 };
 
 const ConfigCost* FindConfigCost(const std::string& name) {
-  for (const ConfigCost& c : kConfigCosts) {
+  for (const ConfigCost& c : ConfigCosts()) {
     if (name == c.name) return &c;
   }
   return nullptr;
@@ -115,7 +121,7 @@ std::string ScaledParam::name() const {
 
 std::vector<std::string> ConfigCostFields() {
   std::vector<std::string> out;
-  for (const ConfigCost& c : kConfigCosts) out.push_back(c.name);
+  for (const ConfigCost& c : ConfigCosts()) out.push_back(c.name);
   return out;
 }
 
@@ -136,7 +142,7 @@ bool IsScaledModelParam(const platform::ParamSpec& spec) {
 
 std::vector<ScaledParam> RobustnessParams(const Experiment& e) {
   std::vector<ScaledParam> out;
-  for (const ConfigCost& c : kConfigCosts) {
+  for (const ConfigCost& c : ConfigCosts()) {
     bool nonzero = false;
     for (const Variant& v : e.variants) nonzero |= v.config.*c.field != 0;
     if (nonzero) out.push_back({ScaledParam::Kind::kConfig, c.name});

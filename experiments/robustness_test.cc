@@ -25,16 +25,17 @@ using ::testing::HasSubstr;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Every *_ns field of SimConfig is either a model cost (scaled) or known
-// not to be one. A new field must be put on one side: robustness.cc's
-// kConfigCosts (and docs/experiments.md) or this list.
+// Every *_ns field of SimConfig is either a model cost (scaled: the
+// parameter table's "costs" group, sim/params.cc) or known not to be one.
+// A new field must be put on one side: the table's group (and
+// docs/experiments.md) or this list.
 TEST(RobustnessTest, ConfigCostsAreCostsNotTunables) {
   const std::vector<std::string> costs = ConfigCostFields();
   EXPECT_THAT(
-      costs, ElementsAre("context_switch_ns", "wakeup_cost_ns", "probe_cost_ns",
-                         "ipi_latency_ns", "pipe_op_ns", "socket_op_ns",
-                         "llc_migration_penalty_ns", "smt_migration_penalty_ns",
-                         "uclamp_enqueue_cost_ns"));
+      costs, ElementsAre("context_switch_ns", "mm_switch_ns", "wakeup_cost_ns",
+                         "probe_cost_ns", "ipi_latency_ns", "pipe_op_ns",
+                         "socket_op_ns", "llc_migration_penalty_ns",
+                         "smt_migration_penalty_ns", "uclamp_enqueue_cost_ns"));
   const std::vector<std::string> keys = SimConfigKeys();
   const std::vector<std::string> not_costs = {
       "sched_latency_ns", "sched_min_granularity_ns",
@@ -60,8 +61,9 @@ TEST(RobustnessTest, ConfigCostsAreCostsNotTunables) {
         std::find(costs.begin(), costs.end(), key) != costs.end() ||
         std::find(not_costs.begin(), not_costs.end(), key) != not_costs.end();
     EXPECT_TRUE(classified)
-        << key << " is a new SimConfig *_ns field: add it to kConfigCosts in "
-        << "robustness.cc if it is a model cost, or to not_costs here";
+        << key << " is a new SimConfig *_ns field: put it in the \"costs\" "
+        << "group of sim/params.cc if it is a model cost, or in not_costs "
+        << "here";
   }
 }
 
@@ -144,14 +146,14 @@ TEST(RobustnessTest, ParamsAndScaledExperiments) {
   // probe_cost_ns is 0 everywhere: skipped; smt_migration_penalty_ns is 0
   // in a but 5 in b: scaled. `cycles` and `sleep_us` are not "model only".
   EXPECT_THAT(
-      names,
-      ElementsAre("config.context_switch_ns", "config.wakeup_cost_ns",
-                  "config.ipi_latency_ns", "config.pipe_op_ns",
-                  "config.socket_op_ns", "config.llc_migration_penalty_ns",
-                  "config.smt_migration_penalty_ns",
-                  "config.uclamp_enqueue_cost_ns", "workload.stall_ns"));
-  // 2 x 9 params x 2 points x 2 variants x 2 iterations.
-  EXPECT_EQ(RobustnessRunCount(e), 2 * 9 * 2 * 2 * 2);
+      names, ElementsAre("config.context_switch_ns", "config.mm_switch_ns",
+                         "config.wakeup_cost_ns", "config.ipi_latency_ns",
+                         "config.pipe_op_ns", "config.socket_op_ns",
+                         "config.llc_migration_penalty_ns",
+                         "config.smt_migration_penalty_ns",
+                         "config.uclamp_enqueue_cost_ns", "workload.stall_ns"));
+  // 2 x 10 params x 2 points x 2 variants x 2 iterations.
+  EXPECT_EQ(RobustnessRunCount(e), 2 * 10 * 2 * 2 * 2);
 
   // Every variant gets the scaled value, its own override scaled too.
   const Experiment wake =
@@ -307,7 +309,7 @@ TEST(RobustnessTest, FrequencyGapIsRobustToCosts) {
       CheckRobustness(e, *nominal, 25, options);
   ASSERT_TRUE(v.ok()) << v.status();
   const size_t params = RobustnessParams(e).size();
-  EXPECT_EQ(params, 9u);  // 8 nonzero config costs + workload.stall_ns
+  EXPECT_EQ(params, 10u);  // 9 nonzero config costs + workload.stall_ns
   EXPECT_EQ(last_total, RobustnessRunCount(e));
   EXPECT_EQ(last_done, last_total);
   ASSERT_EQ(v->size(), 2u);  // 2 metrics x 1 point x 1 variant

@@ -91,8 +91,8 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
        "duration_ms", "warmup_ms", "kernel", "config", "policies", "channels",
        "barriers", "devices", "metrics", "programs", "tasks",
        // IdleControlKeys()
-       "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us",
-       "idle"},
+       "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle",
+       "acpi_c2_dummy_wait"},
       "a scenario"));
   Scenario s;
   s.filename = filename();

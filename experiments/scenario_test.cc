@@ -241,7 +241,7 @@ TEST(ScenarioTest, EveryOperationFormAndForwardForks) {
           "child": [{"recv": "c"}, {"barrier": "b"}]},
         "tasks": [{"program": "parent", "count": 2, "nice": -5,
                    "affinity": "0-3", "start_cpu": 2, "uclamp_min": 100,
-                   "uclamp_max": 900},
+                   "uclamp_max": 900, "mm": 7},
                   {"name": "rt", "program": "child", "policy": "fifo",
                    "rt_priority": 50}])"),
       "scenario.json");
@@ -270,6 +270,8 @@ TEST(ScenarioTest, EveryOperationFormAndForwardForks) {
   EXPECT_EQ(t.start_cpu, 2);
   EXPECT_EQ(t.uclamp_min, 100);
   EXPECT_EQ(t.uclamp_max, 900);
+  EXPECT_EQ(t.mm, 7);
+  EXPECT_EQ(w.tasks[1].mm, -1);  // not declared: a process of its own
   EXPECT_EQ(w.tasks[1].name, "rt");
   EXPECT_EQ(w.tasks[1].policy, sim::SchedPolicy::kFifo);
   EXPECT_EQ(w.tasks[1].rt_priority, 50);
@@ -376,13 +378,14 @@ TEST(ScenarioErrorTest, UnknownKeysAreListed) {
             "scenario has the keys description, machine, sysfs, hwloc, "
             "power_model, seed, duration_ms, warmup_ms, kernel, config, "
             "policies, channels, barriers, devices, metrics, programs, tasks, "
-            "idle_states_disabled, max_cstate, pm_qos_resume_latency_us, idle");
+            "idle_states_disabled, max_cstate, pm_qos_resume_latency_us, idle, "
+            "acpi_c2_dummy_wait");
   EXPECT_EQ(
       ErrorOf(Minimal(R"("programs": {"p": []},
                          "tasks": [{"program": "p", "cont": 2}])")),
       "scenario.json: tasks[0]: unknown key 'cont' (did you mean 'count'?); "
       "a task has the keys name, program, count, nice, policy, rt_priority, "
-      "affinity, start_cpu, uclamp_min, uclamp_max, slice_us");
+      "affinity, start_cpu, uclamp_min, uclamp_max, slice_us, mm");
   EXPECT_THAT(ErrorOf(Minimal(R"("config": {"hzz": 100})")),
               StartsWith("scenario.json: config: unknown key 'hzz' (did you "
                          "mean 'hz'?); the config keys are hz, "));

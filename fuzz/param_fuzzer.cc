@@ -1,6 +1,6 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// `--param=KEY=VALUE` strings (experiments/param_flags.h), typed against
+// `--param=KEY=VALUE` strings (cli/param_flags.h), typed against
 // every registered policy's declarations; one string per input line.
 
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
-#include "experiments/param_flags.h"
+#include "cli/param_flags.h"
 #include "fuzz/fuzz_util.h"
 #include "platform/registry.h"
 

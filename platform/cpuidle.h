@@ -61,6 +61,12 @@ class IdleDevice {
   // nr_iowait_cpu(): tasks that went to sleep in iowait from this CPU and
   // have not woken yet (menu 6.1 uses it).
   virtual int nr_iowait() const { return 0; }
+  // sched_cpu_util() (kernel/sched/fair.c): the CPU's utilization as the
+  // scheduler's PELT sees it when the CPU goes idle, 0..cpu_capacity();
+  // teo version 6.3 reads it. 0 where unknown (traces).
+  virtual int64_t cpu_util() const { return 0; }
+  // arch_scale_cpu_capacity(): the CPU's capacity, 1024 for the biggest.
+  virtual int64_t cpu_capacity() const { return 1024; }
   // True if the periodic tick is already stopped on this CPU.
   virtual bool tick_stopped() const { return false; }
   // TICK_NSEC of the machine.

@@ -65,6 +65,10 @@ class SimIdleDevice final : public platform::IdleDevice {
   }
   int nr_iowait() const override { return sim_->cpus_[cpu_].nr_iowait; }
   bool tick_stopped() const override { return !sim_->cpus_[cpu_].tick_running; }
+  // sched_cpu_util(): effective_cpu_util() of the CFS utilization; nothing
+  // of RT, deadline or IRQ is left on a CPU going idle.
+  int64_t cpu_util() const override { return sim_->cpu_util(cpu_); }
+  int64_t cpu_capacity() const override { return sim_->topo().capacity(cpu_); }
   int64_t tick_period_ns() const override { return sim_->tick_ns(); }
 
  private:
@@ -107,8 +111,11 @@ void SimulatorImpl::EnterIdleState(int cpu) {
   line_cpu_ = cpu;
   line_cost_ns_ = 0;
   policies_.placement->OnCpuIdle(*sched_view_, cpu);
-  const int64_t entry_work_ns =
-      scan_probes_ * config_.probe_cost_ns + line_cost_ns_;
+  // The dequeue work of the task that slept (its uclamp_rq_dec()) comes
+  // first.
+  const int64_t entry_work_ns = scan_probes_ * config_.probe_cost_ns +
+                                line_cost_ns_ + dequeue_debt_ns_[cpu];
+  dequeue_debt_ns_[cpu] = 0;
   scan_probes_ = 0;
   line_cpu_ = -1;
   line_cost_ns_ = 0;

@@ -119,5 +119,73 @@ TEST(KernelRunsTest, DelayedDequeueChangesA612Run) {
   EXPECT_GT(b.metrics[0].count, 0u);
 }
 
+// sched_idle_fallback (v5.4, commit 3c29e651e16d): a CPU running only
+// SCHED_IDLE tasks is sched_idle() to the idle-CPU search. A normal task
+// on CPU 0 sleeping 100 us between bursts, SCHED_IDLE hogs on CPUs 1-7: at
+// each of its wake-ups the policy sees the hogs' CPUs as sched-idle under
+// 5.4, and never under 5.3.
+class SchedIdleCounter final : public platform::PlacementPolicy {
+ public:
+  absl::string_view name() const override { return "count"; }
+  int SelectIdleSibling(platform::SchedView& view,
+                        const platform::WakeupRequest& request) override {
+    ++wakeups;
+    for (int cpu = 1; cpu < 8; ++cpu) seen += view.sched_idle(cpu) ? 1 : 0;
+    return request.prev_cpu;
+  }
+  int wakeups = 0;
+  int seen = 0;
+};
+
+SchedIdleCounter RunSchedIdleHogs(const SimConfig& config) {
+  absl::StatusOr<topology::Topology> topo =
+      topology::MakePreset("skylake-e3-1240v5");
+  EXPECT_TRUE(topo.ok());
+  Workload w;
+  ProgramBuilder sleeper("sleeper");
+  sleeper.Loop(0)
+      .Compute(Dist::Constant(20000))
+      .Sleep(Dist::Constant(100000))
+      .EndLoop();
+  ProgramBuilder hog("hog");
+  hog.Loop(0).Compute(Dist::Constant(5000000)).EndLoop();
+  w.programs = {*sleeper.Build(), *hog.Build()};
+  TaskSpec s;
+  s.name = "sleeper";
+  s.program = 0;
+  s.affinity = "0";
+  w.tasks.push_back(s);
+  for (int cpu = 1; cpu < 8; ++cpu) {
+    TaskSpec h;
+    h.name = "hog";
+    h.program = 1;
+    h.policy = SchedPolicy::kIdle;
+    h.affinity = std::to_string(cpu);
+    w.tasks.push_back(h);
+  }
+  PerformanceGovernor freq;
+  FitIdleGovernor idle;
+  SchedIdleCounter place;
+  absl::StatusOr<std::unique_ptr<Simulator>> sim =
+      Simulator::Create(*topo, config, w, {&freq, &idle, &place}, 3);
+  EXPECT_TRUE(sim.ok()) << sim.status();
+  EXPECT_TRUE((*sim)->RunFor(Milliseconds(20)).ok());
+  return place;
+}
+
+TEST(KernelRunsTest, SchedIdleCpusAreFallbackTargetsFrom54) {
+  SimConfig v53, v54;
+  ApplyKernel({5, 3}, &v53);
+  ApplyKernel({5, 4}, &v54);
+  EXPECT_FALSE(v53.sched_idle_fallback);
+  EXPECT_TRUE(v54.sched_idle_fallback);
+  const SchedIdleCounter a = RunSchedIdleHogs(v53);
+  const SchedIdleCounter b = RunSchedIdleHogs(v54);
+  EXPECT_GT(a.wakeups, 50);
+  EXPECT_EQ(a.seen, 0);
+  EXPECT_EQ(b.wakeups, a.wakeups);
+  EXPECT_EQ(b.seen, 7 * b.wakeups);
+}
+
 }  // namespace
 }  // namespace schedsim::sim

@@ -97,6 +97,11 @@ enum EventBand : uint8_t {
   kBandPmu = 4,
 };
 
+// The frequency at which x86's arch_scale_freq_capacity() reaches 1024
+// for a domain whose highest frequency is `top_khz` (sim/freq.cc).
+int64_t InvarianceRefKhz(const topology::FrequencySpec& f,
+                         topology::Vendor vendor, int64_t top_khz);
+
 struct FreqDomainState {
   topology::CpuSet cpus;
   std::vector<int32_t> cpu_list;  // `cpus`, in increasing order
@@ -106,7 +111,10 @@ struct FreqDomainState {
   // power parameters (the machine's, with the domain's own ceff_pf).
   const topology::FrequencySpec* spec = nullptr;
   topology::PowerSpec power;
-  int64_t max_khz = 0;  // its highest frequency, for frequency invariance
+  int64_t max_khz = 0;  // its highest frequency
+  // The frequency at which PELT's frequency scale reaches 1024 (capped
+  // there above it): arch_max_freq_ratio's reference (InvarianceRefKhz).
+  int64_t invariance_khz = 0;
   // Work per cycle relative to the biggest CPU: a cycle of a CPU of
   // capacity C whose domain peaks at max_khz does C / 1024 x
   // (machine max / max_khz) of a biggest CPU's cycle (1 on a symmetric
@@ -185,7 +193,7 @@ class SimulatorImpl {
   }
   static constexpr uint8_t kProbeAvailableIdle = 1;
   static constexpr uint8_t kProbeSchedIdle = 2;
-  static uint8_t ProbeBits(const Cpu& c) {
+  uint8_t ProbeBits(const Cpu& c) const {
     // A newidle walk keeps `exiting` set, so the walk's flag (off the hot
     // line) is read only then.
     const bool available = c.mode != CpuMode::kBusy && c.nr_running == 0 &&
@@ -194,7 +202,7 @@ class SimulatorImpl {
     // sched_idle_rq(): every runnable task is SCHED_IDLE.
     const bool sched_idle = c.nr_running > 0 && c.nr_sched_idle == c.nr_running;
     return (available ? kProbeAvailableIdle : 0) |
-           (sched_idle ? kProbeSchedIdle : 0);
+           (sched_idle ? sched_idle_bit_ : 0);
   }
   // Call after changing `cpu`'s mode, nr_running, ttwu_pending or
   // nr_sched_idle.
@@ -237,6 +245,12 @@ class SimulatorImpl {
   // Per CPU: the time its newidle walk has taken so far (curr_cost).
   std::vector<int64_t> newidle_walk_cost_ns_;
   std::vector<uint8_t> probe_;  // ProbeBits of each CPU
+  // kProbeSchedIdle, or 0 without SimConfig::sched_idle_fallback (before
+  // v5.4 no CPU is sched-idle to a wake-up).
+  uint8_t sched_idle_bit_ = kProbeSchedIdle;
+  // SimConfig::sis_cluster_scan and a CLS domain on some CPU: the kernel's
+  // sched_cluster_active (SchedView::cluster_scan_active()).
+  bool cluster_scan_active_ = false;
   // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;
@@ -300,11 +314,26 @@ class SimulatorImpl {
   std::vector<UtilEst> task_util_est_;
   std::vector<uint32_t> rq_util_est_;
   bool util_est_ = false;
+  // uclamp's bucket updates cost time: uclamp is on and either the static
+  // key is not modelled (before v5.9) or a task set a clamp
+  // (SimConfig::uclamp_static_key).
+  bool uclamp_costs_ = false;
+  // Per CPU: kernel work of a dequeue there (the uclamp_rq_dec() of a task
+  // going to sleep) that the next task switched in, or the idle entry,
+  // waits for.
+  std::vector<int64_t> dequeue_debt_ns_;
+  int64_t UclampUpdateNs(int cpu) const {
+    return KernelWorkNs(cpu, config_.uclamp_enqueue_cost_ns);
+  }
   // Per task, a pipe's mutex (SimConfig::pipe_lock_lines): kLockAsleep
   // while it sleeps for its turn, kLockGranted once its turn came (the
   // retried operation does not queue again).
   static constexpr uint8_t kLockAsleep = 1, kLockGranted = 2;
   std::vector<uint8_t> task_lock_;
+  // Per CPU, the address space loaded (cpu_tlbstate.loaded_mm): the
+  // TaskSpec::mm of the last task run there; the idle task keeps it (lazy
+  // TLB). -1: not declared. Outside Cpu, which is full.
+  std::vector<int32_t> loaded_mm_;
   // The pipe mutex's wait for task `id` on `cpu` before its operation on
   // `ch`: the spin to add to its kernel work (>= 0), or -1 when it went to
   // sleep until its turn (the caller reschedules; the op is retried).
@@ -675,6 +704,7 @@ class SimulatorImpl {
     uint8_t rt_priority = 0;
     int64_t working_set_bytes = -1;  // TaskSpec::working_set_bytes
     int64_t slice_ns = 0;            // TaskSpec::slice_ns
+    int32_t mm = -1;                 // TaskSpec::mm
   };
   std::vector<Program> programs_;
   std::vector<SpecInfo> specs_;
@@ -760,6 +790,7 @@ class SimulatorImpl {
   uint64_t events_ = 0;
   uint64_t lb_migrations_ = 0;
   uint64_t background_events_ = 0;
+  uint64_t mm_switches_avoided_ = 0;  // RunTotals::mm_switches_avoided
   int64_t stats_start_ns_ = 0;
 
   EventQueue queue_;

@@ -20,6 +20,7 @@ void SimulatorImpl::ResetStats() {
   events_ = 0;
   lb_migrations_ = 0;
   background_events_ = 0;
+  mm_switches_avoided_ = 0;
   placement_stats_ = PlacementStats();
   wakeup_latency_ = LatencyHistogram();
   for (TaskCounters& ts : task_stats_) {
@@ -92,6 +93,7 @@ SimStats SimulatorImpl::Stats() const {
     ts.exited = t.state == TaskState::kDead;
   }
   out.load_balance_migrations = lb_migrations_;
+  out.mm_switches_avoided = mm_switches_avoided_;
   out.background_events = background_events_;
   for (size_t i = 0; i < cpus_.size(); ++i) {
     int cpu = static_cast<int>(i);

@@ -110,6 +110,9 @@ struct RunTotals {
   PlacementStats placement;
   uint64_t migrations = 0;
   uint64_t context_switches = 0;
+  // Of those, switches between tasks of one mm (SimConfig::mm_switch_ns
+  // not charged).
+  uint64_t mm_switches_avoided = 0;
   uint64_t load_balance_migrations = 0;
   // Background kernel activity handled, all CPUs (timers, kworker and RCU
   // runs, device interrupts: docs/model.md "Run-to-run variability").

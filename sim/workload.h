@@ -88,6 +88,12 @@ struct TaskSpec {
   // custom slice from Linux 6.12 (SimConfig::task_slices), clamped to
   // 0.1-100 ms; 0 = the base slice. CFS and 6.6 ignore it.
   int64_t slice_ns = 0;
+  // The task's address space (mm). Tasks with the same mm >= 0, of this
+  // spec or another, are threads of one process: a switch between them
+  // needs no switch_mm (SimConfig::mm_switch_ns). -1 = not declared: every
+  // switch to the task is charged as an address-space switch (processes;
+  // the model before address spaces).
+  int mm = -1;
 };
 
 // The Add* helpers return the new element's index (the id programs and

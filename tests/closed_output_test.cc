@@ -72,8 +72,8 @@ TEST(ClosedOutputTest, RunStillWritesItsTracesAndResults) {
   std::ofstream(file) << kExperiment;
   const std::string out = (dir / "out").string();
   const Exit e =
-      RunWithClosedStdout({"experiments/schedsim", "run", file,
-                           "--trace=perfetto", "--out=" + out, "--jobs=1"});
+      RunWithClosedStdout({"cli/schedsim", "run", file, "--trace=perfetto",
+                           "--out=" + out, "--jobs=1"});
   EXPECT_FALSE(e.signaled) << "killed by signal " << e.code;
   EXPECT_EQ(e.code, 0);
   for (const char* name :

@@ -20,7 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "experiments/cli.h"
+#include "cli/cli.h"
 #include "gtest/gtest.h"
 #include "topology/presets.h"
 
@@ -184,7 +184,7 @@ TEST(DocsNamesTest, EveryCommandFlagAndPresetNamedExists) {
     auto it = help.find(cmd);
     if (it == help.end()) {
       std::ostringstream out, err;
-      const int code = experiments::RunCli({cmd, "--help"}, out, err);
+      const int code = cli::RunCli({cmd, "--help"}, out, err);
       it = help.emplace(cmd, code == 0 ? out.str() : "").first;
     }
     return it->second.empty() ? nullptr : &it->second;
@@ -243,6 +243,35 @@ TEST(DocsNamesTest, EveryCommandFlagAndPresetNamedExists) {
   EXPECT_GE(named_presets, 5);
   std::cout << commands << " invocations, " << flags << " flags, "
             << named_presets << " presets checked\n";
+}
+
+// Issue 43 #4: a machine added to the registry (topology::Presets()) is
+// documented: a row of docs/topology.md's "Built-in machines" (the NPS
+// modes of one part may share a row, `zen3-2s-nps1/2/4`), and the machine
+// lists of docs/cli.md and docs/experiments.md.
+TEST(DocsNamesTest, EveryBuiltInMachineIsDocumented) {
+  const std::string topology = ReadAll("docs/topology.md");
+  const size_t table = topology.find("## Built-in machines");
+  ASSERT_NE(table, std::string::npos);
+  const std::string machines = topology.substr(table);
+  const std::string cli = ReadAll("docs/cli.md");
+  const std::string experiments = ReadAll("docs/experiments.md");
+  ASSERT_FALSE(topology::Presets().empty());
+  for (const topology::PresetEntry& p : topology::Presets()) {
+    const std::string name = p.name;
+    const std::string quoted = "`" + name + "`";
+    std::string shared = quoted;  // `zen3-2s-nps1/2/4` for zen3-2s-nps2
+    const size_t nps = name.rfind("-nps");
+    if (nps != std::string::npos) shared = "`" + name.substr(0, nps + 4);
+    EXPECT_TRUE(machines.find(quoted) != std::string::npos ||
+                machines.find(shared) != std::string::npos)
+        << name << ": no row in docs/topology.md, \"Built-in machines\"";
+    EXPECT_NE(cli.find(quoted), std::string::npos)
+        << name << ": not in docs/cli.md's machine lists";
+    EXPECT_NE(experiments.find(quoted), std::string::npos)
+        << name << ": not in docs/experiments.md's machine list";
+    EXPECT_NE(std::string(p.summary), "") << name;
+  }
 }
 
 // The scan itself: what it must catch.

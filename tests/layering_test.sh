@@ -56,6 +56,7 @@ expect_not_visible //platform/drivers/layer_probe:drivers_uses_sim \
   //sim:simulator
 expect_not_visible //topology/testing/layer_probe:topology_uses_platform \
   //platform:cpufreq
+expect_not_visible //api/testing/layer_probe:api_uses_cli //cli:cli
 expect_visible //experiments/testing/layer_probe:experiments_uses_sim
 
 echo "layering: $passed passed, $failed failed"

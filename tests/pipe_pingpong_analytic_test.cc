@@ -19,6 +19,7 @@
 // CPU).
 
 #include <memory>
+#include <string>
 
 #include "gtest/gtest.h"
 #include "sim/builtin_policies.h"
@@ -126,6 +127,60 @@ TEST(PipePingPongAnalyticTest, QosLimitBetweenStatesPicksC1E) {
   Result r = RunPingPong(/*pm_qos_latency_ns=*/10000);  // C1E: 10 us advertised
   EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 0.01 * r.expected_ns);
   EXPECT_NEAR(r.round_trip_ns, r.expected_ns, 1.0);  // in fact exact
+}
+
+// Threads against processes (TaskSpec::mm): both tasks on CPU 0, so every
+// switch goes from one to the other. Processes pay context_switch_ns per
+// switch, threads of one mm that less mm_switch_ns (context_switch() calls
+// switch_mm_irqs_off() only for another mm): the round trip, two switches,
+// differs by exactly 2 x mm_switch_ns. Across two CPUs each CPU returns
+// from idle to the task it ran last, whose mm is still loaded (lazy TLB),
+// so even two processes with declared mms save it.
+double RoundTripNs(const std::string& affinity_b, int mm_a, int mm_b,
+                   uint64_t* avoided) {
+  absl::StatusOr<topology::Topology> topo =
+      topology::MakePreset("skylake-e3-1240v5");
+  EXPECT_TRUE(topo.ok());
+  SimConfig config;
+  config.noise_scale = 0;
+  config.turbo = false;
+  config.pm_qos_latency_ns = 0;
+  Workload w = PingPong();
+  w.tasks[1].affinity = affinity_b;
+  w.tasks[0].mm = mm_a;
+  w.tasks[1].mm = mm_b;
+  PerformanceGovernor freq;
+  FitIdleGovernor idle;
+  PrevTargetPlacement place;
+  absl::StatusOr<std::unique_ptr<Simulator>> sim =
+      Simulator::Create(*topo, config, w, {&freq, &idle, &place}, 1);
+  EXPECT_TRUE(sim.ok()) << sim.status();
+  EXPECT_TRUE((*sim)->RunFor(Milliseconds(20)).ok());
+  (*sim)->ResetStats();
+  EXPECT_TRUE((*sim)->RunFor(Milliseconds(200)).ok());
+  SimStats s = (*sim)->Stats();
+  EXPECT_GT(s.metrics[0].count, 100u);
+  *avoided = s.mm_switches_avoided;
+  return s.metrics[0].latency_ns.mean();
+}
+
+TEST(PipePingPongAnalyticTest, ThreadsSaveTheMmSwitchOnEachSwitch) {
+  const SimConfig c;
+  uint64_t avoided = 0;
+  const double processes = RoundTripNs("0", -1, -1, &avoided);
+  EXPECT_EQ(avoided, 0u);
+  const double two_mms = RoundTripNs("0", 1, 2, &avoided);
+  EXPECT_EQ(avoided, 0u);
+  EXPECT_NEAR(two_mms, processes, 1.0);
+  const double threads = RoundTripNs("0", 0, 0, &avoided);
+  EXPECT_GT(avoided, 200u);
+  EXPECT_NEAR(processes - threads, 2.0 * c.mm_switch_ns, 1.0);
+  // Two CPUs: each returns from idle to the mm it left loaded.
+  const double apart = RoundTripNs("1", -1, -1, &avoided);
+  EXPECT_EQ(avoided, 0u);
+  const double apart_mms = RoundTripNs("1", 1, 2, &avoided);
+  EXPECT_GT(avoided, 200u);
+  EXPECT_NEAR(apart - apart_mms, 2.0 * c.mm_switch_ns, 1.0);
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/cli.h"
+#include "cli/cli.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "topology/presets.h"
@@ -34,7 +34,7 @@ struct Result {
 
 Result Schedsim(std::vector<std::string> args) {
   std::ostringstream out, err;
-  int code = experiments::RunCli(args, out, err);
+  int code = cli::RunCli(args, out, err);
   return {code, out.str(), err.str()};
 }
 

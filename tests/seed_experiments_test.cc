@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "experiments/cli.h"
+#include "cli/cli.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 
@@ -21,10 +21,9 @@ namespace {
 
 nlohmann::json RunExperiment(const std::string& file) {
   std::ostringstream out, err;
-  int code =
-      experiments::RunCli({"run", "experiments/examples/" + file,
-                           "--format=json", "--iterations=1", "--jobs=2"},
-                          out, err);
+  int code = cli::RunCli({"run", "experiments/examples/" + file,
+                          "--format=json", "--iterations=1", "--jobs=2"},
+                         out, err);
   EXPECT_EQ(code, 0) << err.str();
   return code == 0 ? nlohmann::json::parse(out.str()) : nlohmann::json();
 }
@@ -41,8 +40,7 @@ nlohmann::json RunExperimentText(const std::string& name,
     f << text;
   }
   std::ostringstream out, err;
-  int code =
-      experiments::RunCli({"run", file, "--format=json", "--jobs=2"}, out, err);
+  int code = cli::RunCli({"run", file, "--format=json", "--jobs=2"}, out, err);
   EXPECT_EQ(code, 0) << err.str();
   return code == 0 ? nlohmann::json::parse(out.str()) : nlohmann::json();
 }

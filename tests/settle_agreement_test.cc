@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/cli.h"
+#include "cli/cli.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 
@@ -45,7 +45,7 @@ nlohmann::json RunCliJson(const std::vector<std::string>& extra) {
   std::vector<std::string> args = {"run", file, "--format=json", "--jobs=1"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::ostringstream out, err;
-  const int code = experiments::RunCli(args, out, err);
+  const int code = cli::RunCli(args, out, err);
   EXPECT_EQ(code, 0) << err.str();
   return code == 0 ? nlohmann::json::parse(out.str()) : nlohmann::json();
 }
@@ -108,9 +108,8 @@ TEST(SettleAgreementTest, AnEndlessRunExtrapolatesTimeLoopsAtTheRate) {
       "variants": [{"name": "a"}]})";
   }
   std::ostringstream out, err;
-  ASSERT_EQ(
-      experiments::RunCli({"run", file, "--format=json", "--jobs=1"}, out, err),
-      0)
+  ASSERT_EQ(cli::RunCli({"run", file, "--format=json", "--jobs=1"}, out, err),
+            0)
       << err.str();
   const nlohmann::json r = nlohmann::json::parse(out.str());
   const nlohmann::json& run = OnlyRun(r);

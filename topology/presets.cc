@@ -341,41 +341,60 @@ absl::StatusOr<Topology> Zen2Epyc7742() {
 
 }  // namespace
 
+const std::vector<PresetEntry>& Presets() {
+  namespace in = presets_internal;
+  static const auto* presets = new std::vector<PresetEntry>{
+      {"skylake-e3-1240v5",
+       "Intel Xeon E3-1240 v5 (Skylake): 4C/8T, one 8 MiB LLC, HWP",
+       &SkylakeE31240v5},
+      {"zen3-2s-nps1", "2x AMD EPYC 7713-class (Zen3), NPS1: 2x 64C/128T",
+       [] { return Zen3TwoSocket(1); }},
+      {"zen3-2s-nps2", "2x AMD EPYC 7713-class (Zen3), NPS2: 4 NUMA nodes",
+       [] { return Zen3TwoSocket(2); }},
+      {"zen3-2s-nps4", "2x AMD EPYC 7713-class (Zen3), NPS4: 8 NUMA nodes",
+       [] { return Zen3TwoSocket(4); }},
+      {"sandybridge-2s-e5-2690",
+       "2x Intel Xeon E5-2690 (Sandy Bridge-EP): 2x 8C/16T",
+       &in::SandyBridgeEpE52690},
+      {"ivybridge-2s-e5-2690v2",
+       "2x Intel Xeon E5-2690 v2 (Ivy Bridge-EP): 2x 10C/20T",
+       &in::IvyBridgeEpE52690v2},
+      {"sandybridge-i7-2600k",
+       "Intel Core i7-2600K (Sandy Bridge client): 4C/8T",
+       &in::SandyBridgeI72600k},
+      {"braswell-n3050", "Intel Celeron N3050 (Braswell): 2 cores, no HWP",
+       &in::BraswellN3050},
+      {"apollolake-j3455", "Intel Celeron J3455 (Apollo Lake): 4 cores, no HWP",
+       &in::ApolloLakeJ3455},
+      {"skylake-2s-8170m",
+       "2x Intel Xeon Platinum 8170M (Skylake-SP): 2x 26C/52T, pepc's sklep0",
+       &in::SkylakeSp8170m},
+      {"zen3-2s-7543", "2x AMD EPYC 7543 (Zen3 Milan): pepc's milan0",
+       &Zen3Epyc7543},
+      {"zen2-2s-7742", "2x AMD EPYC 7742 (Zen2 Rome): pepc's rome0",
+       &Zen2Epyc7742},
+      {"juno-r0", "Arm Juno r0 big.LITTLE: 2 Cortex-A57 + 4 Cortex-A53",
+       &in::JunoR0},
+      {"kunpeng920-2s-4826",
+       "2x HiSilicon Kunpeng 920-4826: 2x 48 cores, 4-core clusters (CLS)",
+       &in::Kunpeng920TwoSocket},
+  };
+  return *presets;
+}
+
 const std::vector<std::string>& PresetNames() {
-  static const auto* names =
-      new std::vector<std::string>{"skylake-e3-1240v5",
-                                   "zen3-2s-nps1",
-                                   "zen3-2s-nps2",
-                                   "zen3-2s-nps4",
-                                   "sandybridge-2s-e5-2690",
-                                   "ivybridge-2s-e5-2690v2",
-                                   "sandybridge-i7-2600k",
-                                   "braswell-n3050",
-                                   "apollolake-j3455",
-                                   "skylake-2s-8170m",
-                                   "zen3-2s-7543",
-                                   "zen2-2s-7742",
-                                   "juno-r0"};
+  static const auto* names = [] {
+    auto* v = new std::vector<std::string>;
+    for (const PresetEntry& p : Presets()) v->push_back(p.name);
+    return v;
+  }();
   return *names;
 }
 
 absl::StatusOr<Topology> MakePreset(absl::string_view name) {
-  if (name == "skylake-e3-1240v5") return SkylakeE31240v5();
-  if (name == "zen3-2s-nps1") return Zen3TwoSocket(1);
-  if (name == "zen3-2s-nps2") return Zen3TwoSocket(2);
-  if (name == "zen3-2s-nps4") return Zen3TwoSocket(4);
-  if (name == "sandybridge-2s-e5-2690")
-    return presets_internal::SandyBridgeEpE52690();
-  if (name == "ivybridge-2s-e5-2690v2")
-    return presets_internal::IvyBridgeEpE52690v2();
-  if (name == "sandybridge-i7-2600k")
-    return presets_internal::SandyBridgeI72600k();
-  if (name == "braswell-n3050") return presets_internal::BraswellN3050();
-  if (name == "apollolake-j3455") return presets_internal::ApolloLakeJ3455();
-  if (name == "skylake-2s-8170m") return presets_internal::SkylakeSp8170m();
-  if (name == "zen3-2s-7543") return Zen3Epyc7543();
-  if (name == "zen2-2s-7742") return Zen2Epyc7742();
-  if (name == "juno-r0") return presets_internal::JunoR0();
+  for (const PresetEntry& p : Presets()) {
+    if (name == p.name) return p.make();
+  }
   return absl::NotFoundError(absl::StrCat(
       "unknown machine '", name,
       "'; built-in machines: ", absl::StrJoin(PresetNames(), ", ")));

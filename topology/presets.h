@@ -26,7 +26,22 @@
 
 namespace schedsim::topology {
 
-// The preset names, in a stable order.
+// One built-in machine of the registry: its name (the CLI's --machine, an
+// experiment's "machine"), one line on what it is, and its builder (which
+// writes each number's source beside it).
+struct PresetEntry {
+  const char* name;
+  const char* summary;
+  absl::StatusOr<Topology> (*make)();
+};
+
+// The registry: every built-in machine, in a stable order. Adding a
+// machine is one entry here (presets.cc) plus its builder and its data
+// (docs/topology.md, "Adding a machine"); the tests check that each entry
+// builds, is valid and is documented.
+const std::vector<PresetEntry>& Presets();
+
+// The preset names, in the registry's order.
 const std::vector<std::string>& PresetNames();
 
 // The preset called `name`; NotFound listing the known names otherwise.

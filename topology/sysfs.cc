@@ -102,6 +102,17 @@ absl::Status Importer::ReadCpuList() {
           tree_.Path(CpuPath(cpu)),
           " not found: expected a directory for each CPU in ", source));
     }
+    // Issue 49 #13: a CPU directory that cannot be read (permissions)
+    // gave a CPU without topology or caches, so another machine, with no
+    // note. Refuse it as a file that cannot be read.
+    const std::string unreadable = tree_.ListError(CpuPath(cpu));
+    if (!unreadable.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          tree_.Path(CpuPath(cpu)), ": cannot read this CPU's directory (",
+          unreadable,
+          "); expected every CPU directory of the tree to be readable (a "
+          "capture made as root keeps them so)"));
+    }
   }
   for (size_t i = 0; i < cpus_.size(); ++i) {
     sim_of_[cpus_[i]] = static_cast<int>(i);
@@ -333,7 +344,7 @@ absl::Status Importer::ReadDistances(const std::vector<int>& node_ids,
 
 // Package, core and LLC of every CPU; adds the CPUs to the builder.
 absl::Status Importer::PlaceCpus() {
-  GroupIds package_ids, core_ids, llc_ids;
+  GroupIds package_ids, core_ids, llc_ids, cluster_ids;
   bool pkg_from_die = false, pkg_default = false, pkg_unknown_id = false;
   std::string core_source;
   bool core_default = false, llc_default = false;
@@ -419,6 +430,14 @@ absl::Status Importer::PlaceCpus() {
     }
 
     builder_.AddCpu(sim, package, node_of_[i], llc, core);
+
+    // Cluster (topology/cluster_cpus_list, v5.16+): the scheduler's CLS
+    // level. Absent on older kernels: no clusters.
+    SCHEDSIM_ASSIGN_OR_RETURN(std::optional<std::vector<int>> cluster,
+                              OptCpuList(file("cluster_cpus_list")));
+    if (cluster.has_value()) {
+      builder_.SetCluster(sim, cluster_ids.Id({LowestOf(*cluster, sim)}));
+    }
   }
   if (!core_source.empty()) {
     Warn(absl::StrCat(

@@ -69,6 +69,13 @@ class SysfsTree {
     std::error_code ec;
     return std::filesystem::is_directory(Path(rel), ec);
   }
+  // Why directory `rel` cannot be listed ("" when it can): a CPU
+  // directory the reader may not enter reads as a CPU with no attributes.
+  std::string ListError(absl::string_view rel) const {
+    std::error_code ec;
+    std::filesystem::directory_iterator it(Path(rel), ec);
+    return ec ? ec.message() : std::string();
+  }
   bool Exists(absl::string_view rel) const {
     std::error_code ec;
     return std::filesystem::exists(Path(rel), ec);

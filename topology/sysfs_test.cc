@@ -3,6 +3,8 @@
 #include "topology/sysfs.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -496,6 +498,34 @@ TEST(SysfsImportTest, CompleteTreeNeedsNoInference) {
   EXPECT_THAT(t->warnings(), ElementsAre(HasSubstr("vendor taken as")));
 }
 
+// topology/cluster_cpus_list (v5.16+) gives each CPU's cluster, the CLS
+// scheduling level: package 0's two cores (with their SMT siblings) form
+// one cluster, package 1 has a cluster per core. Without the file, each
+// CPU's cluster is its core.
+TEST(SysfsImportTest, ClusterCpusListGivesTheClusters) {
+  std::vector<std::string> lines = FullMachineLines();
+  // Package 0: one cluster of both cores; package 1: a cluster per core.
+  const char* const clusters[8] = {"0-1,4-5", "0-1,4-5", "2,6", "3,7",
+                                   "0-1,4-5", "0-1,4-5", "2,6", "3,7"};
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    lines = With(lines,
+                 absl::StrCat("devices/system/cpu/cpu", cpu,
+                              "/topology/cluster_cpus_list"),
+                 clusters[cpu]);
+  }
+  absl::StatusOr<Topology> t =
+      LoadTopologyFromSysfs(Tree("clusters", lines), "clusters");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->has_clusters());
+  EXPECT_EQ(t->cluster_span(1).ToList(), "0-1,4-5");
+  EXPECT_EQ(t->cluster_span(6).ToList(), "2,6");
+  absl::StatusOr<Topology> plain =
+      LoadTopologyFromSysfs(Tree("full", FullMachineLines()), "full");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_FALSE(plain->has_clusters());
+  EXPECT_EQ(plain->cluster_span(1).ToList(), "1,5");
+}
+
 TEST(SysfsImportTest, BareTreeDegradesWithWarnings) {
   const std::string root =
       Tree("bare", {"ro|/sys/devices/system/cpu/online|0-3",
@@ -574,6 +604,45 @@ TEST(SysfsImportTest, CpusOfDifferentMaximumFrequencyAreNoted) {
   t = LoadTopologyFromSysfs(Tree("alike", FullMachineLines()));
   ASSERT_TRUE(t.ok()) << t.status();
   EXPECT_THAT(t->warnings(), Not(Contains(HasSubstr("differ in cpuinfo"))));
+}
+
+// Issue 49 #13: an unreadable cpu1 directory gave another machine (a CPU
+// without topology or caches) with no note. Root reads any directory, so
+// under root the import runs in a child that gives up root first; the tree
+// is under /tmp so that the child may reach it.
+TEST(SysfsImportTest, AnUnreadableCpuDirectoryIsRefused) {
+  char dir[] = "/tmp/schedsim-sysfs-unreadable.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string root = dir;
+  ASSERT_TRUE(
+      LayOutPepcCaptureText(absl::StrJoin(FullMachineLines(), "\n"), root)
+          .ok());
+  ASSERT_TRUE(LoadTopologyFromSysfs(root).ok());
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    chmod(e.path().c_str(), e.is_directory() ? 0755 : 0644);
+  }
+  chmod(root.c_str(), 0755);
+  const std::string cpu1 = root + "/devices/system/cpu/cpu1";
+  ASSERT_EQ(chmod(cpu1.c_str(), 0), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(3);
+    absl::StatusOr<Topology> t = LoadTopologyFromSysfs(root);
+    if (t.ok()) _exit(1);
+    const std::string m(t.status().message());
+    _exit(m.find(cpu1 + ": cannot read this CPU's directory (") == 0 &&
+                  m.find("Permission denied") != std::string::npos
+              ? 0
+              : 2);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  chmod(cpu1.c_str(), 0755);
+  std::filesystem::remove_all(root);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0)
+      << "1: imported; 2: another message; 3: could not drop root";
 }
 
 // Issue 49 #13: a FIFO, a device or a file over 64 KiB where an attribute

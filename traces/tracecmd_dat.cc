@@ -321,6 +321,11 @@ absl::Status TryReadInChild(const std::string& path) {
 
 absl::StatusOr<std::unique_ptr<TraceCmdReader>> TraceCmdReader::Open(
     const std::string& path) {
+  // Issue 49 #16: libtracecmd and libtraceevent print their own warnings
+  // (raw bytes of a malformed file among them) on stderr; every failure
+  // here becomes one message naming the file instead.
+  tracecmd_set_loglevel(TEP_LOG_NONE);
+  tep_set_loglevel(TEP_LOG_NONE);
   if (!g_in_trial_child) {
     // Only a regular file is worth a child (and a FIFO would block it).
     absl::StatusOr<int> fd =
@@ -336,11 +341,16 @@ absl::StatusOr<std::unique_ptr<TraceCmdReader>> TraceCmdReader::Open(
   auto impl = std::make_unique<Impl>();
   impl->handle = tracecmd_open_head(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS);
   if (impl->handle == nullptr) {
-    return absl::DataLossError(
-        absl::StrCat(path,
-                     ": cannot read the trace-cmd headers (truncated or "
-                     "corrupt file, or an unsupported file version ",
-                     *version, ")"));
+    // Issue 49 #16: "an unsupported file version 6" was said of a version
+    // this reader supports (libtracecmd 3.1 reads 6 and 7).
+    const bool supported = *version == 6 || *version == 7;
+    return absl::DataLossError(absl::StrCat(
+        path, ": cannot read the trace-cmd headers (",
+        supported ? absl::StrCat("truncated or corrupt file; its file version ",
+                                 *version, " is one this reader supports")
+                  : absl::StrCat("file version ", *version,
+                                 ", expected 6 or 7, or a corrupt file"),
+        ")"));
   }
   if (tracecmd_init_data(impl->handle) < 0) {
     AbandonHandle(impl->handle);

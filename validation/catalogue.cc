@@ -2,21 +2,41 @@
 
 #include "validation/catalogue.h"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 
 namespace schedsim::validation {
 
 // Defined in the generated catalogue_data.cc (BUILD: the genrule
 // "catalogue_data").
-extern const char kCatalogueJson[];
+struct CatalogueFileData {
+  const char* name;
+  const char* text;
+};
+extern const CatalogueFileData kCatalogueFiles[];
+extern const int kCatalogueFileCount;
 extern const char kFloorJson[];
+
+const std::vector<Measure>& Measures() {
+  static const auto* list = new std::vector<Measure>{
+      {"c0_pct_busiest_cpu", "%",
+       "the C0 residency of the run's busiest CPU, as turbostat's %c0 of the "
+       "CPU a single-threaded server runs on"},
+      {"c0_pct_mean", "%", "the C0 residency averaged over every CPU"},
+      {"context_switches_per_s", "1/s", "context switches per second"},
+      {"migrations_per_s", "1/s", "task migrations per second"},
+  };
+  return *list;
+}
 
 namespace {
 
@@ -156,7 +176,8 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
       j, path,
       {"id", "seed", "benchmark", "point", "source", "where", "note",
        "published", "not_expressible", "experiment", "machine", "params",
-       "variant", "absolute", "absolute_reason"},
+       "variant", "absolute", "absolute_reason", "quick", "kernel",
+       "measure"},
       "a row"));
   for (const char* key :
        {"id", "seed", "benchmark", "point", "where", "published"}) {
@@ -195,6 +216,36 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
   SCHEDSIM_ASSIGN_OR_RETURN(
       row.published,
       ParsePublished(r, j["published"], JsonField(path, "published")));
+  if (j.contains("kernel")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        row.kernel,
+        r.Name(j["kernel"], JsonField(path, "kernel"), "a kernel version"));
+  }
+  if (j.contains("quick")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(row.quick,
+                              r.Bool(j["quick"], JsonField(path, "quick")));
+  }
+  if (j.contains("measure")) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        row.measure,
+        r.Name(j["measure"], JsonField(path, "measure"), "a measure name"));
+    std::vector<std::string> names;
+    const Measure* m = nullptr;
+    for (const Measure& x : Measures()) {
+      names.push_back(x.name);
+      if (row.measure == x.name) m = &x;
+    }
+    if (m == nullptr) {
+      return r.Error(JsonField(path, "measure"),
+                     absl::StrCat("unknown measure \"", row.measure,
+                                  "\"; known: ", absl::StrJoin(names, ", ")));
+    }
+    if (row.published.unit != m->unit) {
+      return r.Error(JsonField(path, "published.unit"),
+                     absl::StrCat("measure \"", m->name, "\" is in \"", m->unit,
+                                  "\", got \"", row.published.unit, "\""));
+    }
+  }
   if (j.contains("not_expressible")) {
     SCHEDSIM_ASSIGN_OR_RETURN(
         row.not_expressible,
@@ -261,20 +312,21 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
 }
 
 // "mismatch_why": {"<seed>/<benchmark>" or "<row id>": "sentence"}. Each key
-// must name at least one row, so a renamed row cannot leave a stale
-// explanation behind.
-absl::Status ApplyMismatchWhy(const JsonFileReader& r, const Json& j,
-                              Catalogue* c) {
+// must name at least one row of the whole catalogue, so a renamed row cannot
+// leave a stale explanation behind, and only one file may explain a key.
+absl::Status CollectMismatchWhy(const JsonFileReader& r, const Json& j,
+                                const Catalogue& c,
+                                std::map<std::string, std::string>* by_key,
+                                std::map<std::string, std::string>* key_file) {
   SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(
       j, "mismatch_why", "explanations keyed by row id or seed/benchmark"));
-  std::map<std::string, std::string> by_key;
   for (const auto& item : j.items()) {
     const std::string path = JsonField("mismatch_why", item.key());
     SCHEDSIM_ASSIGN_OR_RETURN(
         std::string why,
         r.Name(item.value(), path, "a sentence saying why the model misses"));
     bool found = false;
-    for (const Row& row : c->rows) {
+    for (const Row& row : c.rows) {
       if (row.id == item.key() ||
           absl::StrCat(row.seed, "/", row.benchmark) == item.key()) {
         found = true;
@@ -286,8 +338,17 @@ absl::Status ApplyMismatchWhy(const JsonFileReader& r, const Json& j,
                      "names no row (expected a row id or "
                      "\"<seed>/<benchmark>\")");
     }
-    by_key.emplace(item.key(), std::move(why));
+    auto [it, inserted] = key_file->emplace(item.key(), r.filename());
+    if (!inserted) {
+      return r.Error(path, absl::StrCat("already explained in ", it->second));
+    }
+    by_key->emplace(item.key(), std::move(why));
   }
+  return absl::OkStatus();
+}
+
+void ApplyMismatchWhy(const std::map<std::string, std::string>& by_key,
+                      Catalogue* c) {
   for (Row& row : c->rows) {
     auto it = by_key.find(row.id);
     if (it == by_key.end()) {
@@ -295,62 +356,219 @@ absl::Status ApplyMismatchWhy(const JsonFileReader& r, const Json& j,
     }
     if (it != by_key.end()) row.mismatch_why = it->second;
   }
-  return absl::OkStatus();
 }
+
+// One file of the catalogue, parsed as JSON, with its reader (which names
+// the file in errors).
+struct LoadedFile {
+  JsonFileReader reader;
+  Json root;
+};
 
 }  // namespace
 
-absl::StatusOr<Catalogue> ParseCatalogue(const std::string& text,
-                                         const std::string& filename) {
-  JsonFileReader r(filename);
-  Json root;
-  SCHEDSIM_RETURN_IF_ERROR(r.ParseText(text, &root));
-  SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(root, "", "a catalogue"));
-  SCHEDSIM_RETURN_IF_ERROR(r.CheckKeys(
-      root, "", {"about", "sources", "experiments", "rows", "mismatch_why"},
-      "a catalogue"));
-  for (const char* key : {"sources", "experiments", "rows"}) {
-    if (!root.contains(key)) {
-      return r.Error("", absl::StrCat("missing \"", key, "\""));
-    }
+absl::StatusOr<Catalogue> ParseCatalogueFiles(
+    const std::vector<CatalogueFile>& files, const std::string& name) {
+  if (files.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": no catalogue files (expected *.json)"));
   }
   Catalogue c;
-  c.filename = filename;
-  SCHEDSIM_RETURN_IF_ERROR(
-      r.ExpectObject(root["sources"], "sources", "the sources by seed"));
-  c.sources = root["sources"];
-  SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(root["experiments"], "experiments",
-                                          "the experiment templates"));
-  for (const auto& item : root["experiments"].items()) {
-    SCHEDSIM_ASSIGN_OR_RETURN(
-        ExperimentTemplate t,
-        ParseTemplate(r, item.key(), item.value(),
-                      JsonField("experiments", item.key())));
-    c.experiments.emplace(item.key(), std::move(t));
-  }
-  SCHEDSIM_RETURN_IF_ERROR(r.ExpectArray(root["rows"], "rows", "the rows"));
-  std::set<std::string> ids;
-  for (size_t i = 0; i < root["rows"].size(); ++i) {
-    const std::string path = JsonElement("rows", i);
-    SCHEDSIM_ASSIGN_OR_RETURN(Row row, ParseRow(r, root["rows"][i], path, c));
-    if (!ids.insert(row.id).second) {
-      return r.Error(JsonField(path, "id"),
-                     absl::StrCat("duplicate id \"", row.id, "\""));
+  c.filename = name;
+  c.sources = Json::object();
+  std::vector<LoadedFile> loaded;
+  loaded.reserve(files.size());
+  // Where each source and template came from, for duplicate errors.
+  std::map<std::string, std::string> source_file;
+  std::map<std::string, std::string> template_file;
+  // The one document the files make (Catalogue::text).
+  Json about;
+  Json merged_experiments = Json::object();
+  Json merged_rows = Json::array();
+  Json merged_why = Json::object();
+  // Pass 1: every file's sources and templates, so that a row may name a
+  // template of another file.
+  for (const CatalogueFile& f : files) {
+    loaded.push_back({JsonFileReader(f.name), Json()});
+    const JsonFileReader& r = loaded.back().reader;
+    Json& root = loaded.back().root;
+    SCHEDSIM_RETURN_IF_ERROR(r.ParseText(f.text, &root));
+    SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(root, "", "a catalogue"));
+    SCHEDSIM_RETURN_IF_ERROR(r.CheckKeys(
+        root, "", {"about", "sources", "experiments", "rows", "mismatch_why"},
+        "a catalogue"));
+    for (const char* key : {"sources", "experiments", "rows"}) {
+      if (!root.contains(key)) {
+        return r.Error("", absl::StrCat("missing \"", key, "\""));
+      }
     }
-    c.rows.push_back(std::move(row));
+    if (root.contains("about") && about.is_null()) about = root["about"];
+    SCHEDSIM_RETURN_IF_ERROR(
+        r.ExpectObject(root["sources"], "sources", "the sources by seed"));
+    for (const auto& item : root["sources"].items()) {
+      auto [it, inserted] = source_file.emplace(item.key(), f.name);
+      if (!inserted) {
+        return r.Error(JsonField("sources", item.key()),
+                       absl::StrCat("source \"", item.key(),
+                                    "\" is already in ", it->second));
+      }
+      c.sources[item.key()] = item.value();
+    }
+    SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(root["experiments"], "experiments",
+                                            "the experiment templates"));
+    for (const auto& item : root["experiments"].items()) {
+      const std::string path = JsonField("experiments", item.key());
+      auto [it, inserted] = template_file.emplace(item.key(), f.name);
+      if (!inserted) {
+        return r.Error(path, absl::StrCat("template \"", item.key(),
+                                          "\" is already in ", it->second));
+      }
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          ExperimentTemplate t,
+          ParseTemplate(r, item.key(), item.value(), path));
+      c.experiments.emplace(item.key(), std::move(t));
+      merged_experiments[item.key()] = item.value();
+    }
+    SCHEDSIM_RETURN_IF_ERROR(r.ExpectArray(root["rows"], "rows", "the rows"));
   }
-  if (root.contains("mismatch_why")) {
-    SCHEDSIM_RETURN_IF_ERROR(ApplyMismatchWhy(r, root["mismatch_why"], &c));
+  // Pass 2: the rows, in file order.
+  std::map<std::string, std::string> id_file;
+  for (const LoadedFile& f : loaded) {
+    const Json& rows = f.root["rows"];
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const std::string path = JsonElement("rows", i);
+      SCHEDSIM_ASSIGN_OR_RETURN(Row row, ParseRow(f.reader, rows[i], path, c));
+      auto [it, inserted] = id_file.emplace(row.id, f.reader.filename());
+      if (!inserted) {
+        return f.reader.Error(
+            JsonField(path, "id"),
+            absl::StrCat("duplicate id \"", row.id, "\"",
+                         it->second == f.reader.filename()
+                             ? std::string()
+                             : absl::StrCat(" (also in ", it->second, ")")));
+      }
+      c.rows.push_back(std::move(row));
+      merged_rows.push_back(rows[i]);
+    }
+  }
+  // Pass 3: the explanations, which may name any file's rows.
+  std::map<std::string, std::string> by_key;
+  std::map<std::string, std::string> key_file;
+  for (const LoadedFile& f : loaded) {
+    if (!f.root.contains("mismatch_why")) continue;
+    SCHEDSIM_RETURN_IF_ERROR(CollectMismatchWhy(
+        f.reader, f.root["mismatch_why"], c, &by_key, &key_file));
+    for (const auto& item : f.root["mismatch_why"].items()) {
+      merged_why[item.key()] = item.value();
+    }
+  }
+  ApplyMismatchWhy(by_key, &c);
+  // One file is carried as it is; several as the one document they make,
+  // which ParseCatalogue reads back as the same catalogue.
+  if (files.size() == 1) {
+    c.text = files[0].text;
+  } else {
+    Json merged = Json::object();
+    if (!about.is_null()) merged["about"] = about;
+    merged["sources"] = c.sources;
+    merged["experiments"] = merged_experiments;
+    merged["rows"] = merged_rows;
+    if (!merged_why.empty()) merged["mismatch_why"] = merged_why;
+    c.text = merged.dump(1) + "\n";
   }
   return c;
 }
 
-absl::string_view BuiltinCatalogueText() { return kCatalogueJson; }
+absl::StatusOr<Catalogue> ParseCatalogue(const std::string& text,
+                                         const std::string& filename) {
+  return ParseCatalogueFiles({{filename, text}}, filename);
+}
+
+absl::StatusOr<Catalogue> ReadCatalogue(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) {
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::string text, experiments::ReadFileText(path, "catalogue file"));
+    return ParseCatalogue(text, path);
+  }
+  std::vector<std::string> names;
+  for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::filesystem::path& p = it->path();
+    if (p.extension() == ".json") names.push_back(p.filename().string());
+  }
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": cannot list the directory: ", ec.message()));
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<CatalogueFile> files;
+  for (const std::string& n : names) {
+    const std::string file = (std::filesystem::path(path) / n).string();
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        std::string text, experiments::ReadFileText(file, "catalogue file"));
+    files.push_back({file, std::move(text)});
+  }
+  return ParseCatalogueFiles(files, path);
+}
+
+std::vector<CatalogueFile> BuiltinCatalogueFiles() {
+  std::vector<CatalogueFile> files;
+  for (int i = 0; i < kCatalogueFileCount; ++i) {
+    files.push_back({kCatalogueFiles[i].name, kCatalogueFiles[i].text});
+  }
+  return files;
+}
+
 absl::string_view BuiltinFloorText() { return kFloorJson; }
 
 absl::StatusOr<Catalogue> BuiltinCatalogue() {
-  return ParseCatalogue(std::string(kCatalogueJson),
-                        "validation/catalogue.json");
+  return ParseCatalogueFiles(BuiltinCatalogueFiles(), "validation/catalogue");
+}
+
+std::string NotExpressibleList(const Catalogue& catalogue,
+                               const std::regex* only) {
+  // reason -> ("<seed>/<benchmark>", rows), both in catalogue order.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, int>>>>
+      reasons;
+  int total = 0;
+  for (const Row& row : catalogue.rows) {
+    if (row.not_expressible.empty()) continue;
+    if (only != nullptr && !std::regex_search(row.id, *only)) continue;
+    ++total;
+    auto r = std::find_if(reasons.begin(), reasons.end(), [&](const auto& x) {
+      return x.first == row.not_expressible;
+    });
+    if (r == reasons.end()) {
+      reasons.push_back({row.not_expressible, {}});
+      r = reasons.end() - 1;
+    }
+    const std::string table = absl::StrCat(row.seed, "/", row.benchmark);
+    auto t = std::find_if(r->second.begin(), r->second.end(),
+                          [&](const auto& x) { return x.first == table; });
+    if (t == r->second.end()) {
+      r->second.push_back({table, 1});
+    } else {
+      ++t->second;
+    }
+  }
+  if (total == 0) return "";
+  std::string out =
+      absl::StrCat("not expressible: ", total, " rows, ", reasons.size(),
+                   " reasons (the model's to-do list)\n");
+  for (const auto& [reason, tables] : reasons) {
+    std::vector<std::string> parts;
+    for (const auto& [table, n] : tables) {
+      parts.push_back(absl::StrCat(table, " (", n, ")"));
+    }
+    absl::StrAppend(&out, "- ", reason, "\n    ", absl::StrJoin(parts, ", "),
+                    "\n");
+  }
+  return out;
+}
+
+bool InTier(const Row& row, const std::string& tier) {
+  return tier != "quick" || row.quick;
 }
 
 RowClass Classify(const Published& published) {

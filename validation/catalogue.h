@@ -1,8 +1,9 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The validation catalogue: every table row of the published reports that
-// schedsim is judged against (validation/catalogue.json, compiled into the
-// program), each with the question it asks of the simulator.
+// schedsim is judged against (validation/catalogue/*.json, one file per
+// source, compiled into the program), each with the question it asks of the
+// simulator.
 //
 // A row is one published comparison: a benchmark at one point (client
 // count, group count, test) on one machine, a baseline kernel and a
@@ -30,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -72,6 +74,9 @@ struct Row {
   Published published;
   // Non-empty: the row cannot be expressed yet, and why.
   std::string not_expressible;
+  // The kernel version the report ran ("5.19"), for a row without a
+  // template (an expressible row's is its template's "kernel").
+  std::string kernel;
   // The experiment template, and what the row sets on it.
   std::string experiment;
   std::string machine;                         // "" = the template's
@@ -85,7 +90,25 @@ struct Row {
   // neutral disagreement: the catalogue's top-level "mismatch_why", keyed
   // by row id or by "<seed>/<benchmark>" (the row id wins). "" = none.
   std::string mismatch_why;
+  // False: the row runs in the full tier only, outside its source's
+  // quick-tier sample (docs/validation.md, "Tiers, seeds and statistics").
+  bool quick = true;
+  // A mechanism row (issue 46 #2): what the kernel measured rather than the
+  // benchmark's score, read from each run's report instead of the
+  // template's metric (kMeasures: "c0_pct_busiest_cpu", ...). "" = a
+  // benchmark row. Scored by the same rules, counted on its own summary
+  // line.
+  std::string measure;
 };
+
+// The mechanism measures a row may name, each read from a run's report
+// (experiments/reports.h RunReport): its name, unit and what it is.
+struct Measure {
+  const char* name;
+  const char* unit;
+  const char* what;
+};
+const std::vector<Measure>& Measures();
 
 // Iterations and durations of one tier.
 struct Tier {
@@ -106,7 +129,12 @@ struct ExperimentTemplate {
 };
 
 struct Catalogue {
+  // The file, or the directory or name of a catalogue of several files.
   std::string filename;
+  // The catalogue as one document: a single file's text as given, several
+  // files' merged into one (ParseCatalogue reads it back as the same
+  // catalogue). What a `validate --shard` partial carries.
+  std::string text;
   OrderedJson sources;  // seed -> {seed_file, subject, author, date, ...}
   std::map<std::string, ExperimentTemplate> experiments;
   std::vector<Row> rows;  // in the file's order
@@ -120,12 +148,44 @@ struct Catalogue {
 absl::StatusOr<Catalogue> ParseCatalogue(const std::string& text,
                                          const std::string& filename);
 
-// validation/catalogue.json as compiled into the program.
-absl::string_view BuiltinCatalogueText();
+// One file of a catalogue kept in several (validation/catalogue/: one file
+// per source).
+struct CatalogueFile {
+  std::string name;  // what errors name
+  std::string text;
+};
+
+// Parses the files as one catalogue, merged in the given order: each file
+// has a catalogue's keys; its rows keep their order after the earlier
+// files' rows; a row may name a template of any file and a "mismatch_why"
+// key any file's rows. A source, template, row id or "mismatch_why" key in
+// two files is an error naming both. Errors name the file and the JSON path
+// in it. `name` becomes Catalogue::filename.
+absl::StatusOr<Catalogue> ParseCatalogueFiles(
+    const std::vector<CatalogueFile>& files, const std::string& name);
+
+// A catalogue from `path`: a file, or a directory whose *.json files are
+// merged in file-name order (byte order), as the built-in one is.
+absl::StatusOr<Catalogue> ReadCatalogue(const std::string& path);
+
+// validation/catalogue/*.json as compiled into the program, in file-name
+// order, and the catalogue they make.
+std::vector<CatalogueFile> BuiltinCatalogueFiles();
 absl::StatusOr<Catalogue> BuiltinCatalogue();
 
 // validation/floor.json as compiled into the program.
 absl::string_view BuiltinFloorText();
+
+// The rows the model cannot express (`only`: those whose id it matches;
+// null = all), grouped by reason in catalogue order, each reason with its
+// "<seed>/<benchmark>" tables and row counts: the model's to-do list, which
+// `validate --list` ends with. "" when there are none.
+std::string NotExpressibleList(const Catalogue& catalogue,
+                               const std::regex* only);
+
+// Whether `row` belongs to `tier` ("quick" or "full"): every row is in the
+// full tier; the quick tier holds the rows with `quick` true.
+bool InTier(const Row& row, const std::string& tier);
 
 // How a row is scored (docs/validation.md): directional when |published
 // change| > 5% and, where the report marks significance, significant;

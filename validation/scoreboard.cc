@@ -211,12 +211,42 @@ Summary Summarize(const std::vector<ScoredRow>& rows, const std::string& tier) {
   Summary sum;
   sum.tier = tier;
   for (const ScoredRow& s : rows) {
-    ++sum.rows;
-    if (s.verdict == Verdict::kNotExpressible) ++sum.not_expressible;
-    if (s.simulated && s.simulated->identical) ++sum.identical;
     if (IsMiss(s.verdict) && s.row->mismatch_why.empty()) {
       sum.unexplained.push_back(s.row->id);
     }
+    if (!s.row->measure.empty()) {
+      Summary::Mechanism& m = sum.mechanism;
+      ++m.rows;
+      if (s.verdict == Verdict::kNotExpressible) ++m.not_expressible;
+      switch (s.row_class) {
+        case RowClass::kDirectional:
+          ++m.directional.rows;
+          if (s.verdict == Verdict::kMatch) {
+            ++m.directional.hits;
+            if (s.within_2x) ++m.size_within_2x;
+          }
+          break;
+        case RowClass::kNeutral:
+          ++m.neutral.rows;
+          if (s.verdict == Verdict::kNeutralAgree) ++m.neutral.hits;
+          break;
+        case RowClass::kAmbiguous:
+          ++m.ambiguous;
+          break;
+      }
+      if (s.row->absolute && s.row->not_expressible.empty()) {
+        ++m.absolute.rows;
+        if (std::isfinite(s.absolute_ratio) &&
+            s.absolute_ratio >= 1.0 / kAbsoluteFactor &&
+            s.absolute_ratio <= kAbsoluteFactor) {
+          ++m.absolute.hits;
+        }
+      }
+      continue;
+    }
+    ++sum.rows;
+    if (s.verdict == Verdict::kNotExpressible) ++sum.not_expressible;
+    if (s.simulated && s.simulated->identical) ++sum.identical;
     switch (s.row_class) {
       case RowClass::kDirectional:
         ++sum.directional.rows;
@@ -259,21 +289,47 @@ std::string SummaryLine(const Summary& s) {
       s.not_expressible, " not expressible)");
 }
 
+std::string MechanismLine(const Summary& s) {
+  const Summary::Mechanism& m = s.mechanism;
+  return absl::StrCat(
+      "mechanism rows: direction ",
+      CountPct(m.directional.hits, m.directional.rows), ", size within 2x ",
+      CountPct(m.size_within_2x, m.directional.rows), ", neutral ",
+      CountPct(m.neutral.hits, m.neutral.rows), ", absolute within 1.5x ",
+      CountPct(m.absolute.hits, m.absolute.rows), " (", m.rows, " rows, ",
+      m.ambiguous, " ambiguous, ", m.not_expressible, " not expressible)");
+}
+
 absl::StatusOr<Floor> ParseFloor(const std::string& text,
                                  const std::string& filename) {
   experiments::JsonFileReader r(filename);
   Json root;
   SCHEDSIM_RETURN_IF_ERROR(r.ParseText(text, &root));
   SCHEDSIM_RETURN_IF_ERROR(r.ExpectObject(root, "", "a floor"));
-  const std::vector<std::string> keys = {
-      "about",          "tier",          "direction_match",
-      "size_within_2x", "neutral_agree", "absolute_within_1_5x"};
+  const std::vector<std::string> keys = {"about",
+                                         "tier",
+                                         "sources",
+                                         "direction_match",
+                                         "size_within_2x",
+                                         "neutral_agree",
+                                         "absolute_within_1_5x"};
   SCHEDSIM_RETURN_IF_ERROR(r.CheckKeys(root, "", keys, "a floor"));
   Floor f;
   if (!root.contains("tier")) return r.Error("", "missing \"tier\"");
   SCHEDSIM_ASSIGN_OR_RETURN(f.tier, r.Name(root["tier"], "tier", "a tier"));
   if (f.tier != "quick" && f.tier != "full") {
     return r.Error("tier", "expected \"quick\" or \"full\"");
+  }
+  if (root.contains("sources")) {
+    SCHEDSIM_RETURN_IF_ERROR(
+        r.ExpectArray(root["sources"], "sources", "the sources counted"));
+    for (size_t i = 0; i < root["sources"].size(); ++i) {
+      SCHEDSIM_ASSIGN_OR_RETURN(
+          std::string s,
+          r.Name(root["sources"][i], experiments::JsonElement("sources", i),
+                 "a source number"));
+      f.sources.push_back(std::move(s));
+    }
   }
   struct Field {
     const char* key;
@@ -292,6 +348,20 @@ absl::StatusOr<Floor> ParseFloor(const std::string& text,
     *field.out = static_cast<int>(v);
   }
   return f;
+}
+
+Summary FloorSummary(const std::vector<ScoredRow>& rows, const Floor& floor) {
+  if (floor.sources.empty() || rows.empty()) {
+    return Summarize(rows, floor.tier);
+  }
+  std::vector<ScoredRow> mine;
+  for (const ScoredRow& s : rows) {
+    if (std::find(floor.sources.begin(), floor.sources.end(), s.row->seed) !=
+        floor.sources.end()) {
+      mine.push_back(s);
+    }
+  }
+  return Summarize(mine, floor.tier);
 }
 
 absl::Status CheckFloor(const Summary& summary, const Floor& floor) {
@@ -319,7 +389,7 @@ absl::Status CheckFloor(const Summary& summary, const Floor& floor) {
     return absl::FailedPreconditionError(
         absl::StrCat(summary.unexplained.size(),
                      " rows the model misses have no \"mismatch_why\" in "
-                     "validation/catalogue.json: ",
+                     "validation/catalogue/: ",
                      absl::StrJoin(summary.unexplained, ", ")));
   }
   return absl::OkStatus();
@@ -348,6 +418,19 @@ Json SummaryJson(const Summary& s) {
       {"within_1_5x", s.absolute.hits},
       {"within_1_5x_pct", Percent(s.absolute.hits, s.absolute.rows)}};
   j["line"] = SummaryLine(s);
+  const Summary::Mechanism& m = s.mechanism;
+  j["mechanism"] = {
+      {"rows", m.rows},
+      {"not_expressible", m.not_expressible},
+      {"directional",
+       {{"rows", m.directional.rows},
+        {"direction_match", m.directional.hits},
+        {"size_within_2x", m.size_within_2x}}},
+      {"neutral", {{"rows", m.neutral.rows}, {"agree", m.neutral.hits}}},
+      {"ambiguous", {{"rows", m.ambiguous}}},
+      {"absolute",
+       {{"rows", m.absolute.rows}, {"within_1_5x", m.absolute.hits}}},
+      {"line", MechanismLine(s)}};
   return j;
 }
 
@@ -363,6 +446,8 @@ Json ScoreboardJson(const std::vector<ScoredRow>& rows,
     j["seed"] = r.seed;
     j["benchmark"] = r.benchmark;
     j["point"] = r.point;
+    // The mechanism measure, null for a benchmark row (its metric).
+    j["measure"] = r.measure.empty() ? Json(nullptr) : Json(r.measure);
     j["published"] = {{"baseline", r.published.baseline},
                       {"variant", r.published.variant},
                       {"unit", r.published.unit},
@@ -496,7 +581,7 @@ std::string WhySection(const std::vector<ScoredRow>& rows) {
   }
   if (groups.empty() && unexplained.empty()) return "";
   std::string out =
-      "\nWhy the model misses them (validation/catalogue.json, "
+      "\nWhy the model misses them (validation/catalogue/, "
       "\"mismatch_why\"):\n\n";
   for (const auto& [why, ids] : groups) {
     absl::StrAppend(&out, "- ", absl::StrJoin(ids, ", "), ": ", why, "\n");
@@ -537,6 +622,9 @@ std::string ScoreboardTable(const std::vector<ScoredRow>& rows,
                     absl::StrJoin(summary.unexplained, ", "), "\n");
   }
   absl::StrAppend(&out, "\nsummary: ", SummaryLine(summary), "\n");
+  if (summary.mechanism.rows > 0) {
+    absl::StrAppend(&out, "summary: ", MechanismLine(summary), "\n");
+  }
   return out;
 }
 
@@ -546,6 +634,11 @@ std::string ScoreboardMarkdown(const std::vector<ScoredRow>& rows,
   std::string out;
   absl::StrAppend(&out, "**Summary (", summary.tier, " tier):** ",
                   SummaryLine(summary), "\n\n");
+  if (summary.mechanism.rows > 0) {
+    absl::StrAppend(&out, "**Mechanism rows** (what the kernel measured, ",
+                    "not the benchmark's score; not in the line above): ",
+                    MechanismLine(summary), "\n\n");
+  }
   if (summary.direction_not_significant > 0) {
     const bool one = summary.direction_not_significant == 1;
     absl::StrAppend(&out, "Besides the direction matches, ",

@@ -141,6 +141,19 @@ struct Summary {
   // Ids of the mismatches and neutral disagreements that have no
   // explanation (Row::mismatch_why).
   std::vector<std::string> unexplained;
+  // The mechanism rows (Row::measure: what the kernel measured, not the
+  // benchmark's score), scored by the same rules and counted here only:
+  // none of the figures above (nor the floor) includes them.
+  struct Mechanism {
+    int rows = 0;
+    int not_expressible = 0;
+    ClassCount directional;
+    int size_within_2x = 0;
+    ClassCount neutral;
+    int ambiguous = 0;
+    ClassCount absolute;
+  };
+  Mechanism mechanism;
 };
 
 Summary Summarize(const std::vector<ScoredRow>& rows, const std::string& tier);
@@ -148,6 +161,10 @@ Summary Summarize(const std::vector<ScoredRow>& rows, const std::string& tier);
 // "direction 23/57 (40%), size within 2x 6/57 (11%), neutral 30/40 (75%),
 // absolute within 1.5x 20/60 (33%)": the README's scoreboard line.
 std::string SummaryLine(const Summary& s);
+// "mechanism rows: direction 1/1 (100%), size within 2x 0/1 (0%), neutral
+// 1/1 (100%), absolute within 1.5x 2/2 (100%) (4 rows, 2 not
+// expressible)": the summary's own line for the mechanism rows.
+std::string MechanismLine(const Summary& s);
 
 // The committed floor (validation/floor.json): the least count of each
 // summary figure the quick tier may give. CheckFloor fails naming every
@@ -156,6 +173,10 @@ std::string SummaryLine(const Summary& s);
 // misses says why).
 struct Floor {
   std::string tier;
+  // The sources whose rows the floor counts ("sources" in floor.json); empty
+  // = every row. A source added to the catalogue does not move the floor
+  // until it is named here (docs/validation.md, "The floor").
+  std::vector<std::string> sources;
   int direction_match = 0;
   int size_within_2x = 0;
   int neutral_agree = 0;
@@ -164,6 +185,8 @@ struct Floor {
 absl::StatusOr<Floor> ParseFloor(const std::string& text,
                                  const std::string& filename);
 absl::Status CheckFloor(const Summary& summary, const Floor& floor);
+// The summary of the rows of the floor's sources, which CheckFloor compares.
+Summary FloorSummary(const std::vector<ScoredRow>& rows, const Floor& floor);
 
 // The scoreboard: a fixed-width table, the JSON document of
 // docs/validation.md ({"rows": [...], "summary": {...}}), and markdown.

@@ -186,6 +186,48 @@ TEST(Verdict, NotExpressibleCountsAgainstItsClass) {
   EXPECT_EQ(sum.absolute.rows, 0);
 }
 
+TEST(Summary, MechanismRowsHaveTheirOwnLine) {
+  // Issue 46 #2: a row of what the kernel measured (a C0 residency) is
+  // scored by the same rules but counted on its own line, never in the
+  // benchmark figures the floor guards.
+  Row bench = MakeRow(10);
+  Row c0_up = MakeRow(80), c0_flat = MakeRow(-1.4), sender = MakeRow(90);
+  for (Row* r : {&c0_up, &c0_flat, &sender}) {
+    r->measure = "c0_pct_busiest_cpu";
+    r->published.unit = "%";
+  }
+  sender.not_expressible = "the sender is another host";
+  const std::vector<ScoredRow> rows = {
+      ScoreRow(bench, Sim(5)), ScoreRow(c0_up, Sim(40)),
+      ScoreRow(c0_flat, Sim(0.5, 0.6)), ScoreRow(sender, std::nullopt)};
+  const Summary s = Summarize(rows, "quick");
+  EXPECT_EQ(s.rows, 1);
+  EXPECT_EQ(s.directional.rows, 1);
+  EXPECT_EQ(s.directional.hits, 1);
+  EXPECT_EQ(s.neutral.rows, 0);
+  EXPECT_EQ(s.mechanism.rows, 3);
+  EXPECT_EQ(s.mechanism.not_expressible, 1);
+  EXPECT_EQ(s.mechanism.directional.rows, 2);
+  EXPECT_EQ(s.mechanism.directional.hits, 1);
+  EXPECT_EQ(s.mechanism.neutral.rows, 1);
+  EXPECT_EQ(s.mechanism.neutral.hits, 1);
+  EXPECT_EQ(s.mechanism.absolute.rows, 2);
+  EXPECT_EQ(s.mechanism.absolute.hits, 2);
+  EXPECT_EQ(MechanismLine(s),
+            "mechanism rows: direction 1/2 (50%), size within 2x 1/2 (50%), "
+            "neutral 1/1 (100%), absolute within 1.5x 2/2 (100%) (3 rows, "
+            "0 ambiguous, 1 not expressible)");
+  EXPECT_NE(ScoreboardTable(rows, s).find("summary: mechanism rows: "),
+            std::string::npos);
+  EXPECT_NE(ScoreboardMarkdown(rows, s, "").find("**Mechanism rows**"),
+            std::string::npos);
+  const OrderedJson j = ScoreboardJson(rows, s);
+  EXPECT_EQ(j["summary"]["mechanism"]["rows"], 3);
+  EXPECT_EQ(j["summary"]["mechanism"]["directional"]["direction_match"], 1);
+  EXPECT_EQ(j["rows"][1]["measure"], "c0_pct_busiest_cpu");
+  EXPECT_TRUE(j["rows"][0]["measure"].is_null());
+}
+
 TEST(Summary, CountsAndAbsoluteRatio) {
   const Row a = MakeRow(10), b = MakeRow(-10), n = MakeRow(0.5);
   Row no_abs = MakeRow(20);
@@ -251,6 +293,47 @@ TEST(Floor, ParsesAndChecks) {
   EXPECT_NE(bad.status().message().find("floor.json: direction_match"),
             std::string::npos)
       << bad.status();
+}
+
+TEST(Floor, CountsOnlyItsOwnSources) {
+  // A seed row that matches, and a later source's row that misses without
+  // an explanation: a floor naming the seed counts the first alone.
+  Row seed = MakeRow(20);
+  seed.id = "000/x/1";
+  seed.seed = "000";
+  Row later = MakeRow(20);
+  later.id = "004/x/1";
+  later.seed = "004";
+  Row later_hit = MakeRow(20);
+  later_hit.id = "004/x/2";
+  later_hit.seed = "004";
+  const std::vector<ScoredRow> rows = {ScoreRow(seed, Sim(15)),
+                                       ScoreRow(later, Sim(-3)),
+                                       ScoreRow(later_hit, Sim(15))};
+  absl::StatusOr<Floor> f = ParseFloor(
+      R"({"tier": "quick", "sources": ["000"], "direction_match": 1,
+          "size_within_2x": 1, "neutral_agree": 0,
+          "absolute_within_1_5x": 0})",
+      "floor.json");
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_EQ(f->sources, std::vector<std::string>{"000"});
+  const Summary mine = FloorSummary(rows, *f);
+  EXPECT_EQ(mine.rows, 1);
+  EXPECT_EQ(mine.directional.hits, 1);
+  EXPECT_TRUE(CheckFloor(mine, *f).ok());
+  // 004's hit does not make up for a seed row lost: the floor of 2 fails
+  // on the seed rows though the whole board has 2 matches.
+  f->direction_match = 2;
+  EXPECT_FALSE(CheckFloor(FloorSummary(rows, *f), *f).ok());
+  EXPECT_EQ(Summarize(rows, "quick").directional.hits, 2);
+  // Without "sources" every row counts, 004's unexplained miss included.
+  f->sources.clear();
+  f->direction_match = 1;
+  absl::Status all = CheckFloor(FloorSummary(rows, *f), *f);
+  EXPECT_FALSE(all.ok());
+  EXPECT_NE(all.message().find("004/x/1"), std::string::npos) << all;
+  EXPECT_FALSE(
+      ParseFloor(R"({"tier": "quick", "sources": "000"})", "f.json").ok());
 }
 
 TEST(Floor, FailsOnAMissWithoutAnExplanation) {

@@ -133,7 +133,9 @@ absl::StatusOr<RowIndex> FindRow(const Row& row, const Group& group,
         "\"; its metrics: ", absl::StrJoin(names, ", ")));
   }
   const workloads::MetricInfo& info = r.metrics[metric];
-  if (info.higher_is_better != row.published.higher_is_better) {
+  // A mechanism row reads its measure, whose direction is the row's own.
+  if (row.measure.empty() &&
+      info.higher_is_better != row.published.higher_is_better) {
     return absl::InvalidArgumentError(
         absl::StrCat(row.id, ": the published direction (",
                      row.published.higher_is_better ? "higher" : "lower",
@@ -146,21 +148,66 @@ absl::StatusOr<RowIndex> FindRow(const Row& row, const Group& group,
   return index;
 }
 
+}  // namespace
+
+double MeasureOf(const std::string& measure,
+                 const experiments::RunReport& report) {
+  const double seconds = report.duration_s > 0 ? report.duration_s : 1.0;
+  if (measure == "c0_pct_busiest_cpu") {
+    double most = 0;
+    for (double c0 : report.c0_pct) most = std::max(most, c0);
+    return most;
+  }
+  if (measure == "c0_pct_mean") {
+    if (report.c0_pct.empty()) return 0;
+    double sum = 0;
+    for (double c0 : report.c0_pct) sum += c0;
+    return sum / static_cast<double>(report.c0_pct.size());
+  }
+  if (measure == "context_switches_per_s") {
+    return static_cast<double>(report.context_switches) / seconds;
+  }
+  if (measure == "migrations_per_s") {
+    return static_cast<double>(report.migrations) / seconds;
+  }
+  return std::nan("");
+}
+
+namespace {
+
+// The samples of a row: its template's metric, or a mechanism row's
+// measure, for every iteration of (point, variant).
+std::vector<double> RowSamples(const Row& row,
+                               const experiments::ExperimentResult& r,
+                               int point, int variant, int metric) {
+  if (row.measure.empty()) return r.Samples(point, variant, metric);
+  std::vector<double> out;
+  for (const experiments::RunResult& run : r.runs[point][variant]) {
+    out.push_back(MeasureOf(row.measure, run.report));
+  }
+  return out;
+}
+
 // The simulated result of `row` from its group's runs.
 absl::StatusOr<Simulated> RowResult(const Row& row, const Group& group,
                                     const experiments::Experiment& e,
                                     const experiments::ExperimentResult& r) {
   SCHEDSIM_ASSIGN_OR_RETURN(RowIndex index, FindRow(row, group, e, r));
   const workloads::MetricInfo& info = r.metrics[index.metric];
-  const std::vector<double> base = r.Samples(index.point, 0, index.metric);
+  const std::vector<double> base =
+      RowSamples(row, r, index.point, 0, index.metric);
   const std::vector<double> var =
-      r.Samples(index.point, index.variant, index.metric);
+      RowSamples(row, r, index.point, index.variant, index.metric);
+  // A measure is averaged arithmetically; its direction is the row's.
+  const workloads::MeanKind mean =
+      row.measure.empty() ? info.mean : workloads::MeanKind::kArithmetic;
+  const bool higher = row.measure.empty() ? info.higher_is_better
+                                          : row.published.higher_is_better;
   Simulated s;
   s.iterations = static_cast<int>(base.size());
-  s.baseline = MeanOf(base, info.mean);
-  s.variant = MeanOf(var, info.mean);
-  s.change_pct =
-      experiments::PctDiff(s.baseline, s.variant, info.higher_is_better);
+  s.baseline = MeanOf(base, mean);
+  s.variant = MeanOf(var, mean);
+  s.change_pct = experiments::PctDiff(s.baseline, s.variant, higher);
   s.coeffvar_baseline_pct = experiments::CoeffVar(base);
   s.coeffvar_variant_pct = experiments::CoeffVar(var);
   s.identical = AllEqual(base, var) || (experiments::Stddev(base) == 0 &&
@@ -195,6 +242,7 @@ absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
   for (const Row& row : catalogue.rows) {
     if (only && !std::regex_search(row.id, *only)) continue;
     if (!row.not_expressible.empty()) continue;
+    if (!InTier(row, options.tier)) continue;
     const ExperimentTemplate& t = catalogue.experiments.at(row.experiment);
     const std::string machine = RowMachine(row, t);
     const Json fixed = FixedParams(row, t);
@@ -321,6 +369,7 @@ std::vector<ScoredRow> ScoreNotExpressible(
   for (const Row& row : catalogue.rows) {
     if (only && !std::regex_search(row.id, *only)) continue;
     if (row.not_expressible.empty()) continue;
+    if (!InTier(row, options.tier)) continue;
     (*scored)[&row] = ScoreRow(row, std::nullopt);
     batch.push_back((*scored)[&row]);
   }
@@ -340,7 +389,8 @@ absl::StatusOr<std::vector<ScoredRow>> ScoreGroup(
     if (result) {
       SCHEDSIM_ASSIGN_OR_RETURN(Simulated s, RowResult(*row, g, *e, *result));
       (*scored)[row] = ScoreRow(*row, s);
-      if (options.robustness_pct > 0) {
+      // Robustness is the template metric's; a mechanism row has none.
+      if (options.robustness_pct > 0 && row->measure.empty()) {
         SCHEDSIM_ASSIGN_OR_RETURN(RowIndex index,
                                   FindRow(*row, g, *e, *result));
         const std::string& metric = result->metrics[index.metric].name;

@@ -33,11 +33,17 @@
 #include "absl/status/statusor.h"
 #include "experiments/experiment.h"
 #include "experiments/json_util.h"
+#include "experiments/reports.h"
 #include "experiments/shard.h"
 #include "validation/catalogue.h"
 #include "validation/scoreboard.h"
 
 namespace schedsim::validation {
+
+// A mechanism row's measure (catalogue.h Measures()) in one run's report;
+// NaN for an unknown name.
+double MeasureOf(const std::string& measure,
+                 const experiments::RunReport& report);
 
 // The rows of one experiment run.
 struct Group {

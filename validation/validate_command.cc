@@ -22,9 +22,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "experiments/flags.h"
+#include "cli/flags.h"
+#include "cli/progress.h"
 #include "experiments/json_util.h"
-#include "experiments/progress.h"
 #include "experiments/runner.h"
 #include "experiments/shard.h"
 #include "validation/catalogue.h"
@@ -45,7 +45,7 @@ constexpr char kUsage[] =
     "[--out=DIR]\n"
     "                         [--robustness[=PCT]] [--check-floor] "
     "[--floor=FILE]\n"
-    "                         [--catalogue=FILE] [--seed=N] [--label=TEXT] "
+    "                         [--catalogue=PATH] [--seed=N] [--label=TEXT] "
     "[--list]\n"
     "                         [--shard=I/N] [--seeds=LIST]\n";
 
@@ -190,7 +190,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   std::string shard_text;
   std::string seeds_text;
   bool help = false;
-  experiments::FlagSet flags("validate");
+  cli::FlagSet flags("validate");
   flags.String("tier", &tier,
                "quick (shorter, fewer iterations; under 10 minutes on 2 "
                "cores) or full (long enough for small CoeffVars)");
@@ -215,8 +215,9 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                "a floor file to check against instead of the built-in one "
                "(implies --check-floor)");
   flags.String("catalogue", &catalogue_file,
-               "a catalogue file instead of the built-in "
-               "validation/catalogue.json");
+               "a catalogue file, or a directory of them (merged in "
+               "file-name order), instead of the built-in "
+               "validation/catalogue/");
   flags.String("seed", &seed, "the experiment seed of every group");
   flags.String("label", &label,
                "what the scoreboard is made from (commit, date), shown in "
@@ -364,17 +365,16 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     if (file.empty()) return std::string(builtin);
     return experiments::ReadFileText(file, "validation JSON file");
   };
-  std::string name;
-  absl::StatusOr<std::string> text =
-      text_of(catalogue_file, BuiltinCatalogueText(),
-              "validation/catalogue.json", &name);
-  if (!text.ok()) return fail(text.status());
-  absl::StatusOr<Catalogue> catalogue = ParseCatalogue(*text, name);
+  // The built-in catalogue, or --catalogue's file or directory.
+  absl::StatusOr<Catalogue> catalogue = catalogue_file.empty()
+                                            ? BuiltinCatalogue()
+                                            : ReadCatalogue(catalogue_file);
   if (!catalogue.ok()) return fail(catalogue.status());
-  const std::string catalogue_text = *text;
+  const std::string catalogue_text = catalogue->text;
+  std::string name;
   std::optional<Floor> floor;
   if (check_floor) {
-    text =
+    absl::StatusOr<std::string> text =
         text_of(floor_file, BuiltinFloorText(), "validation/floor.json", &name);
     if (!text.ok()) return fail(text.status());
     absl::StatusOr<Floor> f = ParseFloor(*text, name);
@@ -396,7 +396,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     for (const Row& row : catalogue->rows) {
       if (only_rows && !std::regex_search(row.id, *only_rows)) continue;
       // The kernel the row's report ran (its template's "kernel").
-      std::string kernel = "-";
+      std::string kernel = row.kernel.empty() ? "-" : row.kernel;
       auto t = catalogue->experiments.find(row.experiment);
       if (t != catalogue->experiments.end() &&
           t->second.spec.contains("kernel") &&
@@ -404,14 +404,17 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
         kernel = t->second.spec["kernel"].get<std::string>();
       }
       out << absl::StrFormat(
-          "%-42s %-11s %-6s %s\n", row.id,
+          "%-42s %-11s %-6s %s%s\n", row.id,
           RowClassName(Classify(row.published)), kernel,
-          row.not_expressible.empty() ? row.experiment : "not expressible");
+          row.not_expressible.empty() ? row.experiment : "not expressible",
+          row.quick ? "" : " (full tier only)");
     }
     for (const Group& g : *groups) {
       out << absl::StrFormat("group %s: %d rows, %d runs\n", g.key,
                              g.rows.size(), g.runs);
     }
+    // The model's to-do list: the rows it cannot express, by reason.
+    out << NotExpressibleList(*catalogue, only_rows ? &*only_rows : nullptr);
     return 0;
   }
   if (shard) {
@@ -448,7 +451,8 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   for (const Group& g : *groups) rows_total += static_cast<int>(g.rows.size());
   const std::regex only_re(options.only.empty() ? "." : options.only);
   for (const Row& row : catalogue->rows) {
-    if (!row.not_expressible.empty() && std::regex_search(row.id, only_re)) {
+    if (!row.not_expressible.empty() && InTier(row, tier) &&
+        std::regex_search(row.id, only_re)) {
       ++rows_total;
     }
   }
@@ -465,11 +469,10 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   const bool show_progress = progress_flag || tty;
   int rows_done = 0;
   // On a terminal, a progress line with the ETA, redrawn every second and
-  // after every run (experiments/progress.h), under the rows' lines.
-  std::unique_ptr<experiments::ProgressLine> bar;
+  // after every run (cli/progress.h), under the rows' lines.
+  std::unique_ptr<cli::ProgressLine> bar;
   if (tty) {
-    bar = std::make_unique<experiments::ProgressLine>(&err, "runs",
-                                                      estimate.wall_s);
+    bar = std::make_unique<cli::ProgressLine>(&err, "runs", estimate.wall_s);
   }
   const int round_runs = estimate.runs / rounds;
   int round_base = 0;  // runs of the seeds already done
@@ -495,7 +498,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
     };
   }
   if (bar) {
-    experiments::ProgressLine* b = bar.get();
+    cli::ProgressLine* b = bar.get();
     const int all = estimate.runs;
     options.run_progress = [b, all, &round_base](int done, int) {
       b->Update(round_base + done, all);
@@ -541,9 +544,14 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                                       out_dir, label, out, err);
   if (printed != 0) return printed;
   err << "schedsim validate: summary: " << SummaryLine(result->summary) << "\n";
+  if (result->summary.mechanism.rows > 0) {
+    err << "schedsim validate: summary: " << MechanismLine(result->summary)
+        << "\n";
+  }
   err << "schedsim validate: " << took(estimate.wall_s) << "\n";
   if (floor) {
-    absl::Status ok = CheckFloor(result->summary, *floor);
+    // Like with like: the floor's own sources' rows only.
+    absl::Status ok = CheckFloor(FloorSummary(result->rows, *floor), *floor);
     if (!ok.ok()) {
       err << "schedsim validate: " << ok.message() << "\n";
       return 1;

@@ -76,6 +76,9 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
   const int fds = params.fds;
   const std::string prefix =
       params.threads ? "hackbench-thread" : "hackbench-process";
+  // Threads share one address space; processes each have their own, left
+  // undeclared (TaskSpec::mm).
+  const int mm = params.threads ? 0 : -1;
   const sim::Dist work = sim::Dist::Constant(params.message_cycles);
   const bool compute = params.message_cycles > 0;
 
@@ -133,6 +136,7 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
       t.program = kHackbenchReceiverProgram;
       t.channel_base = first_channel + r;
       t.working_set_bytes = params.working_set_bytes;
+      t.mm = mm;
       w.tasks.push_back(std::move(t));
     }
     sim::TaskSpec t;
@@ -141,6 +145,7 @@ sim::Workload HackbenchWorkload(const HackbenchParams& params) {
     t.count = fds;
     t.channel_base = first_channel;
     t.working_set_bytes = params.working_set_bytes;
+    t.mm = mm;
     w.tasks.push_back(std::move(t));
   }
   return w;

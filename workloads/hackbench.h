@@ -49,10 +49,12 @@
 // ~2.5 us (socket) of CPU at 3.5 GHz before context switches and wake-ups.
 //
 // `threads` (perf's --thread) is recorded in the task names
-// ("hackbench-thread/..." vs "hackbench-process/..."). The simulator's
-// context-switch cost (SimConfig::context_switch_ns) does not yet depend on
-// it; a later cost model that charges an mm switch to process mode only can
-// read it from there.
+// ("hackbench-thread/..." vs "hackbench-process/...") and in the address
+// space: threads share one mm (TaskSpec::mm 0), so a switch between two of
+// them on a CPU is not charged SimConfig::mm_switch_ns (context_switch() ->
+// switch_mm_irqs_off(), v6.1). Processes leave the mm undeclared: every
+// switch is charged in full (the kernel would skip switch_mm on the rare
+// return from idle to the task that ran last).
 
 #ifndef SCHEDSIM_WORKLOADS_HACKBENCH_H_
 #define SCHEDSIM_WORKLOADS_HACKBENCH_H_

@@ -49,8 +49,8 @@ WorkloadModel HackbenchModel() {
       "groups (docs/validation.md, Calibration), on top of SimConfig's "
       "pipe_op_ns/socket_op_ns and the channel's cache lines; a 16 KiB "
       "working set per task (assumed) refilled after a migration to another "
-      "LLC; threads vs processes changes only task names (no mm-switch cost "
-      "in the simulator).";
+      "LLC; threads share one mm, so a switch between two of them is not "
+      "charged SimConfig's mm_switch_ns (processes: every switch is).";
   m.params = {
       {"groups", int64_t{10}, "groups of senders and receivers (-g)"},
       {"fds", int64_t{20}, "senders and receivers per group (-f)"},
@@ -174,8 +174,8 @@ WorkloadModel PerfBenchPipeModel() {
       "ping-pong), idle exits of the partner's CPU (C-state choice, POLL) "
       "and, with short idle periods, the frequency governor's view of a "
       "half-busy CPU. Assumes no user work between the syscalls (perf does "
-      "none); the syscall cost is SimConfig::pipe_op_ns. -T changes only the "
-      "task names (no mm-switch cost in the simulator).";
+      "none); the syscall cost is SimConfig::pipe_op_ns. -T puts both tasks "
+      "in one mm: a switch between them is not charged mm_switch_ns.";
   m.params = {
       {"loops", int64_t{0},
        "round trips (-l; perf's default is 1000000); 0 = endless, for "
@@ -200,7 +200,11 @@ WorkloadModel PerfBenchPipeModel() {
     const std::string prefix = p.GetBool("threads")
                                    ? "perf-bench-pipe-thread/"
                                    : "perf-bench-pipe-process/";
-    for (sim::TaskSpec& t : w.tasks) t.name = absl::StrCat(prefix, t.name);
+    const bool threads = p.GetBool("threads");
+    for (sim::TaskSpec& t : w.tasks) {
+      t.name = absl::StrCat(prefix, t.name);
+      if (threads) t.mm = 0;  // one process: no switch_mm between them
+    }
     return w;
   };
   m.evaluate = [](const platform::Params&, const sim::SimStats& stats) {

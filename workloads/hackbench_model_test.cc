@@ -88,6 +88,39 @@ TEST(HackbenchModelTest, EndlessRunExtrapolatesTheTime) {
               DoubleNear(2 * 4 * 4 * 1000, 1e-6));
 }
 
+// hackbench's threads share one mm (TaskSpec::mm 0), processes leave it
+// undeclared: switches between threads are not charged mm_switch_ns
+// (tests/pipe_pingpong_analytic_test.cc checks the cost itself). With the
+// cost at 0 the two modes are the same run, as before address spaces.
+TEST(HackbenchModelTest, ThreadsShareAnMmProcessesDoNot) {
+  auto run = [](bool threads, int64_t mm_switch_ns) {
+    RunOptions o;
+    o.warmup_ms = 0;
+    o.duration_ms = 200;
+    o.config.mm_switch_ns = mm_switch_ns;
+    absl::StatusOr<ModelRun> r = RunModel("hackbench",
+                                          {{"groups", int64_t{2}},
+                                           {"fds", int64_t{4}},
+                                           {"loops", int64_t{50}},
+                                           {"pipe", true},
+                                           {"threads", threads}},
+                                          o);
+    EXPECT_TRUE(r.ok()) << r.status();
+    return *std::move(r);
+  };
+  const sim::SimConfig c;
+  const ModelRun threads = run(true, c.mm_switch_ns);
+  const ModelRun processes = run(false, c.mm_switch_ns);
+  EXPECT_GT(threads.stats.mm_switches_avoided, 0u);
+  EXPECT_EQ(processes.stats.mm_switches_avoided, 0u);
+  EXPECT_NE(threads.metrics.at("time_s"), processes.metrics.at("time_s"));
+  const ModelRun threads0 = run(true, 0);
+  const ModelRun processes0 = run(false, 0);
+  EXPECT_EQ(threads0.metrics.at("time_s"), processes0.metrics.at("time_s"));
+  EXPECT_EQ(threads0.stats.context_switches, processes0.stats.context_switches);
+  EXPECT_EQ(processes0.metrics.at("time_s"), processes.metrics.at("time_s"));
+}
+
 // perf bench sched pipe: with POLL only (cpu_dma_latency = 0) a round trip
 // is the sum of the modelled costs of two half trips (see
 // tests/pipe_pingpong_analytic_test.cc), at most a few microseconds.

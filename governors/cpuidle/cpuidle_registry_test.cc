@@ -74,12 +74,13 @@ TEST(CpuidleRegistryTest, ParametersAreChecked) {
   EXPECT_FALSE(r.MakeIdle("menu", {{"repeat_mode_timer", int64_t{1}}}).ok());
   EXPECT_TRUE(r.MakeIdle("teo", {{"version", std::string("6.1")}}).ok());
   EXPECT_TRUE(r.MakeIdle("teo", {{"version", std::string("5.12")}}).ok());
+  EXPECT_TRUE(r.MakeIdle("teo", {{"version", std::string("6.3")}}).ok());
   absl::StatusOr<std::unique_ptr<IdleGovernor>> teo512 =
       r.MakeIdle("teo", {{"version", std::string("5.1")}});
   ASSERT_FALSE(teo512.ok());
   EXPECT_THAT(teo512.status().message(),
-              HasSubstr("version \"5.1\" is not modelled; use \"6.1\" or "
-                        "\"5.12\""));
+              HasSubstr("version \"5.1\" is not modelled; use \"6.1\", "
+                        "\"6.3\" or \"5.12\""));
   EXPECT_TRUE(r.MakeIdle("menu", {{"repeat_mode_timer", true},
                                   {"general_mode_timer", false}})
                   .ok());

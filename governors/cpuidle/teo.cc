@@ -51,6 +51,14 @@
 //      running), keep the tick, and if the state's target residency is
 //      longer than the distance to the tick, go down to one that fits it.
 //
+// Version 6.3 (util-awareness, commit 9ce0f7c4bc64) adds to teo_select():
+//   2a. After step 2: the CPU is "utilized" if sched_cpu_util() exceeds
+//       its capacity shifted right by 6 (about 1.6%). Utilized with fewer
+//       than 3 states: the first enabled non-polling state, then step 8.
+//   7a. After step 7, utilized: go down from the choice, skipping disabled
+//       and polling states, to the deepest one whose target residency fits
+//       the duration (the next shallower non-polling one at least, if any).
+//
 // What the model simplifies: see teo.h.
 
 #include "governors/cpuidle/teo.h"
@@ -185,7 +193,7 @@ void TeoGovernor::Update(const IdleDevice& dev, PerCpu& c) {
   c.total += kPulse;
 }
 
-// teo_select, v6.1: steps 1-8 of the file comment.
+// teo_select, v6.1 (and v6.3): steps 1-8 of the file comment.
 int TeoGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   PerCpu& c = CpuState(dev);
   if (c.needs_update) {
@@ -226,6 +234,20 @@ int TeoGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   // Step 2: no choice, or even state 1 is too deep for the timer.
   bool decided = first < 0 || n < 2 ||
                  (first == 0 && dev.state(1).target_residency_ns > duration_ns);
+
+  // Step 2a (v6.3): utilized, and with two states the first non-polling.
+  c.utilized = false;
+  if (!decided && options_.v63) {
+    c.utilized = dev.cpu_util() > (dev.cpu_capacity() >> kUtilThresholdShift);
+    if (c.utilized && n < 3) {
+      for (int i = 0; i < n; ++i) {
+        if (dev.state_disabled(i) || dev.state(i).polling()) continue;
+        idx = i;
+        decided = true;
+        break;
+      }
+    }
+  }
 
   if (!decided) {
     // Step 3: the deepest enabled state fitting the timer, the deepest one
@@ -294,6 +316,16 @@ int TeoGovernor::Select(IdleDevice& dev, bool* stop_tick) {
 
     // Step 7: the latency limit.
     if (idx > constraint_idx) idx = constraint_idx;
+
+    // Step 7a (v6.3): utilized, a shallower non-polling state
+    // (teo_find_shallower_state() with no_poll).
+    if (c.utilized) {
+      for (int i = idx - 1; i >= 0; --i) {
+        if (dev.state_disabled(i) || dev.state(i).polling()) continue;
+        idx = i;
+        if (dev.state(i).target_residency_ns <= duration_ns) break;
+      }
+    }
   }
 
   // Step 8: keep the tick for polling or short expected durations, and then
@@ -511,21 +543,24 @@ platform::PolicyInfo TeoInfo() {
        "and 77577558f25d, "
        "as in v6.1) or \"5.12\" (the algorithm of teo's introduction in "
        "v5.1, commit b26bf6ab716f, as v5.12 last had it: hits, misses and "
-       "early hits per state and the average of the last 8 idle durations); "
-       "the v6.3 util-awareness (later reverted) and v6.12's rework are "
-       "not modelled"},
+       "early hits per state and the average of the last 8 idle durations) "
+       "or \"6.3\" (v6.1's with the util-awareness of commit 9ce0f7c4bc64, "
+       "v6.3: a CPU whose util exceeds capacity/64 takes the next shallower "
+       "non-polling state); v6.12's rework is not modelled"},
   };
   info.make_idle = [](const platform::Params& p)
       -> absl::StatusOr<std::unique_ptr<platform::IdleGovernor>> {
     const std::string& version = p.GetString("version");
-    if (version != kTeoVersion61 && version != kTeoVersion512) {
+    if (version != kTeoVersion61 && version != kTeoVersion512 &&
+        version != kTeoVersion63) {
       return absl::InvalidArgumentError(
           absl::StrCat("cpuidle policy 'teo': version \"", version,
-                       "\" is not modelled; use \"", kTeoVersion61, "\" or \"",
-                       kTeoVersion512, "\""));
+                       "\" is not modelled; use \"", kTeoVersion61, "\", \"",
+                       kTeoVersion63, "\" or \"", kTeoVersion512, "\""));
     }
     TeoGovernor::Options options;
     options.v512 = version == kTeoVersion512;
+    options.v63 = version == kTeoVersion63;
     return std::make_unique<TeoGovernor>(options);
   };
   return info;

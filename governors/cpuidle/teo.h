@@ -33,6 +33,13 @@ namespace schedsim::governors {
 // tickless systems", with its 5.x fixes: disabled states' metrics, ns
 // units).
 inline constexpr absl::string_view kTeoVersion61 = "6.1";
+// v6.3: v6.1's algorithm with the util-awareness of commit 9ce0f7c4bc64
+// "cpuidle: teo: Introduce util-awareness" (v6.3): a CPU whose
+// sched_cpu_util() exceeds its capacity >> 6 (UTIL_THRESHOLD_SHIFT) is
+// "utilized" and gets the next shallower non-polling state (with only two
+// states, the first non-polling one at once). Later kernels reworked and
+// then removed it.
+inline constexpr absl::string_view kTeoVersion63 = "6.3";
 inline constexpr absl::string_view kTeoVersion512 = "5.12";
 
 class TeoGovernor final : public platform::IdleGovernor {
@@ -65,7 +72,11 @@ class TeoGovernor final : public platform::IdleGovernor {
 
   struct Options {
     bool v512 = false;  // the v5.12 algorithm instead of v6.1's
+    bool v63 = false;   // v6.1's with v6.3's util-awareness
   };
+
+  // v6.3: UTIL_THRESHOLD_SHIFT; utilized = util > capacity >> this.
+  static constexpr int kUtilThresholdShift = 6;
 
   TeoGovernor() = default;
   explicit TeoGovernor(Options options) : options_(options) {}
@@ -88,6 +99,8 @@ class TeoGovernor final : public platform::IdleGovernor {
   // --- Inspection (tests, traces) -------------------------------------------
   const Bin& bin(int cpu, int state) const { return cpus_[cpu].bins[state]; }
   uint32_t total(int cpu) const { return cpus_[cpu].total; }
+  // v6.3: whether the last Select found the CPU utilized.
+  bool utilized(int cpu) const { return cpus_[cpu].utilized; }
   const State512& state512(int cpu, int state) const {
     return cpus_[cpu].states512[state];
   }
@@ -101,7 +114,8 @@ class TeoGovernor final : public platform::IdleGovernor {
     int64_t sleep_length_ns = 0;  // the timer distance it saw
     int64_t delta_tick_ns = 0;
     bool tick_kept = false;
-    int64_t wake_ns = 0;  // when Reflect ran
+    bool utilized = false;  // v6.3, at the last Select
+    int64_t wake_ns = 0;    // when Reflect ran
     int64_t residency_ns = 0;
     std::vector<Bin> bins;  // by state, sized in Enable
     uint32_t total = 0;

@@ -235,5 +235,72 @@ TEST(TeoVersionTest, V512ClampsToTheFirstStateOverTheLimit) {
   EXPECT_EQ(Name(dev61, dev61.last_state()), "C6");
 }
 
+TeoGovernor Teo63() {
+  TeoGovernor::Options options;
+  options.v63 = true;
+  return TeoGovernor(options);
+}
+
+// v6.3's util-awareness: a CPU whose util exceeds capacity >> 6 (16 of
+// 1024) gets the next shallower non-polling state. Timer 10 ms away, no
+// history: C10 for v6.1, for v6.3 at util 16, and C9 (the deepest shallower
+// state fitting 10 ms) at util 17. A timer 5 us away gives C1, and utilized
+// it stays C1: POLL is never the shallower state.
+TEST(TeoVersionTest, V63UtilizedCpuTakesTheNextShallowerNonPollingState) {
+  FakeIdleDevice dev = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  TeoGovernor teo = Teo63();
+  teo.Enable(dev);
+  dev.set_cpu_util(16);
+  Periods(dev, teo, 1, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "C10");
+  EXPECT_FALSE(teo.utilized(0));
+  dev.set_cpu_util(17);
+  Periods(dev, teo, 1, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "C9");
+  EXPECT_TRUE(teo.utilized(0));
+  Periods(dev, teo, 1, 5 * kUs, 20 * kMs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "C1");
+  // v6.1 ignores the util.
+  FakeIdleDevice dev61 = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  TeoGovernor teo61;
+  teo61.Enable(dev61);
+  dev61.set_cpu_util(1024);
+  Periods(dev61, teo61, 1, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev61, dev61.last_state()), "C10");
+  // The threshold scales with the CPU's capacity: 17 is not over 446 >> 6.
+  FakeIdleDevice little = FakeIdleDevice::ForPreset("skylake-e3-1240v5");
+  TeoGovernor teo_little = Teo63();
+  teo_little.Enable(little);
+  little.set_cpu_capacity(446);
+  little.set_cpu_util(6);
+  Periods(little, teo_little, 1, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(little, little.last_state()), "C10");
+  little.set_cpu_util(7);
+  Periods(little, teo_little, 1, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(little, little.last_state()), "C9");
+}
+
+// With fewer than three states a utilized CPU takes the first enabled
+// non-polling state at once: WFI rather than the cluster state on an
+// Arm-like two-state table.
+TEST(TeoVersionTest, V63TwoStatesUtilizedTakesTheFirstNonPolling) {
+  topology::CState wfi;
+  wfi.name = "WFI";
+  wfi.exit_latency_ns = 1 * kUs;
+  wfi.target_residency_ns = 1 * kUs;
+  topology::CState cluster;
+  cluster.name = "cluster-sleep";
+  cluster.exit_latency_ns = 500 * kUs;
+  cluster.target_residency_ns = 2 * kMs;
+  FakeIdleDevice dev(0, {wfi, cluster});
+  TeoGovernor teo = Teo63();
+  teo.Enable(dev);
+  Periods(dev, teo, 1, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "cluster-sleep");
+  dev.set_cpu_util(100);
+  Periods(dev, teo, 1, 10 * kMs, 20 * kMs);
+  EXPECT_EQ(Name(dev, dev.last_state()), "WFI");
+}
+
 }  // namespace
 }  // namespace schedsim::governors

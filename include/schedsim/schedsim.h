@@ -9,13 +9,11 @@
 //   simulation.h  running a simulation
 //   metrics.h     what it measured
 //   trace.h       streaming trace events; Perfetto and CSV writers
-//   cli.h         the command-line tool, for your own binary
 //   params.h      parameters by name
 
 #ifndef SCHEDSIM_INCLUDE_SCHEDSIM_SCHEDSIM_H_
 #define SCHEDSIM_INCLUDE_SCHEDSIM_SCHEDSIM_H_
 
-#include "schedsim/cli.h"
 #include "schedsim/machine.h"
 #include "schedsim/metrics.h"
 #include "schedsim/params.h"

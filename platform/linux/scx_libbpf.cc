@@ -5,7 +5,7 @@
 // struct_ops scheduler and runs the agent loop until a stop signal, the
 // duration's end or the kernel ending the scheduler. Registered with
 // SetScxBackend at static initialisation; linked only into
-// //experiments:schedsim_scx (libbpf-dev needed).
+// //cli:schedsim_scx (libbpf-dev needed).
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -45,6 +45,10 @@ class FakeIdleDevice final : public IdleDevice {
   void set_latency_limit_ns(int64_t ns) { latency_limit_ns_ = ns; }
   void set_nr_iowait(int n) { nr_iowait_ = n; }
   void set_tick_stopped(bool stopped) { tick_stopped_ = stopped; }
+  // sched_cpu_util() and arch_scale_cpu_capacity() as the governor reads
+  // them.
+  void set_cpu_util(int64_t util) { cpu_util_ = util; }
+  void set_cpu_capacity(int64_t capacity) { cpu_capacity_ = capacity; }
   void set_poll_time_limit(bool hit) { poll_time_limit_ = hit; }
   void set_state_disabled(int index, bool disabled) {
     states_[index].disabled = disabled;
@@ -80,6 +84,8 @@ class FakeIdleDevice final : public IdleDevice {
   bool poll_time_limit() const override { return poll_time_limit_; }
   int nr_iowait() const override { return nr_iowait_; }
   bool tick_stopped() const override { return tick_stopped_; }
+  int64_t cpu_util() const override { return cpu_util_; }
+  int64_t cpu_capacity() const override { return cpu_capacity_; }
   int64_t tick_period_ns() const override { return tick_period_ns_; }
 
  private:
@@ -92,6 +98,8 @@ class FakeIdleDevice final : public IdleDevice {
   int64_t latency_limit_ns_ = std::numeric_limits<int64_t>::max();
   int64_t last_residency_ns_ = 0;
   int nr_iowait_ = 0;
+  int64_t cpu_util_ = 0;
+  int64_t cpu_capacity_ = 1024;
   bool tick_stopped_ = false;
   bool poll_time_limit_ = false;
   int last_state_ = -1;
