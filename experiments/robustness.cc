@@ -28,7 +28,9 @@ namespace {
 // sched_migration_cost_ns), policy and platform settings
 // (pm_qos_latency_ns, pmu_period_ns, pl1_mw, turbo, uclamp,
 // uclamp_rt_default_min, load_balance, newidle_balance), the SMT
-// throughput share (smt_factor_pct, not a cost) and the run-to-run noise
+// throughput share (smt_factor_pct, not a cost), mm_switch_ns (the part of
+// context_switch_ns that threads of one mm skip: scaling context_switch_ns
+// covers it) and the run-to-run noise
 // fields (noise_scale and the noise rates: not costs). A new cost field is
 // one line here, and one in docs/experiments.md ("Robustness").
 struct ConfigCost {

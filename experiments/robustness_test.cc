@@ -40,6 +40,9 @@ TEST(RobustnessTest, ConfigCostsAreCostsNotTunables) {
       "sched_latency_ns", "sched_min_granularity_ns",
       "sched_wakeup_granularity_ns", "sched_migration_cost_ns",
       "sched_base_slice_ns", "pm_qos_latency_ns", "pmu_period_ns",
+      // The address-space part of context_switch_ns: scaling
+      // context_switch_ns already moves every switch, threads' included.
+      "mm_switch_ns",
       // The run-to-run variability
       // sources (docs/model.md):
       // noise, scaled by noise_scale,
