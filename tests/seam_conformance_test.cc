@@ -77,6 +77,28 @@ class ProbeFreq : public platform::FreqGovernor {
   std::unique_ptr<platform::FreqGovernor> inner_;
 };
 
+// The checks themselves catch a broken view: a state table out of order,
+// a policy limit above the part's top frequency.
+TEST(SeamConformanceTest, TheChecksCatchABrokenView) {
+  absl::StatusOr<Topology> m = PresetMachine("skylake-e3-1240v5");
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::vector<topology::CState> states = m->cstates();
+  ASSERT_GE(states.size(), 3u);
+  std::swap(states[1], states[2]);
+  platform::testing::FakeIdleDevice dev(0, states);
+  const std::vector<std::string> bad = CheckIdleDevice(dev);
+  ASSERT_EQ(bad.size(), 1u) << absl::StrJoin(bad, "; ");
+  EXPECT_NE(bad[0].find("is shallower than state 1"), std::string::npos)
+      << bad[0];
+  platform::testing::FakeFreqDomain domain =
+      platform::testing::FakeFreqDomain::ForPreset("skylake-e3-1240v5");
+  EXPECT_TRUE(CheckFreqDomain(domain, domain.cpus().First()).empty());
+  domain.set_policy_limits(domain.spec().min_khz,
+                           domain.spec().max_turbo_khz + 100000);
+  EXPECT_FALSE(CheckFreqDomain(domain, domain.cpus().First()).empty());
+  EXPECT_FALSE(CheckFreqDomain(domain, 1000).empty());  // not its CPU
+}
+
 TEST(SeamConformanceTest, TheFakes) {
   Seen idle, freq;
   for (const char* machine : {"skylake-e3-1240v5", "zen3-2s-nps1", "juno-r0"}) {
