@@ -9,7 +9,8 @@
 //       10 ms warm-up. poll_only:1 sets PM QoS to 0 so that idle CPUs only
 //       poll (menu otherwise picks C1 for the ~10 us idle periods).
 //   BM_Engine_Hackbench256
-//       hackbench (workloads/hackbench.h), 40 groups of 20 senders + 20
+//       hackbench as users run it (the registered model, with its 5% work
+//       jitter), 40 groups of 20 senders + 20
 //       receivers (1600 tasks), unix sockets, endless, on zen3-2s-nps1
 //       (256 CPUs) with the whole model on: the kernel's default policies
 //       from the registry (schedutil, menu, sis_util), newidle and periodic
@@ -18,10 +19,15 @@
 //       and the first wake-ups); ENGINE_BENCH_HACKBENCH_MS overrides the
 //       1000 (e.g. a short run under callgrind).
 //   BM_Engine_Hackbench_Zen3_128g
-//       hackbench -p (pipes), 128 groups of 20 senders + 20 receivers (5120
-//       tasks), endless, on zen3-2s-nps1 with the same policies. One
-//       iteration of 1000 simulated ms after a 20 ms warm-up;
-//       ENGINE_BENCH_ZEN3_MS overrides the 1000.
+//       hackbench -p (pipes) as users run it (work jitter), 128 groups of
+//       20 senders + 20 receivers (5120 tasks), endless, on zen3-2s-nps1
+//       with the same policies. One iteration of 1000 simulated ms after a
+//       20 ms warm-up; ENGINE_BENCH_ZEN3_MS overrides the 1000.
+//   BM_Engine_Hackbench_Zen3_128g_Published
+//       the published-length run: perf bench sched messaging -p -g 128
+//       -l 50000 through the experiment runner, stopped when settled;
+//       reports cpu_seconds (the whole run) and extrapolated_time_s with
+//       its 95% interval.
 //   BM_Engine_UnixbenchSpawn512
 //       UnixBench spawn (workloads/unixbench.h), 512 copies forking a child
 //       that exits while the parent waits, on zen3-2s-nps1; 1000 simulated
@@ -77,6 +83,11 @@
 //   events_ratio_to_bare_loop    events_per_second / bare_loop_events_per_
 //                                second (wall times, as measured in the run).
 //   cpu_ratio_to_bare_loop       the same ratio from thread CPU times.
+//   plain_loop_events_per_second, plain_loop_cpu_ns_per_event,
+//   events_ratio_to_plain_loop   the same against PlainLoop, the plain
+//                                radix-heap loop (pop, push one successor),
+//                                also run in this process; the label names
+//                                both reference loops.
 //   messages_per_sim_second, round_trip_us: what the workload achieved.
 //   warmup_events                events of the warm-up (not timed); with
 //                                `events`, the denominator of instructions
@@ -107,7 +118,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
+#include "experiments/experiment.h"
+#include "experiments/runner.h"
 #include "platform/registry.h"
 #include "sim/config.h"
 #include "sim/rng.h"
@@ -118,6 +132,7 @@
 #include "topology/presets.h"
 #include "topology/topology.h"
 #include "workloads/hackbench.h"
+#include "workloads/model_registry.h"
 #include "workloads/pipe_pingpong.h"
 #include "workloads/unixbench.h"
 
@@ -436,6 +451,46 @@ void TimeBareLoop(BareLoop& loop, uint64_t n, double* wall_s, double* cpu_s) {
   *wall_s += std::chrono::duration<double>(t1 - t0).count();
 }
 
+// The plain radix-heap loop (issue 50): the same heap, each pop pushing
+// one successor at now plus a delay, and nothing else (no kinds, no
+// dispatch): the cheapest event loop of this heap, the denominator of
+// events_ratio_to_plain_loop. BareLoop's dispatch and payload make it
+// about 1.3x slower per event on this VM.
+struct PlainLoop {
+  PlainLoop(int pending, double mean_ns) : delays(BareLoop::kTable) {
+    sim::Rng rng(kSeed + 1);
+    for (int64_t& d : delays) {
+      d = 1 + static_cast<int64_t>(rng.Exponential(mean_ns));
+    }
+    for (int i = 0; i < pending; ++i) {
+      q.Push({static_cast<uint64_t>(delays[i % BareLoop::kTable]), 0, 0, 0});
+    }
+    Run(8 * static_cast<uint64_t>(pending));
+  }
+  uint64_t Run(uint64_t n) {
+    uint64_t now = 0;
+    for (uint64_t k = 0; k < n; ++k) {
+      now = q.Pop().time;
+      q.Push(
+          {now + static_cast<uint64_t>(delays[next++ & (BareLoop::kTable - 1)]),
+           0, 0, 0});
+    }
+    return now;
+  }
+  std::vector<int64_t> delays;
+  BareRadixHeap q;
+  uint64_t next = 0;
+};
+
+void TimePlainLoop(PlainLoop& loop, uint64_t n, double* wall_s, double* cpu_s) {
+  const double c0 = ThreadCpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  benchmark::DoNotOptimize(loop.Run(n));
+  const auto t1 = std::chrono::steady_clock::now();
+  *cpu_s += ThreadCpuSeconds() - c0;
+  *wall_s += std::chrono::duration<double>(t1 - t0).count();
+}
+
 struct EngineRun {
   const char* machine;
   sim::SimConfig config;
@@ -491,10 +546,14 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
   // first half) is taken out of bytes_per_task.
   const int64_t before_bare = LiveBytes();
   BareLoop bare(2 * topo->num_cpus(), 100000.0);
+  PlainLoop plain(2 * topo->num_cpus(), 100000.0);
   constexpr uint64_t kBareEvents = uint64_t{1} << 24;
   double bare_wall_s = 0;
   double bare_cpu_s = 0;
+  double plain_wall_s = 0;
+  double plain_cpu_s = 0;
   TimeBareLoop(bare, kBareEvents / 2, &bare_wall_s, &bare_cpu_s);
+  TimePlainLoop(plain, kBareEvents / 2, &plain_wall_s, &plain_cpu_s);
   const int64_t bare_bytes = LiveBytes() - before_bare;
 
   double wall_s = 0;
@@ -519,6 +578,7 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
   }
   const int64_t timed_growth = LiveBytes() - before_timed;
   const int64_t grown = LiveBytes() - before - bare_bytes;
+  TimePlainLoop(plain, kBareEvents / 2, &plain_wall_s, &plain_cpu_s);
   TimeBareLoop(bare, kBareEvents / 2, &bare_wall_s, &bare_cpu_s);
 
   sim::SimStats stats = simulator.Stats();
@@ -549,6 +609,16 @@ sim::SimStats RunEngine(benchmark::State& state, const EngineRun& run,
       bare_cpu_s * 1e9 / static_cast<double>(kBareEvents);
   k["events_ratio_to_bare_loop"] =
       static_cast<double>(stats.events) / wall_s / bare_rate;
+  const double plain_rate = static_cast<double>(kBareEvents) / plain_wall_s;
+  k["plain_loop_events_per_second"] = plain_rate;
+  k["plain_loop_cpu_ns_per_event"] =
+      plain_cpu_s * 1e9 / static_cast<double>(kBareEvents);
+  k["events_ratio_to_plain_loop"] =
+      static_cast<double>(stats.events) / wall_s / plain_rate;
+  state.SetLabel(
+      "reference loops in this process: PlainLoop (radix heap, pop + push "
+      "one successor) for *_plain_loop, BareLoop (the same heap with a "
+      "4-kind switch) for *_bare_loop");
   k["cpu_ratio_to_bare_loop"] =
       cpu_s > 0 ? static_cast<double>(stats.events) / cpu_s /
                       (static_cast<double>(kBareEvents) / bare_cpu_s)
@@ -604,13 +674,27 @@ void SetMessageRate(benchmark::State& state, const sim::SimStats& s) {
       s.duration_s();
 }
 
-sim::Workload Hackbench256() {
-  workloads::HackbenchParams p;
-  p.groups = 40;
-  p.fds = 20;
-  p.loops = 0;  // forever (fully loaded until ~0.35 s; see docs/performance.md)
-  return workloads::HackbenchWorkload(p);
+// hackbench as `schedsim run` builds it: through the registered model,
+// with its defaults, so with the work jitter of its work_cv_pct (5%) that
+// every user run has; endless.
+sim::Workload UserHackbench(int64_t groups, bool pipe) {
+  const workloads::WorkloadRegistry& r = workloads::WorkloadRegistry::Global();
+  absl::StatusOr<const workloads::WorkloadModel*> m = r.Lookup("hackbench");
+  absl::StatusOr<topology::Topology> topo =
+      topology::MakePreset("zen3-2s-nps1");
+  if (!m.ok() || !topo.ok()) return sim::Workload();
+  absl::StatusOr<platform::Params> p =
+      r.ResolveParams(**m, {{"groups", groups},
+                            {"fds", int64_t{20}},
+                            {"loops", int64_t{0}},
+                            {"pipe", pipe}});
+  if (!p.ok()) return sim::Workload();
+  absl::StatusOr<sim::Workload> w = (*m)->build(*p, *topo);
+  if (!w.ok()) return sim::Workload();
+  return *std::move(w);
 }
+
+sim::Workload Hackbench256() { return UserHackbench(40, false); }
 
 void BM_Engine_Hackbench256(benchmark::State& state) {
   const EngineRun run{
@@ -623,14 +707,7 @@ BENCHMARK(BM_Engine_Hackbench256)
     ->UseManualTime()
     ->Unit(benchmark::kSecond);
 
-sim::Workload HackbenchPipes128() {
-  workloads::HackbenchParams p;
-  p.groups = 128;  // 5120 tasks
-  p.fds = 20;
-  p.loops = 0;  // forever
-  p.pipe = true;
-  return workloads::HackbenchWorkload(p);
-}
+sim::Workload HackbenchPipes128() { return UserHackbench(128, true); }
 
 // The issue-18 scale: 5120 tasks on the 256-CPU machine, pipes (-p).
 void BM_Engine_Hackbench_Zen3_128g(benchmark::State& state) {
@@ -640,6 +717,69 @@ void BM_Engine_Hackbench_Zen3_128g(benchmark::State& state) {
   SetMessageRate(state, RunEngine(state, run, &HackbenchPipes128));
 }
 BENCHMARK(BM_Engine_Hackbench_Zen3_128g)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+// The published-length run users recognise: perf bench sched messaging
+// -p -g 128 -l 50000 on zen3-2s-nps1 (experiments/examples/
+// hackbench_128g_published_zen3_nps1.json), as `schedsim run` runs it:
+// stopped when settled, time_s extrapolated to the 50000 loops. Reported
+// in CPU seconds of the whole run (set-up and warm-up included).
+constexpr char kPublished128g[] = R"({
+  "machine": "zen3-2s-nps1",
+  "workload": {"model": "hackbench",
+               "params": {"groups": 128, "loops": 50000, "pipe": true}},
+  "iterations": 1, "seed": 1, "warmup_ms": 100, "duration_ms": 3000,
+  "settle": {"batch_ms": 20, "min_batches": 20, "precision_pct": 1},
+  "policies": {"cpufreq": "schedutil", "cpuidle": "menu"},
+  "variants": [{"name": "tip", "placement": "sis_util"}]
+})";
+
+void BM_Engine_Hackbench_Zen3_128g_Published(benchmark::State& state) {
+  absl::StatusOr<experiments::Experiment> e =
+      experiments::ParseExperiment(kPublished128g, "published-128g");
+  if (!e.ok()) {
+    state.SkipWithError(std::string(e.status().message()).c_str());
+    return;
+  }
+  experiments::RunnerOptions options;
+  options.jobs = 1;
+  double cpu_s = 0;
+  double wall_s = 0;
+  absl::StatusOr<experiments::ExperimentResult> r;
+  for (auto _ : state) {
+    const double c0 = ThreadCpuSeconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    r = experiments::RunExperiment(*e, options);
+    const auto t1 = std::chrono::steady_clock::now();
+    cpu_s += ThreadCpuSeconds() - c0;
+    const double dt = std::chrono::duration<double>(t1 - t0).count();
+    wall_s += dt;
+    state.SetIterationTime(dt);
+  }
+  if (!r.ok()) {
+    state.SkipWithError(std::string(r.status().message()).c_str());
+    return;
+  }
+  const experiments::RunResult& run = r->runs[0][0][0];
+  auto& k = state.counters;
+  k["cpu_seconds"] = cpu_s;
+  k["events"] = static_cast<double>(run.events);
+  if (run.settle) {
+    const experiments::SettleOutcome& s = *run.settle;
+    k["simulated_seconds"] = s.elapsed_s;
+    k["batches"] = s.batches;
+    k["messages_per_sim_second"] = s.rate;
+    k["extrapolated_time_s"] = s.extrapolated;
+    k["extrapolated_time_s_ci95_low"] = s.extrapolated_low;
+    k["extrapolated_time_s_ci95_high"] = s.extrapolated_high;
+    state.SetLabel(absl::StrCat("time_s at ", s.length,
+                                ", extrapolated from the settled rate (",
+                                s.stop_reason, ")"));
+  }
+}
+BENCHMARK(BM_Engine_Hackbench_Zen3_128g_Published)
     ->Iterations(1)
     ->UseManualTime()
     ->Unit(benchmark::kSecond);

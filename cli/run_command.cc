@@ -468,9 +468,19 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     }
     const int hardware =
         static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Each run's estimated cost (the shard's runs with --shard); a file
+    // whose workloads do not build fails below, with its error.
+    std::vector<double> run_costs;
+    if (absl::StatusOr<std::vector<double>> c = EstimateRunCosts(e); c.ok()) {
+      if (shard) {
+        for (int r : shard_runs) run_costs.push_back((*c)[r]);
+      } else {
+        run_costs = *std::move(c);
+      }
+    }
     const CostEstimate cost =
         EstimateCost(e, nominal_runs + scaled_runs, machine->num_cpus(),
-                     jobs > 0 ? static_cast<int>(jobs) : hardware);
+                     jobs > 0 ? static_cast<int>(jobs) : hardware, run_costs);
     err << "schedsim run: estimate: " << cost.Text() << "\n";
     estimate_wall_s = cost.wall_s;
     absl::Status allowed = CheckCost(e, cost, yes);

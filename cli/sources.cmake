@@ -21,6 +21,7 @@ set(SCHEDSIM_CLI_SOURCES
   cli/slurm_command.cc
   cli/topology_report.cc
   experiments/compare.cc
+  experiments/cost_model.cc
   experiments/experiment.cc
   experiments/metric_warnings.cc
   experiments/mmtests_export.cc

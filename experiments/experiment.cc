@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/cost_model.h"
 #include "experiments/policy_json.h"
 #include "sim/rng.h"
 
@@ -580,6 +581,7 @@ double PhysicalMemoryBytes() {
 
 std::string CostEstimate::Text() const {
   const auto wall = [](double s) {
+    if (s < 10) return absl::StrFormat("%.1f s", s);
     if (s < 120) return absl::StrFormat("%.0f s", s);
     if (s < 7200) return absl::StrFormat("%.0f min", s / 60);
     if (s < 172800) return absl::StrFormat("%.1f h", s / 3600);
@@ -593,7 +595,7 @@ std::string CostEstimate::Text() const {
 }
 
 CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
-                          int jobs) {
+                          int jobs, const std::vector<double>& run_wall_s) {
   CostEstimate c;
   c.runs = runs;
   c.simulated_s = static_cast<double>(runs) *
@@ -601,7 +603,29 @@ CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
   c.simulated_cpu_s = c.simulated_s * std::max(num_cpus, 1);
   c.jobs = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>(std::max(jobs, 1), runs)));
-  c.wall_s = c.simulated_cpu_s * kWallSecondsPerSimulatedCpuSecond / c.jobs;
+  if (run_wall_s.empty()) {
+    // Every CPU occupied, at the largest measured rate (cost_model.h).
+    c.wall_s = c.simulated_cpu_s *
+               WallSecondsPerOccupiedCpuSecond(
+                   e.model != nullptr ? e.model->name : "", num_cpus) /
+               c.jobs;
+  } else {
+    // The runs' own costs, `runs` / their number passes of them, on the
+    // jobs largest first.
+    const int64_t passes =
+        std::max<int64_t>(1, runs / static_cast<int64_t>(run_wall_s.size()));
+    if (passes * static_cast<int64_t>(run_wall_s.size()) > 1000000) {
+      double one = 0;
+      for (double s : run_wall_s) one += s;
+      c.wall_s = one * static_cast<double>(passes) / c.jobs;
+    } else {
+      std::vector<double> all;
+      for (int64_t p = 0; p < passes; ++p) {
+        all.insert(all.end(), run_wall_s.begin(), run_wall_s.end());
+      }
+      c.wall_s = Makespan(all, c.jobs);
+    }
+  }
   c.memory_bytes =
       static_cast<double>(runs) *
       static_cast<double>(kResultBytesPerRun +

@@ -52,12 +52,6 @@ inline constexpr int64_t kDefaultMaxRuns = 10000;
 inline constexpr int64_t kMaxMaxRuns = 1000000000;
 // The estimated wall time above which `schedsim run` asks for --yes.
 inline constexpr double kMaxWallSecondsWithoutYes = 24 * 3600.0;
-// Calibration: wall seconds one job spends per simulated CPU-second (one
-// simulated CPU for one second of simulated time). A rough, deliberately
-// pessimistic figure for a -c opt build on one x86-64 core: busy, wake-up
-// heavy workloads cost more, mostly idle ones much less. Only the estimate
-// and the wall-time limit use it.
-inline constexpr double kWallSecondsPerSimulatedCpuSecond = 0.05;
 
 using ParamMap = std::map<std::string, platform::ParamValue>;
 
@@ -144,7 +138,9 @@ struct CostEstimate {
   double simulated_s = 0;      // runs x (warm-up + duration)
   double simulated_cpu_s = 0;  // times the machine's CPUs
   int jobs = 1;                // runs in parallel
-  double wall_s = 0;           // at kWallSecondsPerSimulatedCpuSecond
+  // The runs' estimated costs (cost_model.h) on `jobs` threads, largest
+  // first.
+  double wall_s = 0;
   // The results held until the output is written: runs x
   // (kResultBytesPerRun + kResultBytesPerRunPerCpu x CPUs).
   double memory_bytes = 0;
@@ -155,8 +151,11 @@ struct CostEstimate {
   // of wall time on 2 jobs, about 1 MB of memory for the results"
   std::string Text() const;
 };
+// `run_wall_s`: the estimated wall seconds of each run of one pass
+// (EstimateRunCosts); without them every CPU of every run counts at the
+// model's measured rate.
 CostEstimate EstimateCost(const Experiment& e, int64_t runs, int num_cpus,
-                          int jobs);
+                          int jobs, const std::vector<double>& run_wall_s = {});
 // OK when the estimate is within the limits: runs <= "max_runs" (default
 // kDefaultMaxRuns) and wall_s <= kMaxWallSecondsWithoutYes, or `yes`; and,
 // `yes` or not, memory_bytes <= memory_limit_bytes (issue 49 #12: 2 x 10^6

@@ -59,8 +59,11 @@ absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator,
       if (state >= 0) spec.trace->OnIdle(now, cpu, state);
     }
   }
+  double warmup_count = 0;
   if (spec.warmup > sim::SimDuration::Zero()) {
     SCHEDSIM_RETURN_IF_ERROR(simulator.RunFor(spec.warmup));
+    if (spec.settle != nullptr)
+      warmup_count = spec.settle->count(simulator.Stats());
     simulator.ResetStats();
   }
   simulator.set_trace_sink(spec.trace);
@@ -68,6 +71,8 @@ absl::Status RunMeasured(const RunSpec& spec, sim::Simulator& simulator,
   if (spec.settle != nullptr && spec.settle->options.batch_ms > 0) {
     absl::StatusOr<SettleOutcome> outcome = RunSettling(spec, simulator);
     if (outcome.ok()) {
+      outcome->warmup_count = warmup_count;
+      outcome->elapsed_s = static_cast<double>(simulator.now().ns()) / 1e9;
       *settled = *std::move(outcome);
     } else {
       run = outcome.status();

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "experiments/builtin_registry.h"
+#include "experiments/cost_model.h"
 #include "experiments/machine_source.h"
 #include "experiments/run_wiring.h"
 #include "sim/simulator.h"
@@ -119,9 +120,12 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
   } else if (run.settle) {
     result.settle = run.settle;
     SettleOutcome& s = *result.settle;
-    // A finished run's own metrics stand; otherwise the settled rate and
-    // what follows from it.
-    if (s.stop_reason != "finished" && s.rate > 0) {
+    // A finished run's own metrics stand, and so do those of a run too
+    // short to test (fewer than min_batches batches in its duration: the
+    // whole window, as a fixed-length run); otherwise the settled rate
+    // and what follows from it.
+    if (s.stop_reason != "finished" && s.rate > 0 &&
+        s.batches >= e.settle.min_batches) {
       result.metrics[settles->rate_metric] = s.rate;
       if (settles->derive) {
         for (const auto& [m, v] : settles->derive(point.params, s.rate)) {
@@ -138,9 +142,17 @@ absl::StatusOr<RunResult> RunOne(const Experiment& e,
         };
         s.extrapolated_metric = declared[m].name;
         s.length = settles->length ? settles->length(point.params) : "";
+        double a = at(std::max(s.ci_low, 1e-300));
+        double b = at(s.ci_high);
+        if (settles->total) {
+          // The time so far, then the rest at the rate (and its ends).
+          const double rest = std::max(
+              0.0, settles->total(point.params) - s.warmup_count - s.count);
+          result.metrics[m] = s.elapsed_s + rest / s.rate;
+          a = s.elapsed_s + rest / std::max(s.ci_low, 1e-300);
+          b = s.elapsed_s + rest / s.ci_high;
+        }
         s.extrapolated = result.metrics[m];
-        const double a = at(std::max(s.ci_low, 1e-300));
-        const double b = at(s.ci_high);
         s.extrapolated_low = std::min(a, b);
         s.extrapolated_high = std::max(a, b);
       }
@@ -425,16 +437,26 @@ namespace {
 
 std::vector<double> SelectedCosts(const Experiment& e, const Prepared& p,
                                   const std::vector<int>& selected) {
-  const double ms = static_cast<double>(e.warmup_ms + e.duration_ms);
   std::vector<double> costs;
   costs.reserve(selected.size());
+  const int cpus = p.machine->num_cpus();
   for (int run : selected) {
     const RunKey key = KeyOfRun(e, run);
+    const Point& point = p.points[key.point];
     int64_t tasks = 0;
-    for (const sim::TaskSpec& t : p.points[key.point].workload.tasks) {
-      tasks += t.count;
+    for (const sim::TaskSpec& t : point.workload.tasks) tasks += t.count;
+    double measured_s = static_cast<double>(e.duration_ms) / 1e3;
+    const bool settles =
+        e.model->settle && !e.fixed_length &&
+        (!e.model->settle->applies || e.model->settle->applies(point.params));
+    if (settles) {
+      measured_s = ExpectedSettledSeconds(
+          measured_s, static_cast<double>(e.settle.batch_ms) / 1e3,
+          e.settle.min_batches);
     }
-    costs.push_back(ms * static_cast<double>(std::max<int64_t>(tasks, 1)));
+    costs.push_back(
+        RunWallSeconds(e.model->name, cpus, tasks,
+                       static_cast<double>(e.warmup_ms) / 1e3 + measured_s));
   }
   return costs;
 }

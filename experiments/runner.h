@@ -114,9 +114,11 @@ struct RunKey {
 int64_t NumRuns(const Experiment& experiment);
 RunKey KeyOfRun(const Experiment& experiment, int run);
 
-// The estimated cost of each run, in run order, for balancing shards:
-// (warm-up + duration) in ms x the tasks the point's workload starts with
-// (at least 1). Deterministic: it depends only on the experiment.
+// The estimated cost of each run on one job, in wall seconds, in run
+// order (cost_model.h: the model's measured rate x the simulated seconds
+// x min(tasks, CPUs); a run that stops when settled counts its expected
+// length), for the estimates, the pool's order and balancing shards.
+// Deterministic: it depends only on the experiment.
 absl::StatusOr<std::vector<double>> EstimateRunCosts(
     const Experiment& experiment);
 

@@ -95,6 +95,7 @@ nlohmann::ordered_json SettleOutcomeJson(const SettleOutcome& o) {
   j["truncated_batches"] = o.truncated;
   j["batch_ms"] = std::llround(o.batch_s * 1e3);
   j["measured_s"] = o.measured_s;
+  j["elapsed_s"] = o.elapsed_s;
   j["rate"] = o.rate;
   j["ci95"] = {o.ci_low, o.ci_high};
   j["relative_half_width"] = o.relative_half_width;
@@ -130,6 +131,7 @@ bool ParseSettleOutcome(const nlohmann::ordered_json& j, SettleOutcome* o) {
             number("batches", &batches) &&
             number("truncated_batches", &truncated) &&
             number("batch_ms", &batch_ms) && number("rate", &o->rate) &&
+            number("elapsed_s", &o->elapsed_s) &&
             number("relative_half_width", &o->relative_half_width);
   o->batches = static_cast<int>(batches);
   o->truncated = static_cast<int>(truncated);
@@ -174,7 +176,18 @@ bool SettleMonitor::Add(double count) {
   const std::vector<double> kept(rates_.begin() + d, rates_.end());
   if (static_cast<int>(kept.size()) < kMinKeptBatches) return false;
   const Interval ci = BatchMeansInterval(kept);
-  return ci.mean > 0 && ci.half_width <= options_.precision * ci.mean;
+  if (!(ci.mean > 0 && ci.half_width <= options_.precision * ci.mean)) {
+    return false;
+  }
+  // A drift slower than MSER-5 sees (a rate still climbing over the kept
+  // batches) shows as halves that differ: require them within the
+  // precision too.
+  const size_t half = kept.size() / 2;
+  double first = 0, second = 0;
+  for (size_t i = 0; i < half; ++i) first += kept[i];
+  for (size_t i = kept.size() - half; i < kept.size(); ++i) second += kept[i];
+  return std::abs(first - second) / static_cast<double>(half) <=
+         options_.precision * ci.mean;
 }
 
 SettleOutcome SettleMonitor::Outcome(const std::string& reason) const {
@@ -183,6 +196,7 @@ SettleOutcome SettleMonitor::Outcome(const std::string& reason) const {
   o.batches = batches();
   o.batch_s = static_cast<double>(options_.batch_ms) / 1e3;
   o.measured_s = o.batches * o.batch_s;
+  o.count = last_count_;
   if (rates_.empty()) return o;
   o.truncated = Mser5Truncation(rates_);
   const std::vector<double> kept(rates_.begin() + o.truncated, rates_.end());

@@ -16,7 +16,10 @@
 //     kMaxCiBatches batches (non-overlapping batch means, Law and Kelton);
 //     the rate is their mean, the 95% interval mean +- t(b-1) s / sqrt(b).
 //  3. Settled when the interval's half-width is at most `precision` of
-//     the mean and at least kMinKeptBatches batches are kept.
+//     the mean, at least kMinKeptBatches batches are kept, and the means
+//     of the first and the last half of the kept batches differ by at most
+//     `precision` of the mean (a drift slower than MSER-5 sees, as in
+//     Geweke's diagnostic).
 // A run stops when settled, at its maximum length ("max_length"; the rate
 // and interval are still those of the kept batches), or when its workload
 // has finished ("finished"; a finite run completed and its own metrics
@@ -77,6 +80,11 @@ struct SettleOutcome {
   double ci_low = 0;
   double ci_high = 0;
   double relative_half_width = 0;
+  // The count at the end of the warm-up (before the statistics were
+  // reset) and at the end of the run; the simulated time since the start.
+  double warmup_count = 0;
+  double count = 0;
+  double elapsed_s = 0;
   // The metric at the benchmark's published length extrapolated from the
   // rate ("" when none): its name, the length ("50000 loops"), its value
   // and the values at the interval's ends (low <= high).
@@ -102,6 +110,7 @@ class SettleMonitor {
   // Adds a batch ending with the cumulative count `count` (since the
   // measurement started); true when the rate has settled.
   bool Add(double count);
+  double count() const { return last_count_; }
   int batches() const { return static_cast<int>(rates_.size()); }
   const std::vector<double>& rates() const { return rates_; }
   // The outcome so far, with `reason` as the stop reason.

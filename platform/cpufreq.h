@@ -26,6 +26,12 @@ inline constexpr int64_t kCapacityScale = 1024;
 // Flags passed with a utilization update (include/linux/sched/cpufreq.h).
 enum UtilUpdateFlags : uint32_t {
   kUtilIowait = 1u << 0,  // SCHED_CPUFREQ_IOWAIT: a task woke from iowait
+  // The callback runs on another CPU than the one whose utilization
+  // changed: the waker enqueued on a busy CPU of its LLC itself
+  // (cpufreq_update_util() for a remote runqueue, allowed since v4.14,
+  // 674e75411fc2 "sched: cpufreq: Allow remote cpufreq callbacks"; the
+  // kernel has no such flag, the driver compares smp_processor_id()).
+  kUtilRemote = 1u << 1,
 };
 
 // Utilization of one CPU as schedutil's sugov_get_util reads it.

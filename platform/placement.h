@@ -78,6 +78,12 @@ class SchedView {
   virtual void set_idle_cores(int cpu, bool value) = 0;
   // SIS_UTIL's scan depth, updated by periodic load balancing.
   virtual int nr_idle_scan(int cpu) const = 0;
+  // The kernel's sched_cluster_active static key: the machine has a
+  // cluster scheduling level (CLS, v5.16) and the kernel scans a waking
+  // task's cluster before the rest of its LLC (commit 8881e1639f1f
+  // "sched/fair: Scan cluster before scanning LLC in wake-up path", v6.7).
+  // False by default (backends without the notion).
+  virtual bool cluster_scan_active() const { return false; }
 
   // SIS_PROP inputs, all ns. rq->avg_idle and wake_avg_idle of `cpu`; a
   // backend may return wake_avg_idle aged to now (halved once per jiffy

@@ -130,9 +130,18 @@ struct SimConfig {
   // sched_util_clamp_min_rt_default: the uclamp_min of RT tasks that set
   // none (kernel default 1024 = run RT at the highest frequency).
   int64_t uclamp_rt_default_min = 1024;
-  // Cost of the uclamp bucket updates per enqueue (and per dequeue), paid
-  // on each wake-up/sleep pair when uclamp is on (assumed).
+  // Cost of one uclamp bucket update (assumed): uclamp_rq_inc() at every
+  // enqueue_task(), paid by the CPU that runs the enqueue (the waker, or the
+  // target when the wake-up goes through its wake list), and uclamp_rq_dec()
+  // at every dequeue_task(), paid by the CPU the task sleeps on
+  // (kernel/sched/core.c enqueue_task(), dequeue_task(), v5.3-v6.12).
   int64_t uclamp_enqueue_cost_ns = 40;
+  // sched_uclamp_used (46609ce22703 "sched/uclamp: Protect uclamp fast path
+  // code with static key", v5.9): uclamp_rq_inc() and uclamp_rq_dec()
+  // return at once until a task or a group sets a clamp, so a workload
+  // without clamps pays nothing. Off: every enqueue and dequeue pays
+  // (5.3-5.8).
+  bool uclamp_static_key = true;
 
   // UTIL_EST (kernel/sched/features.h, on by default since v4.17): each
   // task keeps an estimate of its utilization from its last sleeps
@@ -185,6 +194,13 @@ struct SimConfig {
   // 5.4's). False models kernels before v5.4: the placement policy's view
   // answers sched_idle() false everywhere. A named kernel sets it.
   bool sched_idle_fallback = true;
+  // The idle-CPU search scans the waking task's cluster (the CLS level,
+  // CPUs sharing an L2 or LLC tag) before the rest of the LLC (commit
+  // 8881e1639f1f "sched/fair: Scan cluster before scanning LLC in wake-up
+  // path", v6.7). Only machines with a cluster level (kunpeng920-2s-4826,
+  // an import with cluster_cpus_list) are affected. Off by default; a named
+  // kernel from 6.7 sets it.
+  bool sis_cluster_scan = false;
   // NO_HZ idle balancing as the kernel's (kernel/sched/fair.c, v5.19 and
   // v6.1): an overloaded CPU's tick (nohz_balancer_kick(), nr_running >= 2)
   // kicks one idle CPU only once nohz.next_balance has come, and the kicked

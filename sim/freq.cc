@@ -59,6 +59,34 @@ std::unique_ptr<platform::FreqDomain> MakeSimFreqDomain(SimulatorImpl* sim,
   return std::make_unique<SimFreqDomain>(sim, domain);
 }
 
+// arch_scale_freq_capacity()'s reference on x86: APERF/MPERF is scaled by
+// arch_max_freq_ratio, so PELT's frequency scale is 1024 at that frequency
+// and capped at 1024 above it (arch/x86/kernel/cpu/aperfmperf.c,
+// v6.1; smpboot.c before 5.19). Intel (1567c3e3467c, v5.7;
+// intel_set_max_freq_ratio(), core_set_max_freq_ratio()): the turbo ratio
+// with 4 active cores, so a part running all-core turbo counts as fully
+// busy. AMD (976df7e5730e "x86, sched: Use midpoint of max_boost and max_P
+// for frequency invariance on AMD EPYC", v5.11): half way between the
+// nominal (base) frequency and the highest boost. Elsewhere (Arm, a part
+// without an active-core table) the highest frequency, as cpufreq's
+// arch_set_freq_scale() uses cpuinfo.max_freq.
+int64_t InvarianceRefKhz(const topology::FrequencySpec& f,
+                         topology::Vendor vendor, int64_t top_khz) {
+  const int64_t base = f.base_khz > 0 ? f.base_khz : top_khz;
+  switch (vendor) {
+    case topology::Vendor::kIntel:
+      if (f.turbo_ceiling_khz.size() >= 4) {
+        return std::clamp<int64_t>(f.turbo_ceiling_khz[3], base, top_khz);
+      }
+      return top_khz;
+    case topology::Vendor::kAmd:
+      return std::clamp<int64_t>((base + top_khz) / 2, base, top_khz);
+    case topology::Vendor::kUnknown:
+      break;
+  }
+  return top_khz;
+}
+
 void SimulatorImpl::InitFrequency() {
   const topology::FrequencySpec& f = topo_.frequency();
   const int64_t base = f.base_khz > 0 ? f.base_khz : 2000000;
@@ -99,6 +127,8 @@ void SimulatorImpl::InitFrequency() {
     const int64_t dtop = df.max_turbo_khz > 0 ? df.max_turbo_khz : dbase;
     const int64_t dlow = df.min_khz > 0 ? df.min_khz : dbase;
     fd.max_khz = config_.turbo ? dtop : dbase;
+    fd.invariance_khz =
+        config_.turbo ? InvarianceRefKhz(df, topo_.vendor(), dtop) : dbase;
     // arch_scale_cpu_capacity over the domain's share of the machine's
     // top frequency: what one of its cycles is worth in the biggest CPU's.
     fd.work_per_cycle = static_cast<double>(topo_.capacity(fd.first_cpu)) /

@@ -111,8 +111,11 @@ void SimulatorImpl::EnterIdleState(int cpu) {
   line_cpu_ = cpu;
   line_cost_ns_ = 0;
   policies_.placement->OnCpuIdle(*sched_view_, cpu);
-  const int64_t entry_work_ns =
-      scan_probes_ * config_.probe_cost_ns + line_cost_ns_;
+  // The dequeue work of the task that slept (its uclamp_rq_dec()) comes
+  // first.
+  const int64_t entry_work_ns = scan_probes_ * config_.probe_cost_ns +
+                                line_cost_ns_ + dequeue_debt_ns_[cpu];
+  dequeue_debt_ns_[cpu] = 0;
   scan_probes_ = 0;
   line_cpu_ = -1;
   line_cost_ns_ = 0;

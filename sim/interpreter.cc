@@ -419,6 +419,8 @@ void SimulatorImpl::BlockCurrent(int cpu, bool voluntary) {
   if (t.iowait) ++c.nr_iowait;
   c.need_resched = true;
   if (t.state == TaskState::kDead) DetachDeadUtil(cpu, id);
+  // dequeue_task()'s uclamp_rq_dec() on this CPU, before it switches.
+  if (uclamp_costs_) dequeue_debt_ns_[cpu] += UclampUpdateNs(cpu);
   // A task going to sleep (not exiting, not moved by exec) is a
   // DEQUEUE_SLEEP, which EEVDF's DELAY_DEQUEUE may delay.
   DequeueTask(cpu, id, /*sleep=*/voluntary && t.state != TaskState::kDead);
@@ -658,7 +660,10 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           ct.wake_start_ns = now_ns_;
           ++cpus_[dst].ttwu_pending;
           RefreshProbe(dst);
-          const int64_t wake_ns = KernelWorkNs(cpu, config_.wakeup_cost_ns);
+          // wake_up_new_task() enqueues from the parent's CPU, with its
+          // uclamp_rq_inc().
+          const int64_t wake_ns = KernelWorkNs(cpu, config_.wakeup_cost_ns) +
+                                  (uclamp_costs_ ? UclampUpdateNs(cpu) : 0);
           PushDelivery(now_ns_ + wake_ns, dst, child);
           tasks_[id].pending_cost_ns += wake_ns;
         }

@@ -146,6 +146,17 @@ const std::vector<KernelFeature>& KernelFeatures() {
        "CONFIG_UCLAMP_TASK: per-task clamps feed the governor, and each "
        "enqueue and dequeue pays the bucket update",
        &C::uclamp},
+      {"uclamp_static_key",
+       "",
+       {5, 9},
+       kNone,
+       "46609ce22703 sched/uclamp: Protect uclamp fast path code with "
+       "static key",
+       "",
+       "uclamp_rq_inc() and uclamp_rq_dec() return at once while no task "
+       "or group has set a clamp (sched_uclamp_used): a workload without "
+       "clamps pays no bucket update",
+       &C::uclamp_static_key},
       {"newidle_load_balance",
        "",
        {3, 11},
@@ -187,6 +198,18 @@ const std::vector<KernelFeature>& KernelFeatures() {
        "and find_idlest_group_cpu(); the latter came in 5.6 (17346452b25b) "
        "and is taken as 5.4's",
        &C::sched_idle_fallback},
+      {"sis_cluster_scan",
+       "",
+       {6, 7},
+       kNone,
+       "8881e1639f1f sched/fair: Scan cluster before scanning LLC in "
+       "wake-up path",
+       "",
+       "select_idle_cpu() scans the target's cluster (CLS level) first, "
+       "then the rest of the LLC with the depth left; only machines with a "
+       "cluster level are affected; 22165f61d0c4's prev/recent_used_cpu "
+       "fallback for cluster wake-ups is not modelled",
+       &C::sis_cluster_scan},
       {"nohz_idle_balance", "", kAll, kNone,
        "NO_HZ idle balancing (v2.6.21); modelled as v5.19/v6.1 have it", "",
        "an overloaded CPU's tick kicks one idle CPU once nohz.next_balance "

@@ -41,6 +41,12 @@ TEST(KernelFeaturesTest, EachVersionSetsWhatItHas) {
   ApplyKernel({6, 12}, &c);
   EXPECT_TRUE(c.delay_dequeue);
   EXPECT_TRUE(c.preempt_short);
+  // uclamp (5.3) pays its bucket updates until the 5.9 static key.
+  ApplyKernel({5, 4}, &c);
+  EXPECT_TRUE(c.uclamp);
+  EXPECT_FALSE(c.uclamp_static_key);
+  ApplyKernel({5, 10}, &c);
+  EXPECT_TRUE(c.uclamp_static_key);
   ApplyKernel({4, 16}, &c);
   EXPECT_FALSE(c.eevdf);
   EXPECT_FALSE(c.util_est);

@@ -21,7 +21,7 @@ namespace schedsim::sim {
 // since v5.1, see sim/pelt.h): a task always running on a CPU of capacity
 // 446 at its highest frequency tends to util 446.
 uint32_t SimulatorImpl::ComputePeltScale(int cpu, int64_t khz) const {
-  const int64_t max_khz = fdoms_[cpus_[cpu].domain].max_khz;
+  const int64_t max_khz = fdoms_[cpus_[cpu].domain].invariance_khz;
   // Without frequency invariance PELT counts running time at full weight
   // whatever the frequency (arch_scale_freq_capacity() = 1024).
   const uint32_t freq_scale = max_khz <= 0 || !config_.frequency_invariance
@@ -244,6 +244,17 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
   if (t.policy == SchedPolicy::kIdle) ++c.nr_sched_idle;
   RefreshProbe(cpu);
   if (t.uclamp_min != 0 || t.uclamp_max != 1024) ++c.nr_uclamped;
+  if (t.uclamp_inc_at_target) {
+    // The target runs the wake list's enqueue (sched_ttwu_pending()) and
+    // its uclamp_rq_inc(): in the running task's time, or before the woken
+    // task runs.
+    t.uclamp_inc_at_target = false;
+    if (c.mode == CpuMode::kBusy && c.curr >= 0) {
+      ChargeCpu(cpu, UclampUpdateNs(cpu));
+    } else {
+      t.pending_cost_ns += UclampUpdateNs(cpu);
+    }
+  }
   if (t.policy == SchedPolicy::kFifo) {
     // enqueue_top_rt_rq() kicks cpufreq on every RT enqueue (Linux 6.1
     // kernel/sched/rt.c).
@@ -253,8 +264,12 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
   }
   // enqueue_task_fair(): an IO-wait wake-up is passed on first, on every
   // such enqueue; then update_load_avg()'s change, if any.
+  // The IO-wait callback of an enqueue the waker ran on its own CPU is a
+  // remote one (platform::kUtilRemote).
+  const uint32_t remote = t.remote_enqueue ? platform::kUtilRemote : 0u;
+  t.remote_enqueue = false;
   if (util_flags & platform::kUtilIowait) {
-    GovernorUpdate(cpu, platform::kUtilIowait);
+    GovernorUpdate(cpu, platform::kUtilIowait | remote);
   }
   UtilChangeUpdate(cpu);
 }
@@ -425,7 +440,10 @@ void SimulatorImpl::Schedule(int cpu) {
     ++mm_switches_avoided_;
   }
   loaded_mm_[cpu] = mm;
-  t.pending_cost_ns += KernelWorkNs(cpu, switch_ns);
+  // The uclamp dequeue work the task left on this CPU when it blocked
+  // (dequeue_debt_ns_), charged with the switch that follows.
+  t.pending_cost_ns += KernelWorkNs(cpu, switch_ns) + dequeue_debt_ns_[cpu];
+  dequeue_debt_ns_[cpu] = 0;
   if (t.wake_start_ns >= 0) {
     // Wake-ups that began before the last ResetStats() are not counted.
     if (t.wake_start_ns >= stats_start_ns_) {

@@ -33,6 +33,12 @@ enum class TaskState : uint8_t {
 // A task, in three cache lines by use: the phase-end path (the op
 // interpreter) reads and writes only the first.
 struct alignas(64) Task {
+  // The one-bit flags below have no default member initializers (C++17).
+  Task()
+      : iowait(false),
+        has_affinity(false),
+        uclamp_inc_at_target(false),
+        remote_enqueue(false) {}
   // --- The interpreter: program, loops, the current phase.
   int64_t rem_cycles = 0;       // of the current phase
   int64_t rem_stall_ns = 0;     // of the current phase
@@ -58,8 +64,14 @@ struct alignas(64) Task {
   int32_t next_waiter = -1;  // link in a channel/barrier/wake-list queue
   SchedPolicy policy = SchedPolicy::kNormal;
   uint8_t rt_priority = 0;
-  bool iowait = false;        // blocked in IO wait
-  bool has_affinity = false;  // its spec restricts its CPUs
+  bool iowait : 1;        // blocked in IO wait
+  bool has_affinity : 1;  // its spec restricts its CPUs
+  // Woken through the target's wake list: the target CPU runs the enqueue
+  // and pays its uclamp_rq_inc() (SimulatorImpl::EnqueueTask).
+  bool uclamp_inc_at_target : 1;
+  // Woken by a waker that enqueues it itself on a busy CPU of its LLC (no
+  // wake list): the enqueue's cpufreq callbacks are remote.
+  bool remote_enqueue : 1;
   int16_t uclamp_min = 0;
   int16_t uclamp_max = 1024;
   // --- Wake-up bookkeeping, PELT, identity.

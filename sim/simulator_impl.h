@@ -97,6 +97,11 @@ enum EventBand : uint8_t {
   kBandPmu = 4,
 };
 
+// The frequency at which x86's arch_scale_freq_capacity() reaches 1024
+// for a domain whose highest frequency is `top_khz` (sim/freq.cc).
+int64_t InvarianceRefKhz(const topology::FrequencySpec& f,
+                         topology::Vendor vendor, int64_t top_khz);
+
 struct FreqDomainState {
   topology::CpuSet cpus;
   std::vector<int32_t> cpu_list;  // `cpus`, in increasing order
@@ -106,7 +111,10 @@ struct FreqDomainState {
   // power parameters (the machine's, with the domain's own ceff_pf).
   const topology::FrequencySpec* spec = nullptr;
   topology::PowerSpec power;
-  int64_t max_khz = 0;  // its highest frequency, for frequency invariance
+  int64_t max_khz = 0;  // its highest frequency
+  // The frequency at which PELT's frequency scale reaches 1024 (capped
+  // there above it): arch_max_freq_ratio's reference (InvarianceRefKhz).
+  int64_t invariance_khz = 0;
   // Work per cycle relative to the biggest CPU: a cycle of a CPU of
   // capacity C whose domain peaks at max_khz does C / 1024 x
   // (machine max / max_khz) of a biggest CPU's cycle (1 on a symmetric
@@ -240,6 +248,9 @@ class SimulatorImpl {
   // kProbeSchedIdle, or 0 without SimConfig::sched_idle_fallback (before
   // v5.4 no CPU is sched-idle to a wake-up).
   uint8_t sched_idle_bit_ = kProbeSchedIdle;
+  // SimConfig::sis_cluster_scan and a CLS domain on some CPU: the kernel's
+  // sched_cluster_active (SchedView::cluster_scan_active()).
+  bool cluster_scan_active_ = false;
   // Cpu::nr_running of each CPU, dense, for the busiest-CPU searches of
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;
@@ -303,6 +314,17 @@ class SimulatorImpl {
   std::vector<UtilEst> task_util_est_;
   std::vector<uint32_t> rq_util_est_;
   bool util_est_ = false;
+  // uclamp's bucket updates cost time: uclamp is on and either the static
+  // key is not modelled (before v5.9) or a task set a clamp
+  // (SimConfig::uclamp_static_key).
+  bool uclamp_costs_ = false;
+  // Per CPU: kernel work of a dequeue there (the uclamp_rq_dec() of a task
+  // going to sleep) that the next task switched in, or the idle entry,
+  // waits for.
+  std::vector<int64_t> dequeue_debt_ns_;
+  int64_t UclampUpdateNs(int cpu) const {
+    return KernelWorkNs(cpu, config_.uclamp_enqueue_cost_ns);
+  }
   // Per task, a pipe's mutex (SimConfig::pipe_lock_lines): kLockAsleep
   // while it sleeps for its turn, kLockGranted once its turn came (the
   // retried operation does not queue again).

@@ -253,6 +253,15 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   Fair([&](auto& f) { f.Init(n, fair); });
   rq_load_.assign(n, PeltSignal{});
   util_est_ = config_.util_est;
+  // sched_uclamp_used is switched on by a task's sched_setattr() clamp;
+  // an RT task's default boost (sysctl_sched_uclamp_util_min_rt_default)
+  // does not switch it on.
+  bool clamp_set = false;
+  for (const TaskSpec& spec : workload.tasks) {
+    clamp_set |= spec.uclamp_min >= 0 || spec.uclamp_max >= 0;
+  }
+  uclamp_costs_ = config_.uclamp && (!config_.uclamp_static_key || clamp_set);
+  dequeue_debt_ns_.assign(n, 0);
   rq_util_est_.assign(util_est_ ? n : 0, 0);
   track_load_ = config_.load_balance && config_.balance_by_load;
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
@@ -271,6 +280,16 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     }
   }
   sched_idle_bit_ = config_.sched_idle_fallback ? kProbeSchedIdle : 0;
+  // sched_cluster_active: enabled by build_sched_domains() when a CPU has
+  // an SD_CLUSTER domain (kernel/sched/topology.c, v6.7).
+  cluster_scan_active_ = false;
+  if (config_.sis_cluster_scan) {
+    for (int cpu = 0; cpu < n && !cluster_scan_active_; ++cpu) {
+      for (const topology::SchedDomain* d : domains_.Stack(cpu)) {
+        if (d->name == "CLS") cluster_scan_active_ = true;
+      }
+    }
+  }
   probe_.resize(n);
   nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);

@@ -76,6 +76,9 @@ class SimSchedView final : public platform::SchedView {
   void write_policy_llc_line(int cpu) override {
     sim_->WriteLlcLine(sim_->cpus_[cpu].llc, SimulatorImpl::LlcLine::kPolicy);
   }
+  bool cluster_scan_active() const override {
+    return sim_->cluster_scan_active_;
+  }
   int nr_idle_scan(int cpu) const override {
     return sim_->llcs_[sim_->cpus_[cpu].llc].nr_idle_scan;
   }
@@ -333,10 +336,18 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
                  wake_lines_ns;
   line_cost_ns_ = 0;
   line_cpu_ = -1;
-  // uclamp bucket updates: the enqueue now and the dequeue when it sleeps.
-  if (config_.uclamp) {
-    cost += 2 * KernelWorkNs(waker_cpu, config_.uclamp_enqueue_cost_ns);
-  }
+  Cpu& tc = cpus_[target];
+  // ttwu_queue() (kernel/sched/core.c, v6.1): a target in another LLC, or
+  // an idle one, gets the wake-up on its wake list and runs the enqueue
+  // itself; otherwise the waker enqueues on the target's runqueue.
+  const bool wake_list =
+      target != waker_cpu &&
+      (!domains_.SharesCache(waker_cpu, target) || tc.nr_running == 0);
+  // enqueue_task()'s uclamp_rq_inc() runs where the enqueue runs; the
+  // dequeue's uclamp_rq_dec() is paid when the task sleeps (BlockCurrent).
+  p.uclamp_inc_at_target = uclamp_costs_ && wake_list;
+  p.remote_enqueue = target != waker_cpu && !wake_list;
+  if (uclamp_costs_ && !wake_list) cost += UclampUpdateNs(waker_cpu);
   // The wake-up happens after the kernel work the waker has already
   // queued (the pipe copy before the wake, say), then costs `cost` more.
   int64_t delay = cost;
@@ -346,11 +357,8 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   } else {
     ChargeCpu(waker_cpu, cost);
   }
-  Cpu& tc = cpus_[target];
   if (target != waker_cpu) {
     ++placement_stats_.remote_wakeups;
-    bool wake_list =
-        !domains_.SharesCache(waker_cpu, target) || tc.nr_running == 0;
     if (wake_list) ++placement_stats_.wake_list;
     bool polling = tc.mode == CpuMode::kIdle && tc.polling;
     if (wake_list && !polling) {

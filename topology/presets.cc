@@ -375,6 +375,9 @@ const std::vector<PresetEntry>& Presets() {
        &Zen2Epyc7742},
       {"juno-r0", "Arm Juno r0 big.LITTLE: 2 Cortex-A57 + 4 Cortex-A53",
        &in::JunoR0},
+      {"kunpeng920-2s-4826",
+       "2x HiSilicon Kunpeng 920-4826: 2x 48 cores, 4-core clusters (CLS)",
+       &in::Kunpeng920TwoSocket},
   };
   return *presets;
 }

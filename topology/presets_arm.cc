@@ -146,4 +146,85 @@ absl::StatusOr<Topology> JunoR0() {
   return b.Build();
 }
 
+// kunpeng920-2s-4826: two HiSilicon Kunpeng 920-4826 sockets (TaiShan v110
+// cores, ARMv8.2, no SMT), 48 cores each, as on a TaiShan 200 server. Public
+// facts, abbreviated: [HK] = Huawei's Kunpeng documentation
+// (hikunpeng.com, "Kunpeng Processor NUMA Overview" and the programming
+// tuning guide's "NUMA Structure": the cores of a die form a NUMA node,
+// dies and sockets linked by the on-chip network and Hydra); [CSB] = the
+// description of the chip most tuning guides repeat (codestudyblog.com
+// 80428094557): each super core cluster (SCCL, one die) holds 6 core
+// clusters (CCL) of 4 cores, 2 I/O clusters and 4 DDR controllers, and
+// the L3 is split into a TAG part in each CCL and a DATA part shared on
+// the die's bus; [CLS] = Barry Song's cluster-scheduler series (LKML
+// 2021, merged in v5.16: commits c5e22feffdd7 "topology: Represent
+// clusters of CPUs within a die" and 778c558f49a2 "sched: Add cluster
+// scheduler level in core and related Kconfig for ARM64"): on Kunpeng 920
+// 24 CPUs per NUMA node, each 4 CPUs of a cluster sharing an L3 tag, all
+// clusters of the die sharing the L3 data; [4826] = the 4826's public
+// specification, 48 cores at 2.6 GHz, 64 KiB L1i and L1d and 512 KiB L2
+// per core, 1 MiB L3 per core. "assumed" marks the rest.
+absl::StatusOr<Topology> Kunpeng920TwoSocket() {
+  TopologyBuilder b("kunpeng920-2s-4826");
+  b.set_model_name("HiSilicon Kunpeng 920-4826 (2 sockets, 96 cores)")
+      .set_vendor(Vendor::kUnknown);
+  // CPU numbering as arm64 ACPI PPTT enumerates them: die by die, cluster
+  // by cluster. Die d (0..3) is NUMA node d, socket d / 2; its LLC is the
+  // die's L3 [CSB][CLS]; cluster = 4 consecutive CPUs [CLS].
+  for (int cpu = 0; cpu < 96; ++cpu) {
+    const int die = cpu / 24;
+    b.AddCpu(cpu, /*package=*/die / 2, /*node=*/die, /*llc=*/die,
+             /*core=*/cpu);
+    b.SetCluster(cpu, cpu / 4);
+  }
+  // SLIT: assumed, the shape of two dies per socket (12 to the other die of
+  // the socket, 20 and 22 across the Hydra link); [HK] gives no table.
+  b.set_distances(
+      {{10, 12, 20, 22}, {12, 10, 22, 24}, {20, 22, 10, 12}, {22, 24, 12, 10}});
+
+  // cppc_cpufreq (ACPI CPPC on Kunpeng): assumed OPPs up to the 2.6 GHz
+  // [4826] nominal, no boost; schedutil.
+  FrequencySpec f;
+  f.min_khz = 1000000;
+  f.base_khz = 2600000;
+  f.max_turbo_khz = 2600000;
+  f.pstates_khz = {2600000, 2000000, 1500000, 1000000};
+  f.transition_latency_ns = 1000 * kUs;  // assumed: schedutil's 10 ms cap
+  f.has_hwp = false;
+  f.has_epp = false;
+  f.driver = "cppc_cpufreq";
+  f.governor = "schedutil";
+  f.vf_curve = {{1000000, 700},
+                {1500000, 780},
+                {2000000, 860},
+                {2600000, 950}};  // assumed
+  b.set_frequency(f);
+
+  // Idle: WFI (the arm64 default idle, 1/1 us) and an assumed PSCI core
+  // power-down (the firmware's _LPI values are not published): 100/400 us
+  // advertised, 50 us physical exit.
+  b.set_cstates({
+      State("WFI", "ARM WFI", 1, 1, 1 * kUs, 0, 100, 0),
+      State("cpu-sleep", "PSCI core power-down (assumed)", 100, 400, 50 * kUs,
+            20 * kUs, 0, 0),
+  });
+
+  PowerSpec p;
+  p.ceff_pf = 450.0;           // assumed: ~1.1 W per busy core at 2.6 GHz
+  p.static_mw_per_core = 150;  // assumed
+  p.uncore_mw = 20000;         // assumed, per socket
+  p.tdp_mw = 180000;           // assumed (published 4826 TDP: 168 W)
+  b.set_power(p);
+
+  // [4826]: 64 KiB L1d and L1i, 512 KiB private L2, the die's L3 (1 MiB per
+  // core, 24 MiB per die); ways assumed.
+  b.set_caches({{1, "Data", 64 << 10, 4, 64},
+                {1, "Instruction", 64 << 10, 4, 64},
+                {2, "Unified", 512 << 10, 8, 64},
+                {3, "Unified", 24 << 20, 16, 64}});
+  // Core-to-core line transfer: not published; left 0 (shared-line costs
+  // off), as for imported machines.
+  return b.Build();
+}
+
 }  // namespace schedsim::topology::presets_internal

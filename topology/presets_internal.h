@@ -29,7 +29,8 @@ absl::StatusOr<Topology> SandyBridgeI72600k();
 absl::StatusOr<Topology> BraswellN3050();
 absl::StatusOr<Topology> ApolloLakeJ3455();
 absl::StatusOr<Topology> SkylakeSp8170m();
-absl::StatusOr<Topology> JunoR0();  // presets_arm.cc
+absl::StatusOr<Topology> JunoR0();               // presets_arm.cc
+absl::StatusOr<Topology> Kunpeng920TwoSocket();  // presets_arm.cc
 
 }  // namespace schedsim::topology::presets_internal
 

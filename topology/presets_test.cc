@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "topology/sched_domains.h"
 
 namespace schedsim::topology {
 namespace {
@@ -342,6 +343,37 @@ TEST(PresetsTest, JunoR0MatchesLisaPlatformInfo) {
   EXPECT_EQ(t->cstates()[1].flags & CState::kClusterState, 0u);
   EXPECT_NE(t->cstates()[2].flags & CState::kClusterState, 0u);
   EXPECT_TRUE(t->warnings().empty());
+}
+
+// kunpeng920-2s-4826: 4 dies of 24 cores (a NUMA node and an LLC each),
+// clusters of 4 cores; its CPU 5 has CLS 4-7 under MC 0-23 (no SMT level:
+// one CPU per core), then NUMA levels over the SLIT distances.
+TEST(PresetsTest, Kunpeng920HasAClusterLevel) {
+  absl::StatusOr<Topology> t = MakePreset("kunpeng920-2s-4826");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->num_cpus(), 96);
+  EXPECT_EQ(t->num_nodes(), 4);
+  EXPECT_EQ(t->num_packages(), 2);
+  EXPECT_EQ(t->threads_per_core(), 1);
+  EXPECT_TRUE(t->has_clusters());
+  EXPECT_EQ(t->cluster_span(5).ToList(), "4-7");
+  EXPECT_EQ(t->llc_span(5).ToList(), "0-23");
+  absl::StatusOr<SchedDomains> d = BuildSchedDomains(*t);
+  ASSERT_TRUE(d.ok()) << d.status();
+  ASSERT_GE(d->depth(5), 3);
+  EXPECT_EQ(d->domain(5, 0).name, "CLS");
+  EXPECT_EQ(d->domain(5, 0).span.ToList(), "4-7");
+  EXPECT_EQ(d->domain(5, 1).name, "MC");
+  EXPECT_EQ(d->domain(5, 1).span.ToList(), "0-23");
+  EXPECT_EQ(d->domain(5, 1).groups.size(), 6u);  // the die's clusters
+  EXPECT_EQ(d->llc_span(5).ToList(), "0-23");
+  // An x86 preset states no clusters: no CLS domain.
+  absl::StatusOr<Topology> sky = MakePreset("skylake-e3-1240v5");
+  ASSERT_TRUE(sky.ok());
+  EXPECT_FALSE(sky->has_clusters());
+  absl::StatusOr<SchedDomains> sd = BuildSchedDomains(*sky);
+  ASSERT_TRUE(sd.ok());
+  for (const SchedDomain* dom : sd->Stack(0)) EXPECT_NE(dom->name, "CLS");
 }
 
 TEST(PresetsTest, SymmetricPresetsHaveFullCapacityAndPerCoreDomains) {

@@ -148,7 +148,9 @@ std::vector<TopologyLevel> MakeLevels(const Topology& t,
   for (int cpu = 0; cpu < n; ++cpu) {
     const CpuSet& node = t.node_span(cpu);
     smt.mask.push_back(t.smt_siblings(cpu) & node);
-    cls.mask.push_back(smt.mask.back());
+    // cpu_clustergroup_mask(): the cluster (sysfs cluster_cpus) where the
+    // machine states one, else the core (L2 per core).
+    cls.mask.push_back(t.cluster_span(cpu) & node);
     mc.mask.push_back(t.llc_span(cpu) & node);
     const int llc = t.place(cpu).llc;
     if (!llc_seen[llc] && !t.llc_span(cpu).IsSubsetOf(node)) {

@@ -10,8 +10,9 @@
 // resulting domains of the presets: docs/kernel-behaviour.md, "Scheduling
 // domains of the presets"):
 //
-//   1. Levels, lowest first: SMT (SMT siblings), CLS (L2 sharers; modelled as
-//      the core, since L2 is per core on every machine we describe), MC
+//   1. Levels, lowest first: SMT (SMT siblings), CLS (the cluster: CPUs
+//      sharing an L2 or an LLC tag, Topology::cluster_span, v5.16's
+//      SD_CLUSTER level; the core where the machine states no cluster), MC
 //      (LLC), DIE (package; left out when a package holds more than one NUMA
 //      node), then NODE (distance d0) and one NUMA level per further distinct
 //      SLIT distance. Masks of the x86 levels are cut to the CPU's NUMA node,

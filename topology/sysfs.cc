@@ -344,7 +344,7 @@ absl::Status Importer::ReadDistances(const std::vector<int>& node_ids,
 
 // Package, core and LLC of every CPU; adds the CPUs to the builder.
 absl::Status Importer::PlaceCpus() {
-  GroupIds package_ids, core_ids, llc_ids;
+  GroupIds package_ids, core_ids, llc_ids, cluster_ids;
   bool pkg_from_die = false, pkg_default = false, pkg_unknown_id = false;
   std::string core_source;
   bool core_default = false, llc_default = false;
@@ -430,6 +430,14 @@ absl::Status Importer::PlaceCpus() {
     }
 
     builder_.AddCpu(sim, package, node_of_[i], llc, core);
+
+    // Cluster (topology/cluster_cpus_list, v5.16+): the scheduler's CLS
+    // level. Absent on older kernels: no clusters.
+    SCHEDSIM_ASSIGN_OR_RETURN(std::optional<std::vector<int>> cluster,
+                              OptCpuList(file("cluster_cpus_list")));
+    if (cluster.has_value()) {
+      builder_.SetCluster(sim, cluster_ids.Id({LowestOf(*cluster, sim)}));
+    }
   }
   if (!core_source.empty()) {
     Warn(absl::StrCat(

@@ -498,6 +498,34 @@ TEST(SysfsImportTest, CompleteTreeNeedsNoInference) {
   EXPECT_THAT(t->warnings(), ElementsAre(HasSubstr("vendor taken as")));
 }
 
+// topology/cluster_cpus_list (v5.16+) gives each CPU's cluster, the CLS
+// scheduling level: package 0's two cores (with their SMT siblings) form
+// one cluster, package 1 has a cluster per core. Without the file, each
+// CPU's cluster is its core.
+TEST(SysfsImportTest, ClusterCpusListGivesTheClusters) {
+  std::vector<std::string> lines = FullMachineLines();
+  // Package 0: one cluster of both cores; package 1: a cluster per core.
+  const char* const clusters[8] = {"0-1,4-5", "0-1,4-5", "2,6", "3,7",
+                                   "0-1,4-5", "0-1,4-5", "2,6", "3,7"};
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    lines = With(lines,
+                 absl::StrCat("devices/system/cpu/cpu", cpu,
+                              "/topology/cluster_cpus_list"),
+                 clusters[cpu]);
+  }
+  absl::StatusOr<Topology> t =
+      LoadTopologyFromSysfs(Tree("clusters", lines), "clusters");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->has_clusters());
+  EXPECT_EQ(t->cluster_span(1).ToList(), "0-1,4-5");
+  EXPECT_EQ(t->cluster_span(6).ToList(), "2,6");
+  absl::StatusOr<Topology> plain =
+      LoadTopologyFromSysfs(Tree("full", FullMachineLines()), "full");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_FALSE(plain->has_clusters());
+  EXPECT_EQ(plain->cluster_span(1).ToList(), "1,5");
+}
+
 TEST(SysfsImportTest, BareTreeDegradesWithWarnings) {
   const std::string root =
       Tree("bare", {"ro|/sys/devices/system/cpu/online|0-3",

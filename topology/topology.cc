@@ -67,6 +67,7 @@ Topology::Topology(const Topology& other)
       llcs_(other.llcs_),
       nodes_(other.nodes_),
       packages_(other.packages_),
+      clusters_(other.clusters_),
       threads_per_core_(other.threads_per_core_),
       distances_(other.distances_),
       memory_only_nodes_(other.memory_only_nodes_),
@@ -444,6 +445,37 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   t.threads_per_core_ = 0;
   for (const CpuSet& core : t.cores_) {
     t.threads_per_core_ = std::max(t.threads_per_core_, core.Count());
+  }
+
+  // Clusters: the CPUs given the same id, each widened to whole cores; a
+  // CPU given none is its core.
+  if (!clusters_.empty()) {
+    std::map<int, CpuSet> by_id;
+    std::vector<int> id_of(n, 0);
+    std::vector<bool> given(n, false);
+    for (const auto& [cpu, id] : clusters_) {
+      if (cpu < 0 || cpu >= n) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("machine '", name_, "': cluster given for CPU ", cpu,
+                         " of 0..", n - 1));
+      }
+      id_of[cpu] = id;
+      given[cpu] = true;
+      by_id.emplace(id, CpuSet(n)).first->second.Set(cpu);
+    }
+    for (auto& [id, span] : by_id) {
+      (void)id;
+      CpuSet whole = span;
+      for (int cpu = span.First(); cpu >= 0; cpu = span.Next(cpu)) {
+        whole |= t.smt_siblings(cpu);
+      }
+      span = whole;
+    }
+    t.clusters_.assign(n, CpuSet(n));
+    for (int cpu = 0; cpu < n; ++cpu) {
+      t.clusters_[cpu] =
+          given[cpu] ? by_id.at(id_of[cpu]) : t.smt_siblings(cpu);
+    }
   }
 
   // What lies beside the groups: assumed packages and cores, CPU-less

@@ -222,6 +222,15 @@ class Topology {
   const CpuSet& package_span(int cpu) const {
     return packages_[places_[cpu].package];
   }
+  // The CPUs of `cpu`'s cluster (sysfs topology/cluster_cpus_list, since
+  // v5.16: CPUs sharing an L2 or an LLC tag, e.g. Kunpeng 920's 4-core
+  // CCLs, Jacobsville's and hybrid E-cores' 4-core modules): the
+  // scheduler's CLS level (kernel/sched/topology.c, cpu_clustergroup_mask).
+  // The core's SMT siblings on machines that state no clusters.
+  const CpuSet& cluster_span(int cpu) const {
+    return clusters_.empty() ? smt_siblings(cpu) : clusters_[cpu];
+  }
+  bool has_clusters() const { return !clusters_.empty(); }
   CpuSet all_cpus() const;
   int threads_per_core() const { return threads_per_core_; }
 
@@ -358,6 +367,7 @@ class Topology {
   Vendor vendor_ = Vendor::kUnknown;
   std::vector<CpuPlace> places_;
   std::vector<CpuSet> cores_, llcs_, nodes_, packages_;
+  std::vector<CpuSet> clusters_;  // by CPU; empty = none stated
   int threads_per_core_ = 1;
   std::vector<std::vector<int>> distances_;
   std::vector<MemoryOnlyNode> memory_only_nodes_;
@@ -399,6 +409,12 @@ class TopologyBuilder {
   }
   // Adds logical CPU `cpu`. CPU ids must end up covering 0..N-1.
   TopologyBuilder& AddCpu(int cpu, int package, int node, int llc, int core);
+  // Puts `cpu` (as given to AddCpu) in cluster `cluster` (any id). When
+  // any CPU has one, a CPU given none is a cluster of its own core.
+  TopologyBuilder& SetCluster(int cpu, int cluster) {
+    clusters_.push_back({cpu, cluster});
+    return *this;
+  }
   // Marks the package, NUMA node or core `id` (as given to AddCpu) as made
   // up by the importer, not stated by the source (Topology::source_counts
   // leaves it out). Other levels are InvalidArgument in Build().
@@ -482,6 +498,7 @@ class TopologyBuilder {
   Vendor vendor_ = Vendor::kUnknown;
   std::vector<RawCpu> cpus_;
   std::vector<std::pair<Level, int>> assumed_;
+  std::vector<std::pair<int, int>> clusters_;  // (cpu, cluster id)
   std::vector<std::pair<MemoryOnlyNode, int>> memory_only_nodes_;
   std::vector<int> cpuless_packages_;
   std::vector<std::vector<int>> distances_;

@@ -80,7 +80,7 @@ absl::StatusOr<ExperimentTemplate> ParseTemplate(const JsonFileReader& r,
   SCHEDSIM_RETURN_IF_ERROR(
       r.CheckKeys(j, path,
                   {"description", "machine", "kernel", "workload", "policies",
-                   "config", "variants", "sweep", "metric", "tiers"},
+                   "config", "settle", "variants", "sweep", "metric", "tiers"},
                   "an experiment template"));
   ExperimentTemplate t;
   t.name = name;

@@ -182,6 +182,25 @@ TEST(Catalogue, EveryGroupIsAValidExperiment) {
   }
 }
 
+// A template's "settle" rule reaches its groups' experiment files.
+TEST(Catalogue, TheTemplatesSettleRuleReachesTheGroup) {
+  absl::StatusOr<Catalogue> c = BuiltinCatalogue();
+  ASSERT_TRUE(c.ok()) << c.status();
+  for (auto& [name, t] : c->experiments) {
+    if (name == "003-netperf") t.spec["settle"] = false;
+  }
+  ValidateOptions options;
+  options.only = "^003/netperf";
+  absl::StatusOr<std::vector<Group>> groups = BuildGroups(*c, options);
+  ASSERT_TRUE(groups.ok()) << groups.status();
+  ASSERT_EQ(groups->size(), 1u);
+  ASSERT_TRUE((*groups)[0].file.contains("settle"));
+  absl::StatusOr<experiments::Experiment> e =
+      experiments::ParseExperiment((*groups)[0].file.dump(), "g");
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_TRUE(e->fixed_length);
+}
+
 TEST(Catalogue, ErrorsNameThePath) {
   absl::StatusOr<Catalogue> c = ParseCatalogue(
       R"({"sources": {"000": {}}, "experiments": {},

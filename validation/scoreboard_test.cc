@@ -198,8 +198,8 @@ TEST(Summary, MechanismRowsHaveTheirOwnLine) {
   }
   sender.not_expressible = "the sender is another host";
   const std::vector<ScoredRow> rows = {
-      ScoreRow(bench, Sim(5)), ScoreRow(c0_up, Sim(40, 0.01, 36)),
-      ScoreRow(c0_flat, Sim(0.5, 0.6, 36)), ScoreRow(sender, std::nullopt)};
+      ScoreRow(bench, Sim(5)), ScoreRow(c0_up, Sim(40)),
+      ScoreRow(c0_flat, Sim(0.5, 0.6)), ScoreRow(sender, std::nullopt)};
   const Summary s = Summarize(rows, "quick");
   EXPECT_EQ(s.rows, 1);
   EXPECT_EQ(s.directional.rows, 1);
@@ -214,7 +214,7 @@ TEST(Summary, MechanismRowsHaveTheirOwnLine) {
   EXPECT_EQ(s.mechanism.absolute.rows, 2);
   EXPECT_EQ(s.mechanism.absolute.hits, 2);
   EXPECT_EQ(MechanismLine(s),
-            "mechanism rows: direction 1/2 (50%), size within 2x 0/2 (0%), "
+            "mechanism rows: direction 1/2 (50%), size within 2x 1/2 (50%), "
             "neutral 1/1 (100%), absolute within 1.5x 2/2 (100%) (3 rows, "
             "0 ambiguous, 1 not expressible)");
   EXPECT_NE(ScoreboardTable(rows, s).find("summary: mechanism rows: "),

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "experiments/cost_model.h"
 #include "experiments/machine_source.h"
 #include "experiments/robustness.h"
 #include "experiments/run_shard.h"
@@ -280,7 +281,8 @@ absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
       file["warmup_ms"] = tier.warmup_ms;
       file["duration_ms"] = tier.duration_ms;
       // The kernel the report ran (its switches, then "config" over them).
-      for (const char* key2 : {"kernel", "policies", "config"}) {
+      // And its settle rule (docs/experiments.md, "Stop when settled").
+      for (const char* key2 : {"kernel", "policies", "config", "settle"}) {
         if (t.spec.contains(key2)) file[key2] = t.spec[key2];
       }
       file["variants"] = t.spec["variants"];
@@ -316,24 +318,37 @@ absl::StatusOr<std::vector<Group>> BuildGroups(const Catalogue& catalogue,
 Estimate EstimateCost(const std::vector<Group>& groups, int jobs,
                       double robustness_pct) {
   Estimate e;
+  // Every run's estimated cost (experiments/cost_model.h) on one pool,
+  // largest first, as RunValidation runs them.
+  std::vector<double> costs;
+  double robustness_wall_s = 0;
   for (const Group& g : groups) {
     int64_t factor = 1;
-    if (robustness_pct > 0) {
+    absl::StatusOr<experiments::Experiment> x =
+        experiments::ParseExperiment(g.file.dump(), g.key);
+    absl::StatusOr<std::vector<double>> c =
+        x.ok() ? experiments::EstimateRunCosts(*x)
+               : absl::StatusOr<std::vector<double>>(x.status());
+    if (x.ok() && robustness_pct > 0) {
       // The nominal runs and 2 per scaled parameter.
-      absl::StatusOr<experiments::Experiment> x =
-          experiments::ParseExperiment(g.file.dump(), g.key);
-      if (x.ok()) {
-        factor +=
-            experiments::RobustnessRunCount(*x) / std::max<int64_t>(1, g.runs);
-      }
+      factor +=
+          experiments::RobustnessRunCount(*x) / std::max<int64_t>(1, g.runs);
     }
     e.runs += static_cast<int>(g.runs * factor);
     e.sim_cpu_s += g.weight * factor;
+    if (c.ok()) {
+      costs.insert(costs.end(), c->begin(), c->end());
+      double one = 0;
+      for (double v : *c) one += v;
+      robustness_wall_s += one * static_cast<double>(factor - 1);
+    }
   }
   if (jobs <= 0) {
     jobs = std::max(1u, std::thread::hardware_concurrency());
   }
-  e.wall_s = e.sim_cpu_s / (kAssumedSimCpuSecondsPerSecond * jobs);
+  e.jobs = jobs;
+  // The robustness re-runs run group by group after the pool.
+  e.wall_s = experiments::Makespan(costs, jobs) + robustness_wall_s / jobs;
   return e;
 }
 

@@ -16,11 +16,10 @@
 //   absl::StatusOr<ValidationResult> v = RunValidation(catalogue, options);
 //   std::cout << ScoreboardTable(v->rows, v->summary);
 //
-// The ETA: each run is weighted by its simulated CPU-time ((warm-up +
-// duration) x CPUs); the estimate printed before the runs assumes
-// kAssumedSimCpuSecondsPerSecond per job (the engine's measured rate on a
-// busy machine, docs/performance.md); the ETA during the runs uses the
-// rate measured so far.
+// The estimate printed before the runs: every run's estimated cost
+// (experiments/cost_model.h, measured per workload family and machine
+// size) on the jobs, largest first (experiments::Makespan); the progress
+// line's ETA counts down from it.
 
 #ifndef SCHEDSIM_VALIDATION_VALIDATE_H_
 #define SCHEDSIM_VALIDATION_VALIDATE_H_
@@ -45,8 +44,6 @@ namespace schedsim::validation {
 // NaN for an unknown name.
 double MeasureOf(const std::string& measure,
                  const experiments::RunReport& report);
-
-inline constexpr double kAssumedSimCpuSecondsPerSecond = 40.0;
 
 // The rows of one experiment run.
 struct Group {
@@ -121,7 +118,8 @@ absl::StatusOr<ValidationResult> MergeValidationPartials(
 struct Estimate {
   int runs = 0;
   double sim_cpu_s = 0;
-  double wall_s = 0;  // at kAssumedSimCpuSecondsPerSecond per job
+  int jobs = 1;
+  double wall_s = 0;  // the runs' estimated costs on `jobs`, largest first
 };
 // With `robustness_pct` > 0 the robustness re-runs are counted too.
 Estimate EstimateCost(const std::vector<Group>& groups, int jobs,

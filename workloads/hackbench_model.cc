@@ -146,6 +146,13 @@ WorkloadModel HackbenchModel() {
         {1, rate > 0 ? per_loop * l / rate : 0.0}};
   };
   settle.extrapolated_metric = 1;
+  settle.total = [](const platform::Params& p) {
+    const int64_t loops = p.GetInt("loops");
+    return static_cast<double>(p.GetInt("groups")) *
+           static_cast<double>(p.GetInt("fds")) *
+           static_cast<double>(p.GetInt("fds")) *
+           static_cast<double>(loops > 0 ? loops : p.GetInt("time_loops"));
+  };
   settle.length = [](const platform::Params& p) {
     const int64_t loops = p.GetInt("loops");
     return absl::StrCat(loops > 0 ? loops : p.GetInt("time_loops"), " loops");

@@ -80,6 +80,11 @@ struct SettleSpec {
   // words ("50000 loops").
   int extrapolated_metric = -1;
   std::function<std::string(const platform::Params&)> length;
+  // With an extrapolated metric that is a time: the count at the
+  // published length (hackbench: groups x fds x fds x loops messages).
+  // The time is then the simulated time so far plus the rest of the count
+  // at the settled rate, so the start-up transient counts as it ran.
+  std::function<double(const platform::Params&)> total;
 };
 
 struct WorkloadModel {

@@ -96,6 +96,11 @@ void IntelPstateGovernor::UpdateIowaitBoost(CpuState& c, int64_t now_ns,
 
 void IntelPstateGovernor::UpdateUtil(FreqDomain& domain, int cpu,
                                      uint32_t flags) {
+  // intel_pstate_update_util() ignores a callback made on another CPU
+  // (drivers/cpufreq/intel_pstate.c, since 674e75411fc2 in v4.14, so in both
+  // IO-boost forms): an IO wake-up the waker enqueued remotely boosts
+  // nothing.
+  if ((flags & platform::kUtilRemote) != 0) return;
   CpuState& c = cpus_[cpu];
   const int64_t now_ns = domain.now_ns();
   UpdateIowaitBoost(c, now_ns, domain.tick_period_ns(), flags);

@@ -29,7 +29,9 @@
 // to sampling (step 3, skipping step 2's interval) unless the last sample
 // was already 100 % busy; it was cleared after a tick without one and
 // halved per 10 ms sample (IowaitBoostMode::kFull).
-// Simplifications: every callback counts as local; the average P-state is
+// A callback made on another CPU (platform::kUtilRemote) is ignored, as
+// intel_pstate_update_util() does since v4.14 (674e75411fc2).
+// Simplifications: the average P-state is
 // the exact floor of the ratio, not the kernel's extended fixed point (may
 // differ by one); SMT siblings are resolved here (the domain gets the
 // highest recent vote), not by the core; Start takes the first sample.

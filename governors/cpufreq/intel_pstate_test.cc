@@ -253,6 +253,27 @@ TEST(IntelPstateIowaitBoostTest, DoublingModeNeedsRepeatedIoWakeups) {
   EXPECT_EQ(d.requested_khz(), 800000);
 }
 
+TEST(IntelPstateIowaitBoostTest, RemoteCallbacksAreIgnoredInBothForms) {
+  // Issue 46: intel_pstate_update_util() returns at once when the callback
+  // runs on another CPU (since v4.14, before and after the 2018 rework): an
+  // IO wake-up that the waker enqueued on this busy CPU boosts nothing.
+  for (Mode mode : {Mode::kFull, Mode::kDoubling}) {
+    FakeFreqDomain d = FakeFreqDomain::ForPreset(kSkylake);
+    d.set_current_khz(800000);
+    d.set_busy_fraction(0, 0.01);
+    IntelPstateGovernor gov(WithMode(mode));
+    gov.Start(d);
+    d.Advance(10 * kMs);
+    const size_t writes = d.actions().size();
+    gov.UpdateUtil(d, 0, kUtilIowait | platform::kUtilRemote);
+    EXPECT_EQ(gov.iowait_boost(0), 0.0);
+    EXPECT_EQ(d.actions().size(), writes);  // no sample, no P-state write
+    // The same wake-up made locally boosts.
+    gov.UpdateUtil(d, 0, kUtilIowait);
+    EXPECT_GT(gov.iowait_boost(0), 0.0);
+  }
+}
+
 TEST(IntelPstateIowaitBoostTest, OffModeIgnoresIoWakeups) {
   FakeFreqDomain d = FakeFreqDomain::ForPreset(kSkylake);
   d.set_current_khz(800000);

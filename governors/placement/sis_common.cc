@@ -43,6 +43,18 @@ void SisBase::Attach(const topology::Topology& topology,
     has_sd_llc_[cpu] = domains.HighestFlagDomain(
                            cpu, topology::kSdSharePkgResources) != nullptr;
   }
+  // The cluster below each CPU's sd_llc (sd->groups with SD_CLUSTER).
+  cluster_.clear();
+  for (int cpu = 0; cpu < domains.num_cpus() && cpu < num_cpus; ++cpu) {
+    const topology::SchedDomain* llc =
+        domains.HighestFlagDomain(cpu, topology::kSdSharePkgResources);
+    const std::vector<const topology::SchedDomain*> stack = domains.Stack(cpu);
+    for (size_t i = 1; llc != nullptr && i < stack.size(); ++i) {
+      if (stack[i] != llc || stack[i - 1]->name != "CLS") continue;
+      if (cluster_.empty()) cluster_.assign(num_cpus, CpuSet());
+      cluster_[cpu] = stack[i - 1]->span;
+    }
+  }
 }
 
 int SisBase::SelectIdleSibling(SchedView& view, const WakeupRequest& request) {
@@ -106,6 +118,33 @@ SisBase::ScanResult SisBase::ScanForIdleCpu(SchedView& view,
   const int start = (target + 1) % cpus.width();
   ScanResult result;
   int idle_cpu = -1;
+  // The cluster first (v6.7 select_idle_cpu(), when sched_cluster_active).
+  if (!cluster_.empty() && cluster_[target].width() == cpus.width() &&
+      view.cluster_scan_active()) {
+    const CpuSet& cluster = cluster_[target];
+    for (int cpu = cluster.NextWrap(-1, start); cpu >= 0;
+         cpu = cluster.NextWrap(cpu, start)) {
+      if (!cpus.Test(cpu)) continue;
+      if (has_idle_core) {
+        const int core = SelectIdleCore(view, cpu, cpus, allowed, &idle_cpu,
+                                        options.keep_core_siblings);
+        if (core >= 0) {
+          result.cpu = core;
+          return result;
+        }
+        continue;
+      }
+      if (--nr <= 0) {
+        result.depth_exhausted = true;
+        return result;
+      }
+      if (IdleForWakeup(view, cpu)) {
+        result.cpu = cpu;
+        return result;
+      }
+    }
+    cpus.AndNot(cluster);
+  }
   for (int cpu = cpus.NextWrap(-1, start); cpu >= 0;
        cpu = cpus.NextWrap(cpu, start)) {
     if (has_idle_core) {

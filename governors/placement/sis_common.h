@@ -140,6 +140,11 @@ class SisBase : public platform::PlacementPolicy {
   //   * otherwise: `nr` is decremented before each CPU and the scan stops
   //     when it reaches 0 (so at most nr - 1 CPUs are probed); the first
   //     idle-enough CPU is returned.
+  //   * when view.cluster_scan_active() and target's LLC domain has the
+  //     cluster as its local group (v6.7, commit 8881e1639f1f): the
+  //     cluster's CPUs in `cpus` first, from target + 1 wrapping, by the
+  //     same two rules and the same `nr`; then they leave `cpus` and the
+  //     scan goes on over the rest of the LLC.
   // `nr` is the kernel's nr (kSisNoDepthLimit for none).
   // REQUIRES: cpus is a subset of target's LLC span and of request.allowed.
   ScanResult ScanForIdleCpu(platform::SchedView& view,
@@ -175,6 +180,10 @@ class SisBase : public platform::PlacementPolicy {
  private:
   topology::CpuSet scan_mask_;
   std::vector<uint8_t> has_sd_llc_;  // per CPU: sd_llc exists
+  // Per CPU, the span of its CLS domain when that is the child of its
+  // sd_llc (the LLC domain's local group is the cluster, SD_CLUSTER);
+  // empty (width 0) otherwise, or no entries on a machine without one.
+  std::vector<topology::CpuSet> cluster_;
 };
 
 }  // namespace schedsim::governors

@@ -252,5 +252,32 @@ TEST(SisUtilTest, OnCpuIdleSetsHintWhenWholeCoreIdle) {
   EXPECT_TRUE(v.has_idle_cores(1));
 }
 
+// v6.7's cluster-first scan (cluster_scan_active) on kunpeng920-2s-4826,
+// every CPU busy but 16 and 20. Target 17 (cluster 16-19): without the
+// key the LLC scan from 18 reaches 20 first; with it the cluster's 18, 19,
+// 16 come first and 16 wins. Then with 18 and 20 idle, target 19 and a
+// depth of 2: the cluster walk (16, 17) uses the depth up and the wake-up
+// stays on the target, where the plain scan finds 20 at once.
+TEST(SisUtilTest, ClusterFirstScanPrefersTheTargetsCluster) {
+  for (bool active : {false, true}) {
+    SisUtil sis;
+    FakeSchedView v = Attached("kunpeng920-2s-4826", sis);
+    v.SetAllBusy();
+    v.SetIdle(16);
+    v.SetIdle(20);
+    v.set_cluster_scan_active(active);
+    v.set_nr_idle_scan(17, 10);
+    EXPECT_EQ(sis.SelectIdleSibling(v, v.Request(1, 17, 17, 17)),
+              active ? 16 : 20)
+        << active;
+    v.SetBusy(16);
+    v.SetIdle(18);
+    v.set_nr_idle_scan(19, 2);
+    EXPECT_EQ(sis.SelectIdleSibling(v, v.Request(2, 19, 19, 19)),
+              active ? 19 : 20)
+        << active;
+  }
+}
+
 }  // namespace
 }  // namespace schedsim::governors

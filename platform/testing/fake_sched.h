@@ -46,6 +46,7 @@ class FakeSchedView final : public SchedView {
   void set_nr_idle_scan(int cpu, int n);
   void set_avg_idle_ns(int cpu, int64_t ns) { avg_idle_[cpu] = ns; }
   void set_now_ns(int64_t now) { now_ns_ = now; }
+  void set_cluster_scan_active(bool v) { cluster_scan_active_ = v; }
   // Simulated time per probe, for scan_time_ns() (default 60 ns).
   void set_probe_cost_ns(int64_t ns) { probe_cost_ns_ = ns; }
 
@@ -81,6 +82,7 @@ class FakeSchedView final : public SchedView {
   bool has_idle_cores(int cpu) const override;
   void set_idle_cores(int cpu, bool value) override;
   int nr_idle_scan(int cpu) const override;
+  bool cluster_scan_active() const override { return cluster_scan_active_; }
   int64_t avg_idle_ns(int cpu) const override { return avg_idle_[cpu]; }
   int64_t wake_avg_idle_ns(int cpu) override { return wake_avg_idle_[cpu]; }
   void set_wake_avg_idle_ns(int cpu, int64_t value) override {
@@ -104,6 +106,7 @@ class FakeSchedView final : public SchedView {
   int64_t probe_cost_ns_ = 60;
   std::vector<int> nr_running_;
   std::vector<bool> sched_idle_;
+  bool cluster_scan_active_ = false;
   std::vector<int64_t> util_;
   std::vector<bool> ttwu_pending_;
   std::vector<int64_t> avg_idle_;
