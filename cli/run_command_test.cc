@@ -245,9 +245,9 @@ TEST_F(RunCommandTest, RobustnessHasOneEntryPerMetricPointAndVariant) {
   Result r = RunSchedsimRun(
       {file_, "--format=json", "--iterations=2", "--robustness"});
   ASSERT_EQ(r.code, 0) << r.err;
-  // 8 nonzero config costs (smt_migration_penalty_ns is 0): 17 passes of
+  // 9 nonzero config costs (smt_migration_penalty_ns is 0): 19 passes of
   // 2 points x 2 variants x 2 iterations.
-  EXPECT_THAT(r.err, ::testing::HasSubstr("= 136 runs (8 per pass)"));
+  EXPECT_THAT(r.err, ::testing::HasSubstr("= 152 runs (8 per pass)"));
   nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.contains("robustness"));
   const nlohmann::json& v = j["robustness"];
@@ -263,7 +263,7 @@ TEST_F(RunCommandTest, RobustnessHasOneEntryPerMetricPointAndVariant) {
     EXPECT_TRUE(entry["flipped_by"].is_array());
     EXPECT_EQ(entry["sign_holds"], entry["flipped_by"].empty());
     EXPECT_EQ(entry["pct"], 25.0);
-    EXPECT_EQ(entry["scaled"].size(), 16u);
+    EXPECT_EQ(entry["scaled"].size(), 18u);
     seen.push_back(entry["metric"].get<std::string>() + "-" +
                    entry["sweep_value"].dump());
   }

@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (PolicyFamily family : {PolicyFamily::kCpufreq, PolicyFamily::kCpuidle,
                               PolicyFamily::kPlacement}) {
     for (const auto* info : PolicyRegistry::Global().List(family)) {
-      (void)schedsim::experiments::TypedParamValues(*info, "fuzz", texts);
+      (void)schedsim::cli::TypedParamValues(*info, "fuzz", texts);
     }
   }
   return 0;

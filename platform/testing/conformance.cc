@@ -1,0 +1,104 @@
+// Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
+
+#include "platform/testing/conformance.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace schedsim::platform::testing {
+
+std::vector<std::string> CheckIdleDevice(const IdleDevice& dev) {
+  std::vector<std::string> bad;
+  const int n = dev.state_count();
+  if (n < 1) bad.push_back(absl::StrCat("state_count() is ", n, ", not >= 1"));
+  if (dev.cpu() < 0) bad.push_back(absl::StrCat("cpu() is ", dev.cpu()));
+  for (int i = 0; i < n; ++i) {
+    const topology::CState& s = dev.state(i);
+    if (s.exit_latency_ns < 0 || s.target_residency_ns < 0) {
+      bad.push_back(absl::StrCat("state ", i, " (", s.name,
+                                 ") has a negative latency or residency"));
+    }
+    if (i > 0 && s.polling()) {
+      bad.push_back(
+          absl::StrCat("state ", i, " (", s.name, ") polls; only state 0 may"));
+    }
+    if (i > 0) {
+      const topology::CState& p = dev.state(i - 1);
+      // drivers/cpuidle: the states come shallowest first, and governors
+      // (menu, teo) stop at the first state too deep for a limit.
+      if (s.exit_latency_ns < p.exit_latency_ns ||
+          s.target_residency_ns < p.target_residency_ns) {
+        bad.push_back(absl::StrCat("state ", i, " (", s.name,
+                                   ") is shallower than state ", i - 1, " (",
+                                   p.name, ")"));
+      }
+    }
+  }
+  if (dev.now_ns() < 0) bad.push_back("now_ns() is negative");
+  int64_t delta_tick = -1;
+  const int64_t sleep = dev.sleep_length_ns(&delta_tick);
+  if (sleep < 0) bad.push_back(absl::StrCat("sleep_length_ns() is ", sleep));
+  if (delta_tick < 0) {
+    bad.push_back(
+        absl::StrCat("sleep_length_ns() gave a delta_tick of ", delta_tick));
+  }
+  if (dev.latency_limit_ns() < 0) bad.push_back("latency_limit_ns() < 0");
+  if (dev.last_residency_ns() < 0) bad.push_back("last_residency_ns() < 0");
+  if (dev.tick_period_ns() <= 0) bad.push_back("tick_period_ns() <= 0");
+  if (dev.nr_iowait() < 0) bad.push_back("nr_iowait() < 0");
+  if (dev.cpu_capacity() <= 0 || dev.cpu_capacity() > kCapacityScale) {
+    bad.push_back(absl::StrCat("cpu_capacity() is ", dev.cpu_capacity()));
+  }
+  if (dev.cpu_util() < 0 || dev.cpu_util() > dev.cpu_capacity()) {
+    bad.push_back(absl::StrCat("cpu_util() ", dev.cpu_util(),
+                               " is outside 0..cpu_capacity() ",
+                               dev.cpu_capacity()));
+  }
+  return bad;
+}
+
+std::vector<std::string> CheckFreqDomain(const FreqDomain& domain, int cpu) {
+  std::vector<std::string> bad;
+  if (domain.cpus().Empty()) bad.push_back("cpus() is empty");
+  if (cpu < 0 || cpu >= domain.cpus().width() || !domain.cpus().Test(cpu)) {
+    bad.push_back(absl::StrCat("UpdateUtil's cpu ", cpu, " is not in cpus() ",
+                               domain.cpus().ToList()));
+  }
+  const topology::FrequencySpec& f = domain.spec();
+  if (!(f.min_khz > 0 && f.min_khz <= f.base_khz &&
+        f.base_khz <= f.max_turbo_khz)) {
+    bad.push_back(absl::StrCat("spec() is not min <= base <= max turbo (",
+                               f.min_khz, ", ", f.base_khz, ", ",
+                               f.max_turbo_khz, " kHz)"));
+  }
+  const int64_t lo = domain.policy_min_khz(), hi = domain.policy_max_khz();
+  if (!(lo >= f.min_khz && lo <= hi && hi <= f.max_turbo_khz)) {
+    bad.push_back(absl::StrCat("policy limits ", lo, "..", hi,
+                               " kHz are not inside ", f.min_khz, "..",
+                               f.max_turbo_khz));
+  }
+  const int64_t cur = domain.current_khz();
+  if (cur != 0 && (cur < f.min_khz || cur > f.max_turbo_khz)) {
+    bad.push_back(absl::StrCat("current_khz() ", cur, " is outside the spec"));
+  }
+  if (domain.now_ns() < 0) bad.push_back("now_ns() is negative");
+  if (domain.tick_period_ns() <= 0) bad.push_back("tick_period_ns() <= 0");
+  const CpuUtil u = domain.util(cpu);
+  if (u.capacity <= 0 || u.capacity > kCapacityScale) {
+    bad.push_back(absl::StrCat("util().capacity is ", u.capacity));
+  }
+  if (u.util_cfs < 0 || u.util_rt < 0) bad.push_back("a negative util");
+  if (!(0 <= u.uclamp_min && u.uclamp_min <= u.uclamp_max &&
+        u.uclamp_max <= kCapacityScale)) {
+    bad.push_back(absl::StrCat("uclamp bounds ", u.uclamp_min, "..",
+                               u.uclamp_max, " are not inside 0..",
+                               kCapacityScale));
+  }
+  const CpuCounters c = domain.counters(cpu);
+  if (c.mperf > c.tsc) {
+    bad.push_back(absl::StrCat("counters(): MPERF ", c.mperf,
+                               " ran ahead of the TSC ", c.tsc));
+  }
+  return bad;
+}
+
+}  // namespace schedsim::platform::testing
