@@ -176,8 +176,7 @@ absl::StatusOr<Row> ParseRow(const JsonFileReader& r, const Json& j,
       j, path,
       {"id", "seed", "benchmark", "point", "source", "where", "note",
        "published", "not_expressible", "experiment", "machine", "params",
-       "variant", "absolute", "absolute_reason", "quick", "kernel",
-       "measure"},
+       "variant", "absolute", "absolute_reason", "quick", "kernel", "measure"},
       "a row"));
   for (const char* key :
        {"id", "seed", "benchmark", "point", "where", "published"}) {
