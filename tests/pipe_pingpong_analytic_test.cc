@@ -7,8 +7,11 @@
 // One round trip is two identical half trips. In each, the task that was
 // woken is switched in (context switch), returns from read() (pipe op),
 // does `work` cycles, writes (pipe op), wakes the other task (wake-up cost
-// plus one runqueue probe by the prev/target placement, plus the uclamp
-// bucket updates of an enqueue/dequeue pair), and the other
+// plus one runqueue probe by the prev/target placement; no uclamp bucket
+// update: no task sets a clamp, so since v5.9 they cost nothing, and
+// without the static key only the idle target's uclamp_rq_inc() is on the
+// path, the sleeper's uclamp_rq_dec() delaying only its own idle entry),
+// and the other
 // task's CPU, idle since it blocked, takes the IPI and leaves its idle
 // state (physical exit latency) unless it was polling. The cache lines
 // move between the two cores (docs/model.md, "Shared cache lines"): the
@@ -106,7 +109,9 @@ Result RunPingPong(int64_t pm_qos_latency_ns) {
                 kWorkCycles / 3.5 +  // ns at 3.5 GHz
                 static_cast<double>(config.wakeup_cost_ns) +
                 1.0 * static_cast<double>(config.probe_cost_ns) +
-                (config.uclamp ? 2.0 * config.uclamp_enqueue_cost_ns : 0.0) +
+                (config.uclamp && !config.uclamp_static_key
+                     ? 1.0 * config.uclamp_enqueue_cost_ns
+                     : 0.0) +
                 (2.0 * kPipeOpLines + 3.0) * line_ns + wake_side;
   return {s.metrics[0].latency_ns.mean(), 2 * half};
 }
