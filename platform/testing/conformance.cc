@@ -62,6 +62,7 @@ std::vector<std::string> CheckFreqDomain(const FreqDomain& domain, int cpu) {
   if (cpu < 0 || cpu >= domain.cpus().width() || !domain.cpus().Test(cpu)) {
     bad.push_back(absl::StrCat("UpdateUtil's cpu ", cpu, " is not in cpus() ",
                                domain.cpus().ToList()));
+    return bad;  // its per-CPU views (util, counters) are not the domain's
   }
   const topology::FrequencySpec& f = domain.spec();
   if (!(f.min_khz > 0 && f.min_khz <= f.base_khz &&
