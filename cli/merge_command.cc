@@ -2,6 +2,8 @@
 
 #include "cli/merge_command.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "cli/flags.h"
 #include "cli/run_command.h"
@@ -24,6 +26,14 @@ constexpr int kUsageError = 2;
 
 constexpr char kUsage[] =
     "Usage: schedsim merge DIR... [--format=FORMAT] [--out=DIR]\n";
+
+// What --help says between the usage and the flags.
+constexpr char kAbout[] =
+    "Merges the partial results (shard-I-of-N.json) that `schedsim "
+    "run FILE --shard=I/N`\nor `schedsim validate --shard=I/N` wrote "
+    "into DIR (or given as files) into the\nresult the unsharded "
+    "command gives (docs/scale-out.md). Every shard 0..N-1 must\nbe "
+    "there once, all of one file, seed and schedsim build.\n";
 
 // The "run" kind: the experiment's result, as `schedsim run` prints it.
 int MergeRun(const std::vector<LoadedPartial>& partials,
@@ -54,8 +64,9 @@ const bool kRunRegistered = RegisterPartialMerger("run", &MergeRun);
 int MergeCommand(const std::vector<std::string>& args, std::ostream& out,
                  std::ostream& err) {
   MergeOptions options;
-  bool help = false;
-  FlagSet flags("merge");
+  CommandLine cl("merge", kUsage, kAbout, out, err,
+                 /*usage_on_error=*/true);
+  FlagSet& flags = cl.flags();
   flags.String("format", &options.format,
                "what to print: as the sharded command's --format (run: "
                "table, json or csv; validate: table, json or markdown); "
@@ -63,24 +74,14 @@ int MergeCommand(const std::vector<std::string>& args, std::ostream& out,
   flags.String("out", &options.out_dir,
                "a directory to write the merged result to, as the sharded "
                "command's --out does; created if missing");
-  flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
-  absl::Status parsed = flags.Parse(args, &positional);
-  if (help) {
-    out << kUsage
-        << "\nMerges the partial results (shard-I-of-N.json) that `schedsim "
-           "run FILE --shard=I/N`\nor `schedsim validate --shard=I/N` wrote "
-           "into DIR (or given as files) into the\nresult the unsharded "
-           "command gives (docs/scale-out.md). Every shard 0..N-1 must\nbe "
-           "there once, all of one file, seed and schedsim build.\n\n"
-        << flags.Usage();
-    return 0;
+  if (std::optional<int> done =
+          cl.Parse(args, &positional, static_cast<size_t>(-1))) {
+    return *done;
   }
   auto usage_error = [&](const std::string& message) {
-    err << "schedsim merge: " << message << "\n" << kUsage;
-    return kUsageError;
+    return cl.UsageError(message);
   };
-  if (!parsed.ok()) return usage_error(std::string(parsed.message()));
   if (positional.empty()) {
     return usage_error(
         "expected one or more directories (or files) of partial results");

@@ -75,7 +75,6 @@ using experiments::WritePlots;
 using experiments::WriteTraceFile;
 namespace {
 
-constexpr int kUsageError = 2;
 constexpr int kMaxJobs = 4096;
 // Time bins of the per-CPU timeline plots (--plots with --trace).
 constexpr int kTimelineBins = 400;
@@ -92,6 +91,13 @@ constexpr char kUsage[] =
     "                         [--shard=I/N] [--plots=DIR] "
     "[--define=KEY=VALUE ...]\n"
     "                         [--mmtests=DIR]\n";
+
+// What --help says between the usage and the flags.
+constexpr char kAbout[] =
+    "Runs every variant of the experiment FILE (docs/experiments.md "
+    "describes the\nformat) for every sweep value and iteration, and "
+    "prints an mmtests-style\ncomparison against the first variant, "
+    "then the C-state, frequency, energy\nand placement reports.\n";
 
 // Writes `text` to `path`; an error names the path.
 bool WriteFile(const std::string& command, const std::string& path,
@@ -170,11 +176,12 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
   int64_t iterations = 0;
   std::string seed;
   double robustness = 0;
-  bool help = false;
   bool yes = false;
   bool fixed_length = false;
   std::string shard_text;
-  FlagSet flags("run");
+  CommandLine cl("run", kUsage, kAbout, out, err,
+                 /*usage_on_error=*/true);
+  FlagSet& flags = cl.flags();
   flags.String("format", &format,
                "what to print: table (the comparison and the reports), json "
                "or csv");
@@ -237,7 +244,6 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
                "of the runs balanced by estimated cost, and write its partial "
                "result to shard-I-of-N.json in --out (or the current "
                "directory) for `schedsim merge` (docs/scale-out.md)");
-  flags.Bool("help", &help, "show this help");
   // --define=KEY=VALUE is repeatable: taken out before the flag set.
   std::vector<std::string> defines;
   std::vector<std::string> rest;
@@ -255,21 +261,13 @@ int RunCommand(const std::vector<std::string>& args, std::ostream& out,
     }
   }
   std::vector<std::string> positional;
-  absl::Status parsed = flags.Parse(rest, &positional);
-  if (help) {
-    out << kUsage
-        << "\nRuns every variant of the experiment FILE (docs/experiments.md "
-           "describes the\nformat) for every sweep value and iteration, and "
-           "prints an mmtests-style\ncomparison against the first variant, "
-           "then the C-state, frequency, energy\nand placement reports.\n\n"
-        << flags.Usage();
-    return 0;
+  if (std::optional<int> done =
+          cl.Parse(rest, &positional, static_cast<size_t>(-1))) {
+    return *done;
   }
   auto usage_error = [&](const std::string& message) {
-    err << "schedsim run: " << message << "\n" << kUsage;
-    return kUsageError;
+    return cl.UsageError(message);
   };
-  if (!parsed.ok()) return usage_error(std::string(parsed.message()));
   if (positional.size() != 1) {
     return usage_error(positional.empty()
                            ? std::string("expected an experiment FILE")

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <system_error>
 
@@ -29,8 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kUsageError = 2;
-
 constexpr char kUsage[] =
     "Usage: schedsim slurm FILE --shards=N --out=DIR [--partition=P] "
     "[--time=T]\n"
@@ -40,6 +39,14 @@ constexpr char kUsage[] =
     "       schedsim slurm --validate [--tier=quick|full] [--only=REGEX] "
     "--shards=N\n"
     "                      --out=DIR [the same Slurm flags]\n";
+
+// What --help says between the usage and the flags.
+constexpr char kAbout[] =
+    "Writes Slurm batch scripts that run the experiment FILE (or the "
+    "validation\ncatalogue) as a job array of N shards (`schedsim run "
+    "FILE --shard=I/N`) and a\nmerge job that runs when all succeeded "
+    "(--dependency=afterok), and submits\nthem with --submit "
+    "(docs/scale-out.md).\n";
 
 // 'text' for the shell.
 std::string Quote(const std::string& text) {
@@ -117,8 +124,9 @@ int SlurmCommand(const std::vector<std::string>& args, std::ostream& out,
   bool validate = false;
   std::string tier;
   std::string only;
-  bool help = false;
-  FlagSet flags("slurm");
+  CommandLine cl("slurm", kUsage, kAbout, out, err,
+                 /*usage_on_error=*/true);
+  FlagSet& flags = cl.flags();
   flags.Int("shards", &shards,
             "the shards, one task of the job array each (--array=0-(N-1))");
   flags.String("out", &out_dir,
@@ -144,24 +152,14 @@ int SlurmCommand(const std::vector<std::string>& args, std::ostream& out,
              "shard `schedsim validate` instead of an experiment FILE");
   flags.String("tier", &tier, "with --validate: passed to validate");
   flags.String("only", &only, "with --validate: passed to validate");
-  flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
-  absl::Status parsed = flags.Parse(args, &positional);
-  if (help) {
-    out << kUsage
-        << "\nWrites Slurm batch scripts that run the experiment FILE (or the "
-           "validation\ncatalogue) as a job array of N shards (`schedsim run "
-           "FILE --shard=I/N`) and a\nmerge job that runs when all succeeded "
-           "(--dependency=afterok), and submits\nthem with --submit "
-           "(docs/scale-out.md).\n\n"
-        << flags.Usage();
-    return 0;
+  if (std::optional<int> done =
+          cl.Parse(args, &positional, static_cast<size_t>(-1))) {
+    return *done;
   }
   auto usage_error = [&](const std::string& message) {
-    err << "schedsim slurm: " << message << "\n" << kUsage;
-    return kUsageError;
+    return cl.UsageError(message);
   };
-  if (!parsed.ok()) return usage_error(std::string(parsed.message()));
   if (validate && !positional.empty()) {
     return usage_error(absl::StrCat("--validate takes no FILE, got '",
                                     absl::StrJoin(positional, " "), "'"));

@@ -49,6 +49,13 @@ constexpr char kUsage[] =
     "[--list]\n"
     "                         [--shard=I/N] [--seeds=LIST]\n";
 
+// What --help says between the usage and the flags.
+constexpr char kAbout[] =
+    "Runs every row of the validation catalogue (the published "
+    "results of the seed\nreports, docs/validation.md) as an "
+    "experiment and prints, per row, the\npublished and simulated "
+    "change, the verdict and the ratios, then a summary.\n";
+
 std::string Duration(double s) {
   if (!std::isfinite(s) || s < 0) s = 0;
   const int64_t t = static_cast<int64_t>(std::llround(s));
@@ -189,8 +196,9 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   bool progress_flag = false;
   std::string shard_text;
   std::string seeds_text;
-  bool help = false;
-  cli::FlagSet flags("validate");
+  cli::CommandLine cl("validate", kUsage, kAbout, out, err,
+                      /*usage_on_error=*/true);
+  cli::FlagSet& flags = cl.flags();
   flags.String("tier", &tier,
                "quick (shorter, fewer iterations; under 10 minutes on 2 "
                "cores) or full (long enough for small CoeffVars)");
@@ -236,28 +244,19 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                "list (2 to 16 distinct seeds) and report the rows whose "
                "verdict differs between them, with each figure's range "
                "(docs/validation.md, 'Verdicts across seeds')");
-  flags.Bool("help", &help, "show this help");
   std::vector<std::string> positional;
   // --robustness without a value.
   std::vector<std::string> argv;
   for (const std::string& a : args) {
     argv.push_back(a == "--robustness" ? "--robustness=25" : a);
   }
-  absl::Status parsed = flags.Parse(argv, &positional);
-  if (help) {
-    out << kUsage
-        << "\nRuns every row of the validation catalogue (the published "
-           "results of the seed\nreports, docs/validation.md) as an "
-           "experiment and prints, per row, the\npublished and simulated "
-           "change, the verdict and the ratios, then a summary.\n\n"
-        << flags.Usage();
-    return 0;
+  if (std::optional<int> done =
+          cl.Parse(argv, &positional, static_cast<size_t>(-1))) {
+    return *done;
   }
   auto usage_error = [&](const std::string& message) {
-    err << "schedsim validate: " << message << "\n" << kUsage;
-    return kUsageError;
+    return cl.UsageError(message);
   };
-  if (!parsed.ok()) return usage_error(std::string(parsed.message()));
   if (!positional.empty()) {
     return usage_error(
         absl::StrCat("unexpected argument '", positional[0], "'"));
