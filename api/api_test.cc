@@ -163,6 +163,43 @@ TEST(SimulationTest, ProgramsPoliciesByNameAndConfig) {
   EXPECT_EQ((*sim)->GetMetrics().context_switches, 0u);
 }
 
+// The typed struct gives the same run as the same values by name, and a
+// kernel's config is the start a user edits.
+TEST(SimulationTest, TypedModelConfigEqualsConfigByName) {
+  auto ticks_of = [](const schedsim::SimulationOptions& options) -> uint64_t {
+    absl::StatusOr<schedsim::RunResult> r = schedsim::Simulate(
+        Skylake(), schedsim::WorkloadSpec::Programs(PingPong()),
+        milliseconds(20), options);
+    EXPECT_TRUE(r.ok()) << r.status();
+    if (!r.ok()) return 0;
+    uint64_t ticks = 0;
+    for (const schedsim::CpuMetrics& c : r->metrics.cpus) ticks += c.ticks;
+    return ticks;
+  };
+  schedsim::SimulationOptions by_name;
+  by_name.config = {{"hz", 1000}};
+  schedsim::SimulationOptions typed;
+  typed.model = schedsim::ModelConfig{};
+  typed.model->hz = 1000;
+  schedsim::SimulationOptions plain;
+  EXPECT_EQ(ticks_of(by_name), ticks_of(typed));
+  EXPECT_GT(ticks_of(typed), ticks_of(plain));  // 250 Hz by default
+
+  absl::StatusOr<schedsim::ModelConfig> k = schedsim::KernelModelConfig("4.16");
+  ASSERT_TRUE(k.ok()) << k.status();
+  EXPECT_FALSE(k->sched_idle_fallback);  // 5.4+
+  EXPECT_TRUE(schedsim::ModelConfig{}.sched_idle_fallback);
+  EXPECT_FALSE(schedsim::KernelModelConfig("1.0").ok());
+
+  typed.model->hz = 0;
+  absl::StatusOr<std::unique_ptr<schedsim::Simulation>> bad =
+      schedsim::Simulation::Create(
+          Skylake(), schedsim::WorkloadSpec::Programs(PingPong()), typed);
+  EXPECT_EQ(bad.status().message(),
+            "SimulationOptions: model: hz: expected an integer in 1..10000, "
+            "got 0");
+}
+
 TEST(SimulationTest, OwnPolicyObject) {
   auto mine = std::make_shared<FirstIdleInLlc>();
   schedsim::SimulationOptions options;

@@ -6,10 +6,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "api/convert.h"
-#include "experiments/json_util.h"
+#include "base/status_macros.h"
 #include "experiments/run_wiring.h"
 #include "sim/config.h"
 #include "sim/kernels.h"
+#include "sim/params.h"
 #include "sim/simulator.h"
 #include "sim/time.h"
 #include "workloads/model_registry.h"
@@ -94,26 +95,35 @@ absl::StatusOr<sim::Workload> BuildWorkload(const WorkloadSpec& spec,
   return absl::InvalidArgumentError("unknown WorkloadSpec kind");
 }
 
-absl::StatusOr<sim::SimConfig> BuildConfig(const ParamMap& given,
-                                           const std::string& kernel) {
+absl::StatusOr<sim::SimConfig> BuildConfig(const SimulationOptions& options) {
   sim::SimConfig config;
-  if (!kernel.empty()) {
-    absl::StatusOr<sim::KernelVersion> v = sim::ParseKernelVersion(kernel);
-    if (!v.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("SimulationOptions: kernel: ", v.status().message()));
-    }
-    sim::ApplyKernel(*v, &config);
+  if (!options.kernel.empty()) {
+    SCHEDSIM_ASSIGN_OR_RETURN(config, KernelModelConfig(options.kernel));
   }
-  absl::Status s =
-      experiments::SetSimConfigFields(given, "SimulationOptions", &config);
-  if (!s.ok()) return s;
+  if (options.model.has_value()) {
+    config = *options.model;
+    SCHEDSIM_RETURN_IF_ERROR(
+        sim::CheckConfigRanges(config, "SimulationOptions: model"));
+  }
+  SCHEDSIM_RETURN_IF_ERROR(
+      sim::SetConfigParams(options.config, "SimulationOptions", &config));
   return config;
 }
 
 }  // namespace
 
-std::vector<std::string> ConfigKeys() { return experiments::SimConfigKeys(); }
+std::vector<std::string> ConfigKeys() { return sim::ConfigParamNames(); }
+
+absl::StatusOr<ModelConfig> KernelModelConfig(const std::string& kernel) {
+  absl::StatusOr<sim::KernelVersion> v = sim::ParseKernelVersion(kernel);
+  if (!v.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SimulationOptions: kernel: ", v.status().message()));
+  }
+  ModelConfig config;
+  sim::ApplyKernel(*v, &config);
+  return config;
+}
 
 Simulation::Simulation(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Simulation::~Simulation() = default;
@@ -125,8 +135,7 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(
 
   absl::StatusOr<sim::Workload> w = BuildWorkload(workload, *impl);
   if (!w.ok()) return w.status();
-  absl::StatusOr<sim::SimConfig> config =
-      BuildConfig(options.config, options.kernel);
+  absl::StatusOr<sim::SimConfig> config = BuildConfig(options);
   if (!config.ok()) return config.status();
 
   experiments::RunSpec spec;

@@ -14,7 +14,7 @@ set(SCHEDSIM_PUBLIC_HEADERS
 
 # The internal headers the public ones re-export (the policy interfaces and
 # registry, the machine types, the engine's program, workload and statistics
-# types), installed under
+# types, the model-parameter struct), installed under
 # <prefix>/include/schedsim/detail/ with their repository paths, which that
 # directory on the include path resolves. Keep in step with the data of
 # //include/schedsim:include_rule_test; dev/test-cmake compiles every
@@ -24,6 +24,7 @@ set(SCHEDSIM_DETAIL_HEADERS
   platform/cpuidle.h
   platform/placement.h
   platform/registry.h
+  sim/config.h
   sim/histogram.h
   sim/program.h
   sim/rng.h

@@ -13,6 +13,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   api/workload.cc
   base/child_wait.cc
   base/input_file.cc
+  base/names.cc
   experiments/builtin_registry.cc
   experiments/idle_control.cc
   experiments/json_util.cc

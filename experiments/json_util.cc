@@ -62,22 +62,6 @@ void Glimpse(const Json& j, int depth, size_t limit, std::string& out) {
   absl::StrAppend(&out, object ? "}" : "]");
 }
 
-int EditDistance(const std::string& a, const std::string& b) {
-  std::vector<int> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    int diagonal = row[0];
-    row[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j) {
-      int above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // Tracks the JSON path while nlohmann parses, to report duplicate keys
 // (which nlohmann would silently collapse into one).
 class DuplicateKeyFinder {
@@ -189,32 +173,12 @@ std::string QuotedNames(const std::vector<std::string>& names) {
   return absl::StrJoin(q, ", ");
 }
 
-std::string DidYouMean(const std::string& got,
-                       const std::vector<std::string>& known) {
-  int limit = got.size() <= 2 ? 0 : got.size() <= 4 ? 1 : 2;
-  std::string best;
-  int best_distance = limit + 1;
-  for (const std::string& k : known) {
-    int d = EditDistance(got, k);
-    if (d < best_distance) {
-      best = k;
-      best_distance = d;
-    }
-  }
-  if (best.empty()) return "";
-  return absl::StrCat(" (did you mean '", best, "'?)");
-}
-
 absl::StatusOr<std::string> ReadFileText(const std::string& path,
                                          absl::string_view what) {
   return base::ReadInputFile(path, what, base::kMaxJsonFileBytes);
 }
 
-std::vector<std::string> SimConfigKeys() {
-  std::vector<std::string> names;
-  for (const ConfigField& f : ConfigFields()) names.push_back(f.name);
-  return names;
-}
+std::vector<std::string> SimConfigKeys() { return sim::ConfigParamNames(); }
 
 absl::Status JsonFileReader::Error(const std::string& path,
                                    const std::string& message) const {
@@ -450,85 +414,6 @@ absl::StatusOr<MachineSource> JsonFileReader::Machine(const Json& root) const {
     }
   }
   return source;
-}
-
-absl::Status SetSimConfigFields(
-    const std::map<std::string, platform::ParamValue>& values,
-    const std::string& source, sim::SimConfig* config) {
-  const JsonFileReader reader(source);
-  const std::string path = "config";
-  // The value as a file would show it, for messages only.
-  auto show = [](const platform::ParamValue& v) {
-    if (const bool* b = std::get_if<bool>(&v)) return ShowJson(Json(*b));
-    if (const int64_t* i = std::get_if<int64_t>(&v)) return ShowJson(Json(*i));
-    if (const double* d = std::get_if<double>(&v)) return ShowJson(Json(*d));
-    return ShowJson(Json(std::get<std::string>(v)));
-  };
-  for (const auto& [key, value] : values) {
-    const std::string at = JsonField(path, key);
-    const ConfigField* field = nullptr;
-    for (const ConfigField& f : ConfigFields()) {
-      if (key == f.name) field = &f;
-    }
-    if (field == nullptr) {
-      std::vector<std::string> names = SimConfigKeys();
-      return reader.Error(
-          path,
-          absl::StrCat("unknown key '", key, "'", DidYouMean(key, names),
-                       "; the config keys are ", absl::StrJoin(names, ", ")));
-    }
-    const int64_t* integer = std::get_if<int64_t>(&value);
-    const double* real = std::get_if<double>(&value);
-    if (auto* p = std::get_if<bool sim::SimConfig::*>(&field->field)) {
-      const bool* b = std::get_if<bool>(&value);
-      if (b == nullptr) {
-        return reader.Error(
-            at, absl::StrCat("expected true or false, got ", show(value)));
-      }
-      config->*(*p) = *b;
-    } else if (auto* p = std::get_if<double sim::SimConfig::*>(&field->field)) {
-      const double lo = static_cast<double>(field->min);
-      const double hi = static_cast<double>(field->max);
-      const std::string range = absl::StrCat(" in ", lo, "..", hi);
-      if (integer == nullptr && real == nullptr) {
-        return reader.Error(at, absl::StrCat("expected a number", range,
-                                             ", got ", show(value)));
-      }
-      const double d =
-          integer != nullptr ? static_cast<double>(*integer) : *real;
-      if (!std::isfinite(d) || d < lo || d > hi) {
-        return reader.Error(at, absl::StrCat("expected a number", range,
-                                             ", got ", show(value)));
-      }
-      config->*(*p) = d;
-    } else {
-      // An integer; a whole-valued double (1e6) is accepted, as in files.
-      const std::string range =
-          field->max == std::numeric_limits<int64_t>::max()
-              ? absl::StrCat(" >= ", field->min)
-              : absl::StrCat(" in ", field->min, "..", field->max);
-      int64_t v = 0;
-      if (integer != nullptr) {
-        v = *integer;
-      } else if (real != nullptr && std::isfinite(*real) &&
-                 *real == std::floor(*real) && std::fabs(*real) <= 9e15) {
-        v = static_cast<int64_t>(*real);
-      } else {
-        return reader.Error(at, absl::StrCat("expected an integer", range,
-                                             ", got ", show(value)));
-      }
-      if (v < field->min || v > field->max) {
-        return reader.Error(
-            at, absl::StrCat("expected an integer", range, ", got ", v));
-      }
-      if (auto* p = std::get_if<int sim::SimConfig::*>(&field->field)) {
-        config->*(*p) = static_cast<int>(v);
-      } else {
-        config->*std::get<int64_t sim::SimConfig::*>(field->field) = v;
-      }
-    }
-  }
-  return absl::OkStatus();
 }
 
 absl::StatusOr<sim::KernelVersion> JsonFileReader::Kernel(

@@ -31,6 +31,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/names.h"
 #include "experiments/machine_source.h"
 #include "nlohmann/json.hpp"
 #include "platform/registry.h"
@@ -55,8 +56,7 @@ std::string QuotedNames(const std::vector<std::string>& names);
 
 // " (did you mean 'x'?)" when one of `known` is a likely typo of `got`
 // (a small edit distance); "" otherwise.
-std::string DidYouMean(const std::string& got,
-                       const std::vector<std::string>& known);
+using base::DidYouMean;
 
 // The whole file; InvalidArgument "PATH: cannot open: ..." when it cannot
 // be read.
@@ -66,13 +66,6 @@ absl::StatusOr<std::string> ReadFileText(const std::string& path,
 // The `config` keys: every SimConfig field, by its C++ name, in
 // declaration order (scenario_test checks them against sim/config.h).
 std::vector<std::string> SimConfigKeys();
-
-// Sets the SimConfig fields named in `values`, typed values checked as a
-// file's "config" is (the same ranges and messages, `source` in place of
-// the file name): what the library's SimulationOptions::config does.
-absl::Status SetSimConfigFields(
-    const std::map<std::string, platform::ParamValue>& values,
-    const std::string& source, sim::SimConfig* config);
 
 // Typed access to the values of one JSON file, with errors naming the file
 // and the JSON path.

@@ -2,13 +2,37 @@
 
 #include "sim/params.h"
 
+#include <cmath>
+#include <limits>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/names.h"
+#include "base/status_macros.h"
 
 namespace schedsim::sim {
 namespace {
 constexpr int64_t kMaxNs = 1000000000000;  // 1000 s
 constexpr const char* kKb = "docs/kernel-behaviour.md";
 constexpr const char* kNoise = "docs/model.md, Run-to-run variability";
+
+// A value as a file's message shows it: `boolean true`, `number 5`,
+// `string "abc"` (a long string shortened).
+std::string Show(const platform::ParamValue& v) {
+  if (const bool* b = std::get_if<bool>(&v)) {
+    return *b ? "boolean true" : "boolean false";
+  }
+  if (const int64_t* i = std::get_if<int64_t>(&v)) {
+    return absl::StrCat("number ", *i);
+  }
+  if (const double* d = std::get_if<double>(&v)) {
+    return absl::StrCat("number ", *d);
+  }
+  std::string text = absl::StrCat("\"", std::get<std::string>(v), "\"");
+  if (text.size() > 40) text = absl::StrCat(text.substr(0, 37), "...");
+  return absl::StrCat("string ", text);
+}
+
 }  // namespace
 
 const std::vector<ConfigParam>& ConfigParams() {
@@ -225,6 +249,113 @@ std::string ConfigValueText(const ConfigParam& p, const SimConfig& c) {
     return absl::StrCat(c.*(*f));
   }
   return absl::StrCat(c.*std::get<double SimConfig::*>(p.field));
+}
+
+std::vector<std::string> ConfigParamNames() {
+  std::vector<std::string> names;
+  for (const ConfigParam& p : ConfigParams()) names.push_back(p.name);
+  return names;
+}
+
+namespace {
+
+// Sets one field from a value, checked against its type and range; errors
+// "SOURCE: AT: expected ...".
+absl::Status SetParam(const ConfigParam& field,
+                      const platform::ParamValue& value,
+                      const std::string& source, const std::string& at,
+                      SimConfig* config) {
+  auto error = [&](const std::string& message) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": ", at, ": ", message));
+  };
+  const int64_t* integer = std::get_if<int64_t>(&value);
+  const double* real = std::get_if<double>(&value);
+  if (auto* p = std::get_if<bool SimConfig::*>(&field.field)) {
+    const bool* b = std::get_if<bool>(&value);
+    if (b == nullptr) {
+      return error(absl::StrCat("expected true or false, got ", Show(value)));
+    }
+    config->*(*p) = *b;
+    return absl::OkStatus();
+  }
+  if (auto* p = std::get_if<double SimConfig::*>(&field.field)) {
+    const double lo = static_cast<double>(field.min);
+    const double hi = static_cast<double>(field.max);
+    const double d = integer != nullptr ? static_cast<double>(*integer)
+                     : real != nullptr  ? *real
+                                        : std::nan("");
+    if (!std::isfinite(d) || d < lo || d > hi) {
+      return error(absl::StrCat("expected a number in ", lo, "..", hi, ", got ",
+                                Show(value)));
+    }
+    config->*(*p) = d;
+    return absl::OkStatus();
+  }
+  // An integer; a whole-valued double (1e6) is accepted, as in files.
+  const std::string range =
+      field.max == std::numeric_limits<int64_t>::max()
+          ? absl::StrCat(" >= ", field.min)
+          : absl::StrCat(" in ", field.min, "..", field.max);
+  int64_t v = 0;
+  if (integer != nullptr) {
+    v = *integer;
+  } else if (real != nullptr && std::isfinite(*real) &&
+             *real == std::floor(*real) && std::fabs(*real) <= 9e15) {
+    v = static_cast<int64_t>(*real);
+  } else {
+    return error(
+        absl::StrCat("expected an integer", range, ", got ", Show(value)));
+  }
+  if (v < field.min || v > field.max) {
+    return error(absl::StrCat("expected an integer", range, ", got ", v));
+  }
+  if (auto* p = std::get_if<int SimConfig::*>(&field.field)) {
+    config->*(*p) = static_cast<int>(v);
+  } else {
+    config->*std::get<int64_t SimConfig::*>(field.field) = v;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckConfigRanges(const SimConfig& config,
+                               const std::string& source) {
+  for (const ConfigParam& p : ConfigParams()) {
+    platform::ParamValue v;
+    if (auto* f = std::get_if<bool SimConfig::*>(&p.field)) {
+      v = config.*(*f);
+    } else if (auto* f = std::get_if<int SimConfig::*>(&p.field)) {
+      v = int64_t{config.*(*f)};
+    } else if (auto* f = std::get_if<int64_t SimConfig::*>(&p.field)) {
+      v = config.*(*f);
+    } else {
+      v = config.*std::get<double SimConfig::*>(p.field);
+    }
+    SimConfig scratch;
+    absl::Status s = SetParam(p, v, source, p.name, &scratch);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SetConfigParams(
+    const std::map<std::string, platform::ParamValue>& values,
+    const std::string& source, SimConfig* config) {
+  for (const auto& [key, value] : values) {
+    const ConfigParam* field = FindConfigParam(key);
+    if (field == nullptr) {
+      const std::vector<std::string> names = ConfigParamNames();
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": config: unknown key '", key, "'",
+                       base::DidYouMean(key, names), "; the config keys are ",
+                       absl::StrJoin(names, ", ")));
+    }
+    SCHEDSIM_RETURN_IF_ERROR(
+        SetParam(*field, value, source, absl::StrCat("config.", key), config));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace schedsim::sim

@@ -15,10 +15,13 @@
 #define SCHEDSIM_SIM_PARAMS_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "platform/registry.h"
 #include "sim/config.h"
 
 namespace schedsim::sim {
@@ -44,6 +47,26 @@ const std::vector<ConfigParam>& ConfigParams();
 const ConfigParam* FindConfigParam(const std::string& name);
 // The field's value in `c`, as text ("true", "6000000", "1.5").
 std::string ConfigValueText(const ConfigParam& p, const SimConfig& c);
+// Every field's name, in declaration order.
+std::vector<std::string> ConfigParamNames();
+
+// Sets the fields named in `values` on `config`, each value checked
+// against its field's type and range, with a file's messages (`source` in
+// place of the file name: "SOURCE: config.hz: expected an integer in
+// 1..10000, got 0"; an unknown name lists the names with a suggestion).
+// The library's SimulationOptions::config and `schedsim run --set` use
+// it; a file's "config" object goes through the JSON reader, which keeps
+// the same ranges and messages.
+// OK when every field of `config` is in its declared range (a typed
+// struct skips SetConfigParams' checks); else InvalidArgument "SOURCE:
+// hz: expected an integer in 1..10000, got 0" for the first that is not
+// (NaN and infinities are out of every range).
+absl::Status CheckConfigRanges(const SimConfig& config,
+                               const std::string& source);
+
+absl::Status SetConfigParams(
+    const std::map<std::string, platform::ParamValue>& values,
+    const std::string& source, SimConfig* config);
 
 }  // namespace schedsim::sim
 

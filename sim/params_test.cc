@@ -2,7 +2,9 @@
 
 #include "sim/params.h"
 
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -75,6 +77,52 @@ TEST(ConfigParamsTest, KernelSwitchesAreTheKernelTablesFeatures) {
   SimConfig c;
   EXPECT_EQ(ConfigValueText(*FindConfigParam("eevdf"), c), "false");
   EXPECT_EQ(ConfigValueText(*FindConfigParam("hz"), c), "250");
+}
+
+TEST(SetConfigParamsTest, SetsTypedValuesAndRefusesBadOnes) {
+  SimConfig c;
+  ASSERT_TRUE(SetConfigParams({{"hz", int64_t{1000}},
+                               {"turbo", false},
+                               {"noise_scale", 0.5},
+                               {"sched_latency_ns", 1e7}},
+                              "src", &c)
+                  .ok());
+  EXPECT_EQ(c.hz, 1000);
+  EXPECT_FALSE(c.turbo);
+  EXPECT_EQ(c.noise_scale, 0.5);
+  EXPECT_EQ(c.sched_latency_ns, 10000000);
+
+  auto message = [](const std::map<std::string, platform::ParamValue>& v) {
+    SimConfig scratch;
+    return std::string(SetConfigParams(v, "src", &scratch).message());
+  };
+  EXPECT_EQ(message({{"hz", int64_t{0}}}),
+            "src: config.hz: expected an integer in 1..10000, got 0");
+  EXPECT_EQ(message({{"hz", 1.5}}),
+            "src: config.hz: expected an integer in 1..10000, got number 1.5");
+  EXPECT_EQ(message({{"turbo", int64_t{1}}}),
+            "src: config.turbo: expected true or false, got number 1");
+  EXPECT_EQ(message({{"noise_scale", std::string("x")}}),
+            "src: config.noise_scale: expected a number in 0..100, got "
+            "string \"x\"");
+  EXPECT_NE(message({{"hzz", int64_t{1}}}).find("did you mean 'hz'"),
+            std::string::npos);
+}
+
+TEST(CheckConfigRangesTest, DefaultsAndKernelsPassAndOutOfRangeFails) {
+  EXPECT_TRUE(CheckConfigRanges(SimConfig{}, "src").ok());
+  for (const KnownKernel& k : KnownKernels()) {
+    SimConfig c;
+    ApplyKernel(k.version, &c);
+    EXPECT_TRUE(CheckConfigRanges(c, "src").ok()) << k.version.ToString();
+  }
+  SimConfig c;
+  c.hz = 0;
+  EXPECT_EQ(CheckConfigRanges(c, "src").message(),
+            "src: hz: expected an integer in 1..10000, got 0");
+  c = SimConfig{};
+  c.noise_scale = std::nan("");
+  EXPECT_FALSE(CheckConfigRanges(c, "src").ok());
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@
 #include "schedsim/policy.h"
 #include "schedsim/trace.h"
 #include "schedsim/workload.h"
+#include "sim/config.h"
 
 namespace schedsim {
 
@@ -54,6 +56,16 @@ struct PolicyChoice {
   std::shared_ptr<Interface> object;
 };
 
+// Every model parameter as a typed struct (sim/config.h; `schedsim config`
+// lists each field with its unit, range, status and source).
+using ModelConfig = sim::SimConfig;
+
+// The parameters a kernel version sets ("6.12"; its switches and tunables
+// on the defaults, as SimulationOptions::kernel applies them): the start
+// for a typed SimulationOptions::model. InvalidArgument for an unknown
+// version.
+absl::StatusOr<ModelConfig> KernelModelConfig(const std::string& kernel);
+
 struct SimulationOptions {
   // The seed of every random draw of the run.
   uint64_t seed = 1;
@@ -65,6 +77,12 @@ struct SimulationOptions {
   // them: {{"hz", 1000}, {"turbo", false}, {"pm_qos_latency_ns", 0}}.
   // ConfigKeys() lists the names.
   ParamMap config;
+  // The model parameters as a typed struct: set, the run starts from it in
+  // place of the defaults and of `kernel`'s switches (start from
+  // KernelModelConfig() to keep them), each field checked against its range;
+  // `config` by name still applies on top. `kernel` still chooses the
+  // placement when none is chosen.
+  std::optional<ModelConfig> model;
   // The kernel version modelled ("6.12", "6.5", "4.16"; `schedsim kernels`
   // lists them, docs/model.md "Kernel versions"): its fair class and
   // switches are set first, so that `config` may still override one, and
@@ -73,7 +91,8 @@ struct SimulationOptions {
   std::string kernel;
 };
 
-// The names SimulationOptions::config takes, in declaration order.
+// The names SimulationOptions::config takes (ModelConfig's fields), in
+// declaration order.
 std::vector<std::string> ConfigKeys();
 
 class Simulation {
