@@ -102,4 +102,85 @@ std::vector<std::string> CheckFreqDomain(const FreqDomain& domain, int cpu) {
   return bad;
 }
 
+std::vector<std::string> CheckSchedView(SchedView& view,
+                                        const WakeupRequest& request) {
+  std::vector<std::string> bad;
+  const topology::Topology& topo = view.topology();
+  const int n = topo.num_cpus();
+  if (n < 1) {
+    bad.push_back(absl::StrCat("topology() has ", n, " CPUs"));
+    return bad;
+  }
+  if (view.domains().num_cpus() != n) {
+    bad.push_back(absl::StrCat("domains() span ", view.domains().num_cpus(),
+                               " CPUs, topology() ", n));
+    return bad;
+  }
+  auto valid = [n](int cpu) { return cpu >= 0 && cpu < n; };
+  if (!valid(request.this_cpu) || !valid(request.prev_cpu) ||
+      !valid(request.target)) {
+    bad.push_back(absl::StrCat(
+        "request CPUs this ", request.this_cpu, ", prev ", request.prev_cpu,
+        ", target ", request.target, " are not all CPUs of 0..", n - 1));
+  }
+  if (request.allowed == nullptr) bad.push_back("request.allowed is null");
+  if (request.recent_used_cpu == nullptr) {
+    bad.push_back("request.recent_used_cpu is null");
+  } else if (*request.recent_used_cpu < -1 || *request.recent_used_cpu >= n) {
+    bad.push_back(
+        absl::StrCat("recent_used_cpu is ", *request.recent_used_cpu));
+  }
+  if (view.now_ns() < 0) bad.push_back("now_ns() is negative");
+  if (view.smt_active() && topo.threads_per_core() < 2) {
+    bad.push_back("smt_active() on a machine without SMT siblings");
+  }
+  if (view.cluster_scan_active() && !topo.has_clusters()) {
+    bad.push_back("cluster_scan_active() on a machine without clusters");
+  }
+  int64_t scan = view.scan_time_ns();
+  if (scan < 0) bad.push_back(absl::StrCat("scan_time_ns() is ", scan));
+  for (int cpu = 0; cpu < n; ++cpu) {
+    const bool idle = view.available_idle(cpu);
+    const bool sched_idle = view.sched_idle(cpu);
+    const bool either = view.idle_for_wakeup(cpu);
+    const int running = view.nr_running(cpu);
+    const int64_t util = view.cpu_util(cpu);
+    const bool pending = view.ttwu_pending(cpu);
+    if (either != (idle || sched_idle)) {
+      bad.push_back(absl::StrCat("CPU ", cpu, ": idle_for_wakeup() ", either,
+                                 " but available_idle() ", idle,
+                                 ", sched_idle() ", sched_idle));
+    }
+    if (idle && (running != 0 || pending)) {
+      bad.push_back(absl::StrCat("CPU ", cpu, ": available_idle() with ",
+                                 running, " running and ttwu_pending() ",
+                                 pending));
+    }
+    if (running < 0) {
+      bad.push_back(absl::StrCat("CPU ", cpu, ": nr_running() ", running));
+    }
+    if (util < 0 || util > topo.capacity(cpu)) {
+      bad.push_back(absl::StrCat("CPU ", cpu, ": cpu_util() ", util,
+                                 " is outside 0..", topo.capacity(cpu)));
+    }
+    const int depth = view.nr_idle_scan(cpu);
+    if (depth < 0 || depth > view.domains().llc_size(cpu)) {
+      bad.push_back(absl::StrCat("CPU ", cpu, ": nr_idle_scan() ", depth,
+                                 " is outside 0..",
+                                 view.domains().llc_size(cpu)));
+    }
+    if (view.avg_idle_ns(cpu) < 0 || view.wake_avg_idle_ns(cpu) < 0 ||
+        view.avg_scan_cost_ns(cpu) < 0) {
+      bad.push_back(absl::StrCat("CPU ", cpu, ": a negative SIS_PROP input"));
+    }
+    const int64_t now_scan = view.scan_time_ns();
+    if (now_scan < scan) {
+      bad.push_back(absl::StrCat("scan_time_ns() went back from ", scan, " to ",
+                                 now_scan));
+    }
+    scan = now_scan;
+  }
+  return bad;
+}
+
 }  // namespace schedsim::platform::testing

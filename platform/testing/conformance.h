@@ -1,8 +1,9 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The seams' contracts as checks any backend must pass (issue 43 item 4):
-// what platform/cpuidle.h and platform/cpufreq.h promise a policy about
-// the IdleDevice and FreqDomain it is handed, whichever backend made it
+// what platform/cpuidle.h, platform/cpufreq.h and platform/placement.h
+// promise a policy about the IdleDevice, FreqDomain and SchedView it is
+// handed, whichever backend made it
 // (the simulator, the fakes of this folder, a recorded trace, Linux).
 // Each check returns the broken promises, one sentence each, empty when
 // the view keeps them all; tests/seam_conformance_test.cc runs them on
@@ -16,6 +17,7 @@
 
 #include "platform/cpufreq.h"
 #include "platform/cpuidle.h"
+#include "platform/placement.h"
 
 namespace schedsim::platform::testing {
 
@@ -31,6 +33,20 @@ std::vector<std::string> CheckIdleDevice(const IdleDevice& dev);
 // backend does not know them), utilisation within capacity, counters in
 // which APERF and MPERF never exceed the TSC's cycles.
 std::vector<std::string> CheckFreqDomain(const FreqDomain& domain, int cpu);
+
+// A scheduler view and wake-up request as select_idle_sibling sees them:
+// a topology and sched domains of the same CPUs; a request whose waking,
+// previous and target CPUs are CPUs of the machine, with an allowed mask
+// and a recent_used_cpu slot; for every CPU, nr_running and the SIS inputs
+// not negative, cpu_util within the CPU's capacity, an available_idle CPU
+// with nothing running and no wake-up pending, idle_for_wakeup equal to
+// available_idle || sched_idle, nr_idle_scan within the LLC; smt_active
+// only with SMT siblings, cluster_scan_active only with a cluster level;
+// scan_time_ns never going back as probes are made. The check probes
+// every CPU, which a backend that charges probes (the simulator) bills to
+// the waker: run it in tests, not in a measured run.
+std::vector<std::string> CheckSchedView(SchedView& view,
+                                        const WakeupRequest& request);
 
 }  // namespace schedsim::platform::testing
 
