@@ -3,8 +3,11 @@
 // Which schedsim this is: its version (kept equal to CMakeLists.txt's
 // project VERSION; base:version_test checks) and the git commit it was
 // built from. Bazel stamps the commit through dev/workspace_status (the
-// genrule //base:build_info); CMake defines SCHEDSIM_COMMIT at configure
-// time. A build from outside a git checkout says "unknown".
+// genrule //base:build_info) into the programs that link
+// //base:build_commit (the schedsim binaries, the Python module; tests and
+// other programs say "unknown", so that a new commit alone does not
+// rebuild them); CMake defines SCHEDSIM_COMMIT at configure time. A build
+// from outside a git checkout says "unknown".
 //
 //   std::cout << base::VersionLine() << "\n";  // schedsim 0.1.0 (commit ...)
 
