@@ -212,8 +212,8 @@ int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
   if (help) {
     out << "Usage: schedsim simulate FILE [--format=text|json] [--seed=N] "
            "[--duration-ms=N] [--yes]\n\n"
-           "Runs the scenario in FILE (docs/cli.md describes the format) "
-           "and prints\nthe run's metrics.\n\n"
+           "Runs the scenario in FILE (docs/cli-simulate.md describes the "
+           "format) and prints\nthe run's metrics.\n\n"
         << flags.Usage();
     return 0;
   }
