@@ -92,7 +92,7 @@ std::string MainUsage() {
       "placement\n"
       "             policy (Linux 6.12+, root; docs/hardware.md)\n"
       "  shadow     evaluate a cpuidle governor or placement policy against "
-      "a\n             recorded ftrace trace (docs/traces.md)\n"
+      "a\n             recorded ftrace trace (docs/traces-shadow.md)\n"
       "  policies   list the cpufreq, cpuidle and placement policies with "
       "their\n"
       "             parameters and defaults\n"
