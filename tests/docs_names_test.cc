@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "cli/cli.h"
@@ -279,6 +280,60 @@ TEST(DocsNamesTest, EveryBuiltInMachineIsDocumented) {
         << name << ": not in docs/experiments.md's machine list";
     EXPECT_NE(std::string(p.summary), "") << name;
   }
+}
+
+// Issue 43 #5: a reference page says what a thing is, how to use it and
+// where it stands, and stays under 500 lines; dated measurements go to
+// docs/notebook/ and a long page splits by topic. A generated block
+// (between `<!-- NAME:begin -->` and `<!-- NAME:end -->`, e.g. the
+// scoreboard dev/validation-report writes) does not count.
+constexpr int kMaxReferenceLines = 500;
+
+int ReferenceLines(const std::string& text) {
+  if (text.empty()) return 0;
+  int lines = 0;
+  bool generated = false;
+  for (const absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (absl::StartsWith(line, "<!-- ") && absl::EndsWith(line, ":end -->")) {
+      generated = false;
+    }
+    if (!generated) ++lines;
+    if (absl::StartsWith(line, "<!-- ") && absl::EndsWith(line, ":begin -->")) {
+      generated = true;
+    }
+  }
+  // A final newline ends the last line; it does not start another.
+  if (!text.empty() && text.back() == '\n') --lines;
+  return lines;
+}
+
+TEST(DocsSizeTest, EveryReferencePageIsUnder500Lines) {
+  int pages = 0;
+  for (const std::string& file : DocFiles()) {
+    if (file == "README.md") continue;
+    ++pages;
+    const int lines = ReferenceLines(ReadAll(file));
+    EXPECT_LT(lines, kMaxReferenceLines)
+        << file << " has " << lines << " lines (generated blocks aside): "
+        << "move its dated measurements and dropped experiments to "
+        << "docs/notebook/ as dated entries, or split it by topic with an "
+        << "index in the parent page";
+  }
+  EXPECT_GE(pages, 24);
+}
+
+TEST(DocsSizeTest, TheCountSkipsGeneratedBlocksOnly) {
+  EXPECT_EQ(ReferenceLines(""), 0);
+  EXPECT_EQ(ReferenceLines("a\nb\n"), 2);
+  EXPECT_EQ(ReferenceLines("a\nb"), 2);
+  EXPECT_EQ(ReferenceLines("a\n<!-- board:begin -->\nx\ny\nz\n"
+                           "<!-- board:end -->\nb\n"),
+            4);
+  std::string long_page;
+  for (int i = 0; i < kMaxReferenceLines; ++i) long_page += "line\n";
+  EXPECT_EQ(ReferenceLines(long_page), kMaxReferenceLines);  // too long
+  EXPECT_EQ(ReferenceLines("<!-- a comment -->\n" + long_page),
+            kMaxReferenceLines + 1);
 }
 
 // The scan itself: what it must catch.
