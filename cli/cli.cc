@@ -92,7 +92,7 @@ std::string MainUsage() {
       "placement\n"
       "             policy (Linux 6.12+, root; docs/hardware.md)\n"
       "  shadow     evaluate a cpuidle governor or placement policy against "
-      "a\n             recorded ftrace trace (docs/traces.md)\n"
+      "a\n             recorded ftrace trace (docs/traces-shadow.md)\n"
       "  policies   list the cpufreq, cpuidle and placement policies with "
       "their\n"
       "             parameters and defaults\n"
@@ -212,8 +212,8 @@ int SimulateCommand(const std::vector<std::string>& args, std::ostream& out,
   if (help) {
     out << "Usage: schedsim simulate FILE [--format=text|json] [--seed=N] "
            "[--duration-ms=N] [--yes]\n\n"
-           "Runs the scenario in FILE (docs/cli.md describes the format) "
-           "and prints\nthe run's metrics.\n\n"
+           "Runs the scenario in FILE (docs/cli-simulate.md describes the "
+           "format) and prints\nthe run's metrics.\n\n"
         << flags.Usage();
     return 0;
   }

@@ -330,8 +330,9 @@ TEST(CliSimulateTest, JsonHasTheDocumentedKeys) {
   EXPECT_GT(j["energy_j"].get<double>(), 0);
   EXPECT_GT(j["avg_power_w"].get<double>(), 0);
 
-  // docs/cli.md names every key.
-  std::ifstream in("docs/cli.md");
+  // docs/cli-simulate.md names every key.
+  std::ifstream in("docs/cli-simulate.md");
+  ASSERT_TRUE(in.good()) << "docs/cli-simulate.md is a data dependency";
   std::stringstream docs;
   docs << in.rdbuf();
   auto documented = [&](const nlohmann::json& object) {

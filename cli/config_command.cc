@@ -89,7 +89,7 @@ int ConfigCommand(const std::vector<std::string>& args, std::ostream& out,
     out << j.dump(2) << "\n";
     return 0;
   }
-  out << "Model parameters (the \"config\" keys; docs/cli.md):"
+  out << "Model parameters (the \"config\" keys; docs/cli-simulate.md):"
       << (kernel.empty() ? ""
                          : absl::StrCat(" as kernel ", kernel,
                                         " sets them (* = differs from the "

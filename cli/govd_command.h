@@ -6,7 +6,7 @@
 // estimated from /proc/stat and acting on the cpufreq policies. A dry run
 // by default (it logs what it would set and why); --apply saves the
 // original settings, writes, and restores them on exit, SIGINT and
-// SIGTERM. docs/cli.md and docs/hardware.md describe it.
+// SIGTERM. docs/cli-linux.md and docs/hardware.md describe it.
 //
 // Exit codes: 0 ran (for --duration-s, or until SIGINT/SIGTERM) and
 // restored; 1 failed (settings could not be saved, written or restored, or

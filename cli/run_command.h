@@ -4,8 +4,9 @@
 //  [--trace=perfetto] [--trace-iteration=K] [--iterations=N] [--seed=N]
 //  [--robustness[=PCT]] [--shard=I/N]`:
 // runs an experiment file (experiment.h) and prints the comparison of its
-// variants (compare.h) and the reports (reports.h). docs/cli.md documents
-// the command and docs/experiments.md the file and the output.
+// variants (compare.h) and the reports (reports.h). docs/cli-run.md documents
+// the command, docs/experiments.md the file and
+// docs/experiments-results.md the output.
 //
 // The output depends only on the file and the flags that change what runs
 // (--iterations, --seed), never on --jobs. A progress bar goes to stderr

@@ -179,19 +179,28 @@ TEST_F(RunCommandTest, JsonResultHasSamplesSummariesAndTests) {
             0);
 }
 
-// docs/experiments.md names every key of the JSON result.
+// docs/experiments-results.md names every key of the JSON result, and
+// docs/experiments.md ("Robustness") those of its robustness section.
 TEST_F(RunCommandTest, DocsNameEveryJsonKey) {
   Result r = RunSchedsimRun(
       {file_, "--format=json", "--iterations=2", "--robustness"});
   ASSERT_EQ(r.code, 0) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
-  std::string docs = ReadFile("docs/experiments.md");
-  ASSERT_FALSE(docs.empty()) << "docs/experiments.md is a data dependency";
-  auto documented = [&](const nlohmann::json& object) {
+  const std::string docs = ReadFile("docs/experiments-results.md");
+  ASSERT_FALSE(docs.empty())
+      << "docs/experiments-results.md is a data dependency";
+  const std::string robustness_docs = ReadFile("docs/experiments.md");
+  ASSERT_FALSE(robustness_docs.empty())
+      << "docs/experiments.md is a data dependency";
+  auto documented_in = [&](const std::string& page,
+                           const nlohmann::json& object) {
     for (const auto& item : object.items()) {
-      EXPECT_THAT(docs, ::testing::HasSubstr("`" + item.key() + "`"))
+      EXPECT_THAT(page, ::testing::HasSubstr("`" + item.key() + "`"))
           << item.key();
     }
+  };
+  auto documented = [&](const nlohmann::json& object) {
+    documented_in(docs, object);
   };
   const nlohmann::json& v = j["points"][0]["variants"]["powersave"];
   ASSERT_FALSE(v["report"]["busy_pct_at_khz"].empty());
@@ -212,8 +221,8 @@ TEST_F(RunCommandTest, DocsNameEveryJsonKey) {
   documented(v["runs"][0]["report"]["busy_ns_at_khz"][0]);
   documented(v["runs"][0]["report"]["placement"]);
   ASSERT_FALSE(j["robustness"].empty());
-  documented(j["robustness"][0]);
-  documented(j["robustness"][0]["scaled"][0]);
+  documented_in(robustness_docs, j["robustness"][0]);
+  documented_in(robustness_docs, j["robustness"][0]["scaled"][0]);
 }
 
 // --robustness: one verdict per metric x sweep point x non-baseline

@@ -134,9 +134,9 @@ TEST(ScxCommandTest, HelpListsFlagsAndExitCodes) {
   EXPECT_THAT(r.out, HasSubstr("3 sched_ext"));
 }
 
-// docs/cli.md documents the command, every flag and every JSON key.
+// docs/cli-linux.md documents the command, every flag and every JSON key.
 TEST(ScxCommandTest, DocsNameEveryFlagAndJsonKey) {
-  std::ifstream in("docs/cli.md");
+  std::ifstream in("docs/cli-linux.md");
   ASSERT_TRUE(in.good());
   std::stringstream docs;
   docs << in.rdbuf();

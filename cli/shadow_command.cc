@@ -59,8 +59,8 @@ constexpr char kAbout[] =
     "the kernel made\nin a recorded trace (ftrace text or trace-cmd "
     ".dat) "
     "and compares "
-    "its answers with the kernel's\n(docs/traces.md). Exit codes: 0 "
-    "done, 1 failed (bad trace, machine), 2 usage.\n";
+    "its answers with the kernel's\n(docs/traces-shadow.md). Exit codes: 0 "
+    "done, 1 failed (bad trace,\nmachine), 2 usage.\n";
 
 Json ParamsJson(const std::map<std::string, platform::ParamValue>& params) {
   Json j = Json::object();

@@ -3,8 +3,8 @@
 // `schedsim shadow`: shadow evaluation of a cpuidle governor or a placement
 // policy from the policy registry against a recorded ftrace text trace
 // (traces/shadow.h): the policy is shown each decision the kernel made and
-// its answers are compared with the kernel's. docs/cli.md describes the
-// flags and the report; docs/traces.md the method and its assumptions.
+// its answers are compared with the kernel's. docs/cli-shadow.md describes the
+// flags and the report; docs/traces-shadow.md the method and its assumptions.
 //
 //   schedsim shadow --trace=trace.txt --cpuidle=menu --machine=NAME
 //   schedsim shadow --trace=trace.txt --placement=sis_util --format=json

@@ -349,9 +349,10 @@ TEST(ShadowCommandTest, Help) {
   EXPECT_THAT(r.out, HasSubstr("--cpuidle"));
 }
 
-// docs/cli.md documents the command, every flag and every JSON key.
+// docs/cli-shadow.md documents the command, every flag and every JSON key.
 TEST(ShadowCommandTest, Documented) {
-  std::ifstream in("docs/cli.md");
+  std::ifstream in("docs/cli-shadow.md");
+  ASSERT_TRUE(in.good()) << "docs/cli-shadow.md is a data dependency";
   std::stringstream docs;
   docs << in.rdbuf();
   const std::string text = docs.str();

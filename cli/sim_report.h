@@ -4,8 +4,8 @@
 // scripts: simulated time and events; per-metric counts, rates and
 // latencies; wake-up latency; a per-task summary; context switches and
 // migrations; placement statistics; per-CPU busy time; idle-state
-// residency; frequency residency; package energy and power. docs/cli.md
-// lists the keys (`schedsim simulate`).
+// residency; frequency residency; package energy and power.
+// docs/cli-simulate.md lists the keys (`schedsim simulate`).
 //
 //   SimReportContext context{"pingpong.json", 1, 0, "performance", "fit",
 //                            "prev"};

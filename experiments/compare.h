@@ -67,8 +67,8 @@ std::vector<std::string> SpreadWarnings(const Experiment& experiment,
 std::string ReportsSection(const Experiment& experiment,
                            const ExperimentResult& result);
 
-// The whole result as one JSON document; docs/experiments.md lists the
-// keys.
+// The whole result as one JSON document; docs/experiments-results.md
+// lists the keys.
 OrderedJson ResultJson(const Experiment& experiment,
                        const ExperimentResult& result);
 

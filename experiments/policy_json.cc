@@ -85,7 +85,7 @@ constexpr MovedParam kMovedParams[] = {
     {"cpufreq policy 'schedutil'", "frequency_invariant",
      "the experiment's \"config\": {\"frequency_invariance\": true|false} "
      "(the kernel's frequency invariance, for PELT and every governor; "
-     "docs/cli.md)"},
+     "docs/cli-simulate.md)"},
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The task-program grammar of scenario files (docs/cli.md): "channels",
-// "barriers", "metrics", "programs" (lists of operations: compute, sleep,
-// send/recv, barrier, fork, loop, ...) and "tasks", names resolved to ids.
+// The task-program grammar of scenario files (docs/cli-simulate.md):
+// "channels", "barriers", "metrics", "programs" (lists of operations: compute,
+// sleep, send/recv, barrier, fork, loop, ...) and "tasks", names resolved to
+// ids.
 //
 //   JsonFileReader reader("s.json");
 //   OrderedJson root;

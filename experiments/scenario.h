@@ -2,7 +2,7 @@
 //
 // Scenario files: one simulation run described in JSON (a machine, the
 // model's parameters, the policies, and a task-program workload), as
-// `schedsim simulate FILE` runs it. docs/cli.md documents the format.
+// `schedsim simulate FILE` runs it. docs/cli-simulate.md documents the format.
 //
 //   absl::StatusOr<Scenario> s = LoadScenarioFile("pingpong.json");
 //   if (!s.ok()) return s.status();  // "pingpong.json: tasks[1].program: ..."

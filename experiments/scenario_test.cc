@@ -161,9 +161,9 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
-// docs/cli.md documents every config key, and its example parses.
+// docs/cli-simulate.md documents every config key, and its example parses.
 TEST(ScenarioTest, DocsStayTrue) {
-  std::string docs = ReadFile("docs/cli.md");
+  std::string docs = ReadFile("docs/cli-simulate.md");
   ASSERT_FALSE(docs.empty());
   for (const std::string& key : SimConfigFieldNames()) {
     EXPECT_THAT(docs, HasSubstr(absl::StrCat("`", key, "`"))) << key;
@@ -175,7 +175,7 @@ TEST(ScenarioTest, DocsStayTrue) {
   start += 8;
   size_t end = docs.find("```", start);
   absl::StatusOr<Scenario> s =
-      ParseScenario(docs.substr(start, end - start), "docs/cli.md");
+      ParseScenario(docs.substr(start, end - start), "docs/cli-simulate.md");
   EXPECT_TRUE(s.ok()) << s.status();
 }
 

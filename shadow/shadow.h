@@ -4,7 +4,8 @@
 // situations a real kernel met in a recorded ftrace text trace, and its
 // answers are compared with the kernel's. Nothing is simulated: the trace
 // is the ground truth, and the policy's decisions do not change what
-// happens next (an open-loop replay). docs/traces.md has the long form.
+// happens next (an open-loop replay). docs/traces-shadow.md has the long
+// form.
 // Its own package, shadow/ (//shadow); the namespace stays schedsim::traces,
 // and traces/shadow.h (//traces:shadow) still includes this header.
 //

@@ -262,8 +262,8 @@ struct SimConfig {
   bool find_idlest_group_local = false;
   // Periodic balancing as the kernel's load_balance() on PELT load
   // (group_classify, find_busiest_group, calculate_imbalance, Linux 6.1;
-  // docs/model.md "Load balancing"), the default since 2026-12-03. Off:
-  // groups compared by runnable tasks against CPUs, which leaves loaded
+  // docs/model-scheduler.md "Load balancing"), the default since 2026-12-03.
+  // Off: groups compared by runnable tasks against CPUs, which leaves loaded
   // groups unbalanced (the model before; docs/notebook/2026-12-validation.md).
   bool balance_by_load = true;
 

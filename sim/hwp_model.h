@@ -36,8 +36,8 @@
 // Q30 with std::llround, and hwp_model.cc is compiled with
 // -ffp-contract=off: results are bit-identical on every platform.
 //
-// HwpModel is a small value type; it never allocates. See docs/model.md,
-// "HWP hardware model".
+// HwpModel is a small value type; it never allocates. See
+// docs/model-idle-frequency.md, "HWP hardware model".
 
 #ifndef SCHEDSIM_SIM_HWP_MODEL_H_
 #define SCHEDSIM_SIM_HWP_MODEL_H_

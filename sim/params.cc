@@ -112,7 +112,7 @@ const std::vector<ConfigParam>& ConfigParams() {
       {"pl1_mw", &C::pl1_mw, 0, 100000000, "mW", "frequency", "kernel",
        "intel-rapl powercap", "the package power limit; 0 = off"},
       {"pmu_period_ns", &C::pmu_period_ns, 1000, kMaxNs, "ns", "frequency",
-       "assumed", "docs/model.md, Frequency",
+       "assumed", "docs/model-idle-frequency.md, Frequency",
        "period of the package power-management evaluation"},
       // --- uclamp.
       {"uclamp", &C::uclamp, 0, 0, "", "uclamp", "switch",

@@ -8,8 +8,8 @@
 // gives) and one line of doc. The file formats' "config" reader, the
 // library's SimulationOptions::config, the robustness list and
 // `schedsim config` read it; tests check it against sim/config.h and
-// docs/cli.md. The default is the field's value in SimConfig{} (or, with a
-// kernel, what that kernel sets).
+// docs/cli-simulate.md. The default is the field's value in SimConfig{}
+// (or, with a kernel, what that kernel sets).
 
 #ifndef SCHEDSIM_SIM_PARAMS_H_
 #define SCHEDSIM_SIM_PARAMS_H_

@@ -23,7 +23,7 @@
 // FMA; the results are therefore bit-identical everywhere. Do not build it
 // with -ffast-math.
 //
-// See docs/model.md, "Power and energy".
+// See docs/model-idle-frequency.md, "Power and energy".
 
 #ifndef SCHEDSIM_SIM_POWER_H_
 #define SCHEDSIM_SIM_POWER_H_

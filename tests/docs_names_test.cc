@@ -10,6 +10,7 @@
 // one of topology::PresetNames().
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "cli/cli.h"
@@ -27,28 +29,26 @@
 namespace schedsim {
 namespace {
 
-// Files under test, relative to the runfiles root.
-const char* const kDocs[] = {
-    "README.md",
-    "docs/architecture.md",
-    "docs/cli.md",
-    "docs/event_queue.md",
-    "docs/experiments.md",
-    "docs/hardware.md",
-    "docs/kernel-behaviour.md",
-    "docs/library.md",
-    "docs/model.md",
-    "docs/performance.md",
-    "docs/scale-out.md",
-    "docs/testing-governors.md",
-    "docs/topology.md",
-    "docs/traces.md",
-    "docs/validation.md",
-    "docs/workloads.md",
-    "docs/policies/cpufreq.md",
-    "docs/policies/cpuidle.md",
-    "docs/policies/placement.md",
-};
+// The reference documents: every Markdown file of docs/ and docs/policies/
+// (//docs:reference, a glob, so a new page is checked without a list to
+// keep), README.md first. docs/notebook/ is not reference: its dated
+// entries may name what has since gone. Paths are relative to the
+// runfiles root.
+std::vector<std::string> DocFiles() {
+  std::vector<std::string> files;
+  for (const char* dir : {"docs", "docs/policies"}) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string path = entry.path().string();
+      if (entry.path().extension() == ".md" && entry.is_regular_file()) {
+        files.push_back(path);
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  files.insert(files.begin(), "README.md");
+  return files;
+}
 
 // Words after "schedsim " in code that are not commands, and why.
 const std::set<std::string>& NotCommands() {
@@ -193,7 +193,11 @@ TEST(DocsNamesTest, EveryCommandFlagAndPresetNamedExists) {
   static const std::regex machine_flag(R"(--machine=([a-z0-9][a-z0-9._-]*))");
   static const std::regex machine_key(R"re("machine":\s*"([^"]*)")re");
   int commands = 0, flags = 0, named_presets = 0;
-  for (const char* file : kDocs) {
+  const std::vector<std::string> files = DocFiles();
+  // README.md, docs/*.md and docs/policies/*.md: 28 files when the check
+  // was written; a runfiles tree without them would check nothing.
+  ASSERT_GE(files.size(), 25u);
+  for (const std::string& file : files) {
     const std::string text = ReadAll(file);
     ASSERT_FALSE(text.empty()) << file;
     for (const Region& r : CodeRegions(file, text)) {
@@ -248,13 +252,15 @@ TEST(DocsNamesTest, EveryCommandFlagAndPresetNamedExists) {
 // Issue 43 #4: a machine added to the registry (topology::Presets()) is
 // documented: a row of docs/topology.md's "Built-in machines" (the NPS
 // modes of one part may share a row, `zen3-2s-nps1/2/4`), and the machine
-// lists of docs/cli.md and docs/experiments.md.
+// lists of docs/cli.md (`topology --machine`), docs/cli-simulate.md (the
+// scenario's `machine`) and docs/experiments.md.
 TEST(DocsNamesTest, EveryBuiltInMachineIsDocumented) {
   const std::string topology = ReadAll("docs/topology.md");
   const size_t table = topology.find("## Built-in machines");
   ASSERT_NE(table, std::string::npos);
   const std::string machines = topology.substr(table);
   const std::string cli = ReadAll("docs/cli.md");
+  const std::string cli_simulate = ReadAll("docs/cli-simulate.md");
   const std::string experiments = ReadAll("docs/experiments.md");
   ASSERT_FALSE(topology::Presets().empty());
   for (const topology::PresetEntry& p : topology::Presets()) {
@@ -267,11 +273,67 @@ TEST(DocsNamesTest, EveryBuiltInMachineIsDocumented) {
                 machines.find(shared) != std::string::npos)
         << name << ": no row in docs/topology.md, \"Built-in machines\"";
     EXPECT_NE(cli.find(quoted), std::string::npos)
-        << name << ": not in docs/cli.md's machine lists";
+        << name << ": not in docs/cli.md's machine list (`--machine`)";
+    EXPECT_NE(cli_simulate.find(quoted), std::string::npos)
+        << name << ": not in docs/cli-simulate.md's machine list (`machine`)";
     EXPECT_NE(experiments.find(quoted), std::string::npos)
         << name << ": not in docs/experiments.md's machine list";
     EXPECT_NE(std::string(p.summary), "") << name;
   }
+}
+
+// Issue 43 #5: a reference page says what a thing is, how to use it and
+// where it stands, and stays under 500 lines; dated measurements go to
+// docs/notebook/ and a long page splits by topic. A generated block
+// (between `<!-- NAME:begin -->` and `<!-- NAME:end -->`, e.g. the
+// scoreboard dev/validation-report writes) does not count.
+constexpr int kMaxReferenceLines = 500;
+
+int ReferenceLines(const std::string& text) {
+  if (text.empty()) return 0;
+  int lines = 0;
+  bool generated = false;
+  for (const absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (absl::StartsWith(line, "<!-- ") && absl::EndsWith(line, ":end -->")) {
+      generated = false;
+    }
+    if (!generated) ++lines;
+    if (absl::StartsWith(line, "<!-- ") && absl::EndsWith(line, ":begin -->")) {
+      generated = true;
+    }
+  }
+  // A final newline ends the last line; it does not start another.
+  if (!text.empty() && text.back() == '\n') --lines;
+  return lines;
+}
+
+TEST(DocsSizeTest, EveryReferencePageIsUnder500Lines) {
+  int pages = 0;
+  for (const std::string& file : DocFiles()) {
+    if (file == "README.md") continue;
+    ++pages;
+    const int lines = ReferenceLines(ReadAll(file));
+    EXPECT_LT(lines, kMaxReferenceLines)
+        << file << " has " << lines << " lines (generated blocks aside): "
+        << "move its dated measurements and dropped experiments to "
+        << "docs/notebook/ as dated entries, or split it by topic with an "
+        << "index in the parent page";
+  }
+  EXPECT_GE(pages, 24);
+}
+
+TEST(DocsSizeTest, TheCountSkipsGeneratedBlocksOnly) {
+  EXPECT_EQ(ReferenceLines(""), 0);
+  EXPECT_EQ(ReferenceLines("a\nb\n"), 2);
+  EXPECT_EQ(ReferenceLines("a\nb"), 2);
+  EXPECT_EQ(ReferenceLines("a\n<!-- board:begin -->\nx\ny\nz\n"
+                           "<!-- board:end -->\nb\n"),
+            4);
+  std::string long_page;
+  for (int i = 0; i < kMaxReferenceLines; ++i) long_page += "line\n";
+  EXPECT_EQ(ReferenceLines(long_page), kMaxReferenceLines);  // too long
+  EXPECT_EQ(ReferenceLines("<!-- a comment -->\n" + long_page),
+            kMaxReferenceLines + 1);
 }
 
 // The scan itself: what it must catch.

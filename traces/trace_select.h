@@ -1,7 +1,7 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // A bounded trace: a time window and a set of CPUs (`schedsim run
-// --trace-window=FROM_MS:TO_MS --trace-cpus=LIST`, docs/traces.md).
+// --trace-window=FROM_MS:TO_MS --trace-cpus=LIST`, docs/traces-writing.md).
 //
 // SelectingTraceSink sits between the simulator and a trace writer and
 // passes on only the events inside the window on the selected CPUs:

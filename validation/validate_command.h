@@ -1,7 +1,7 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // `schedsim validate`: runs the validation catalogue (catalogue.h) and
-// prints the scoreboard (scoreboard.h). docs/cli.md lists the flags;
+// prints the scoreboard (scoreboard.h). docs/cli-validate.md lists the flags;
 // docs/validation.md explains the catalogue, the tiers and the verdicts.
 //
 //   schedsim validate --tier=quick --format=json

@@ -1,7 +1,7 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The registered models "hackbench" and "perf_bench_pipe", built on
-// hackbench.h and pipe_pingpong.h (see docs/workloads.md).
+// hackbench.h and pipe_pingpong.h (see docs/workloads-messaging.md).
 
 #include <cstdint>
 #include <string>

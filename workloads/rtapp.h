@@ -35,7 +35,7 @@
 //          variables "wait" ({"ref", "mutex"}), "signal", "broad" and
 //          "sync" (signal, then wait): each waiting task has its own
 //          channel, so a task never takes its own signal
-//          (docs/workloads.md, "rtapp").
+//          (docs/workloads-compute.md, "rtapp").
 //   global: "default_policy" is honoured; "duration" is ignored with a
 //          warning (the experiment's duration applies); "calibration",
 //          "logdir", "log_basename", "log_size", "lock_pages", "ftrace",

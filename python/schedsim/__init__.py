@@ -144,8 +144,8 @@ def _experiment_file(experiment, workdir):
 
 
 class RunResult:
-    """What `run` returns: the result JSON (`json`, docs/experiments.md)
-    and its tables as records."""
+    """What `run` returns: the result JSON (`json`,
+    docs/experiments-results.md) and its tables as records."""
 
     def __init__(self, doc, stderr):
         self.json = doc
