@@ -314,15 +314,19 @@ std::vector<PoolOutcome> RunPool(const std::vector<const Experiment*>& es,
   int done = 0;
   auto worker = [&]() {
     for (;;) {
+      // With a `started` callback, a run is taken and announced under one
+      // lock, so the calls come in the order the runs were taken (two
+      // workers could otherwise announce theirs the other way round).
+      std::unique_lock<std::mutex> start_lock(progress_mutex, std::defer_lock);
+      if (options.started) start_lock.lock();
       const int slot = next.fetch_add(1);
       if (slot >= total) return;
       const PoolUnit& u = units[order[slot]];
       const Experiment& e = *es[u.experiment];
-      if (u.index <= first_failed[u.experiment].load()) {
-        if (options.started) {
-          std::lock_guard<std::mutex> lock(progress_mutex);
-          options.started(u.experiment, u.run);
-        }
+      const bool run_it = u.index <= first_failed[u.experiment].load();
+      if (run_it && options.started) options.started(u.experiment, u.run);
+      if (start_lock.owns_lock()) start_lock.unlock();
+      if (run_it) {
         const RunKey key = KeyOfRun(e, u.run);
         const bool keep_names =
             key.point == 0 &&

@@ -57,7 +57,8 @@ struct RunnerOptions {
   std::function<void(int done, int total)> progress;
   // Called as each run starts, with the experiment's index (0 but in
   // RunExperiments) and the run's number; from the worker threads, one
-  // call at a time. Optional (the tests check the order with it).
+  // call at a time, in the order the runs are taken from the pool.
+  // Optional (the tests check the order with it).
   std::function<void(int experiment, int run)> started;
   // Keep the task names of this iteration's runs at the first sweep point
   // (WriteTrace needs them); -1 keeps none.
