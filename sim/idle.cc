@@ -70,6 +70,9 @@ class SimIdleDevice final : public platform::IdleDevice {
   int64_t cpu_util() const override { return sim_->cpu_util(cpu_); }
   int64_t cpu_capacity() const override { return sim_->topo().capacity(cpu_); }
   int64_t tick_period_ns() const override { return sim_->tick_ns(); }
+  void set_poll_limit_ns(int64_t ns) override {
+    sim_->set_gov_poll_limit_ns(cpu_, std::max<int64_t>(ns, 0));
+  }
 
  private:
   SimulatorImpl* sim_;
@@ -150,7 +153,11 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
   c.polling = s >= 0 && topo_.cstates()[s].polling();
   if (s >= 0) ++c.stats.states[s].usage;
   if (c.polling && config_.poll_time_limit) {
-    c.idle_timer = QueuePush(SimTime::FromNanoseconds(now_ns_ + poll_limit_ns_),
+    // cpuidle_poll_time(): the governor's dev->poll_limit_ns when it set
+    // one (haltpoll's window), else the core's limit.
+    const int64_t limit_ns =
+        gov_poll_limit_ns_[cpu] > 0 ? gov_poll_limit_ns_[cpu] : poll_limit_ns_;
+    c.idle_timer = QueuePush(SimTime::FromNanoseconds(now_ns_ + limit_ns),
                              kBandTimer, kEvPollTimeout, cpu, -1);
   }
   if (stop_tick) {

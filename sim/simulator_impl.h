@@ -279,6 +279,9 @@ class SimulatorImpl {
   std::array<int64_t, 4> line_ns_{};
   int64_t max_khz() const { return max_khz_; }
   int64_t poll_limit_ns() const { return poll_limit_ns_; }
+  void set_gov_poll_limit_ns(int cpu, int64_t ns) {
+    gov_poll_limit_ns_[cpu] = ns;
+  }
 
   TraceSink* sink_ = nullptr;
   std::vector<Task> tasks_;
@@ -870,6 +873,9 @@ class SimulatorImpl {
   int64_t now_ns_ = 0;
   int64_t tick_ns_ = 4000000;
   int64_t poll_limit_ns_ = 0;
+  // Per CPU: the governor's POLL limit (IdleDevice::set_poll_limit_ns,
+  // dev->poll_limit_ns); 0 = poll_limit_ns_.
+  std::vector<int64_t> gov_poll_limit_ns_;
   int64_t max_khz_ = 0;  // for frequency invariance
   std::string error_;
 

@@ -262,6 +262,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   }
   uclamp_costs_ = config_.uclamp && (!config_.uclamp_static_key || clamp_set);
   dequeue_debt_ns_.assign(n, 0);
+  gov_poll_limit_ns_.assign(n, 0);
   rq_util_est_.assign(util_est_ ? n : 0, 0);
   track_load_ = config_.load_balance && config_.balance_by_load;
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)
