@@ -10,6 +10,7 @@
 #include "experiments/experiment.h"
 #include "experiments/reports.h"
 #include "experiments/runner.h"
+#include "experiments/scenario.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -132,6 +133,65 @@ TEST(GuestExperimentTest, ErrorsNameTheGuestKey) {
   EXPECT_THAT(error(R"({"vcpus": 2, "cpus": 2})"), HasSubstr("guest"));
   EXPECT_THAT(error("4"), HasSubstr("guest: expected an object"));
   EXPECT_EQ(error(R"({"vcpus": 2})"), "ok");
+}
+
+// Two tasks on a guest of 2 vCPUs, each computing briefly and sleeping
+// 30 us (a timer): short halts that a poll window of 40 us or more
+// catches. `extra` goes in the top level; `cpuidle` is the policy choice.
+absl::StatusOr<ScenarioRun> Sleepers(
+    const std::string& extra, const std::string& cpuidle = "\"haltpoll\"") {
+  const std::string text =
+      R"({"machine": "skylake-e3-1240v5", "guest": {"vcpus": 2},
+          "warmup_ms": 5, "duration_ms": 50,
+          "policies": {"cpufreq": "performance", "cpuidle": )" +
+      cpuidle + R"(},
+          "programs": {"p": [{"loop": 0, "body": [
+              {"compute": {"cycles": 20000}}, {"sleep_ns": 30000}]}]},
+          "tasks": [{"program": "p", "count": 2}])" +
+      extra + "}";
+  absl::StatusOr<Scenario> s = ParseScenario(text, "guest.json");
+  if (!s.ok()) return s.status();
+  return RunScenario(*s);
+}
+
+TEST(GuestScenarioTest, HostPollsOnlyWithoutTheGuestsHaltpollDriver) {
+  // haltpoll in the guest: its window grows to catch the 30 us sleeps;
+  // the driver turned the host's polling off (MSR_KVM_POLL_CONTROL).
+  absl::StatusOr<ScenarioRun> guest = Sleepers("");
+  ASSERT_TRUE(guest.ok()) << guest.status();
+  ASSERT_NE(guest->machine.guest(), nullptr);
+  const sim::GuestTotals& g = guest->stats.guest;
+  EXPECT_GT(g.poll_successes, g.polls * 9 / 10);
+  EXPECT_EQ(g.host_attempted_polls, 0u);
+
+  // idle=halt: no driver, every idle period a HLT, and the host's window
+  // (grown from 10 us by doubling: 10, 20, 40) catches them.
+  absl::StatusOr<ScenarioRun> halt = Sleepers(R"(, "idle": "halt")");
+  ASSERT_TRUE(halt.ok()) << halt.status();
+  const sim::GuestTotals& h = halt->stats.guest;
+  EXPECT_EQ(h.polls, 0u);
+  EXPECT_GT(h.halt_exits, 1000u);
+  EXPECT_GT(h.host_successful_polls, h.halt_exits * 9 / 10);
+  EXPECT_LT(h.host_wakeups, h.halt_exits / 10);
+
+  // halt_poll_ns 0: the host never polls; every halt schedules out and
+  // costs more to wake.
+  absl::StatusOr<ScenarioRun> none =
+      Sleepers(R"(, "idle": "halt", "config": {"kvm_halt_poll_ns": 0})");
+  ASSERT_TRUE(none.ok()) << none.status();
+  const sim::GuestTotals& n = none->stats.guest;
+  EXPECT_EQ(n.host_attempted_polls, 0u);
+  EXPECT_EQ(n.host_wakeups, n.halt_exits);
+  EXPECT_GT(n.halt_wake_ns / static_cast<int64_t>(n.halt_exits),
+            h.halt_wake_ns / static_cast<int64_t>(h.halt_exits));
+
+  // A host without KVM_FEATURE_POLL_CONTROL polls whatever the guest
+  // does: with guest_halt_poll_ns 0 every idle period is a HLT it catches.
+  absl::StatusOr<ScenarioRun> no_control =
+      Sleepers(R"(, "config": {"kvm_poll_control": false})",
+               R"({"name": "haltpoll", "params": {"guest_halt_poll_ns": 0}})");
+  ASSERT_TRUE(no_control.ok()) << no_control.status();
+  EXPECT_GT(no_control->stats.guest.host_successful_polls, 1000u);
 }
 
 }  // namespace
