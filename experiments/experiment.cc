@@ -486,7 +486,8 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
   // What every variant starts from: the defaults, then the file's
   // "config" and "policies".
   Variant base;
-  base.cpuidle.name = kDefaultIdleGovernor;
+  base.cpuidle.name =
+      e.machine.guest_vcpus > 0 ? kGuestIdleGovernor : kDefaultIdleGovernor;
   base.placement.name = kDefaultPlacementPolicy;
   if (root.contains("kernel")) {
     // The kernel's switches first, so that "config" overrides one as a

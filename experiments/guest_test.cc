@@ -111,6 +111,32 @@ TEST(GuestExperimentTest, MachineWithoutGuestReportsNoGuest) {
               ::testing::Not(HasSubstr("HLT exits")));
 }
 
+// The guest's cpuidle-haltpoll driver asks for the haltpoll governor: the
+// default in a guest, menu elsewhere.
+TEST(GuestExperimentTest, HaltpollIsTheGuestsDefaultGovernor) {
+  const std::string text = R"({
+    "machine": "skylake-e3-1240v5", "guest": {"vcpus": 2},
+    "workload": {"model": "netperf", "params": {"test": "TCP_RR"}},
+    "duration_ms": 5, "iterations": 1,
+    "variants": [{"name": "a"},
+                 {"name": "b", "cpuidle": {"params":
+                                           {"guest_halt_poll_ns": 0}}}]})";
+  absl::StatusOr<Experiment> e = ParseExperiment(text, "x.json");
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->variants[0].cpuidle.name, "haltpoll");
+  EXPECT_EQ(e->variants[1].cpuidle.name, "haltpoll");
+  absl::StatusOr<Scenario> s = ParseScenario(
+      R"({"machine": "skylake-e3-1240v5", "guest": {"vcpus": 2},
+          "duration_ms": 5})",
+      "s.json");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->policies.cpuidle, "haltpoll");
+  absl::StatusOr<Scenario> plain = ParseScenario(
+      R"({"machine": "skylake-e3-1240v5", "duration_ms": 5})", "s.json");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->policies.cpuidle, "menu");
+}
+
 TEST(GuestExperimentTest, ErrorsNameTheGuestKey) {
   auto error = [](const std::string& guest) {
     const std::string text = R"({

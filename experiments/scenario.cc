@@ -101,6 +101,7 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
                               String(root["description"], "description"));
   }
   SCHEDSIM_ASSIGN_OR_RETURN(s.machine, Machine(root));
+  if (s.machine.guest_vcpus > 0) s.policies.cpuidle = kGuestIdleGovernor;
   if (root.contains("seed")) {
     SCHEDSIM_ASSIGN_OR_RETURN(s.seed, Seed(root["seed"], "seed"));
   }
