@@ -406,6 +406,33 @@ TEST(CliSimulateTest, TextShowsEverySection) {
   }
 }
 
+// A KVM guest (docs/model-idle-frequency.md, "Guests"): the ping-pong in a
+// guest of 2 vCPUs with haltpoll; text and JSON report its halts.
+TEST(CliSimulateTest, GuestReportsItsHalts) {
+  std::ifstream in(kPingpong);
+  nlohmann::ordered_json scenario = nlohmann::ordered_json::parse(in);
+  scenario["guest"] = {{"vcpus", 2}};
+  scenario["policies"]["cpuidle"] = "haltpoll";
+  const std::string file = WriteFile("guest.json", scenario.dump());
+  Result text = RunSchedsim({"simulate", file, "--duration-ms=20"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out,
+              HasSubstr("Machine:     skylake-e3-1240v5-guest-2vcpu (2 CPUs)"));
+  EXPECT_THAT(text.out, HasSubstr("Guest:       2 vCPUs on skylake-e3-1240v5"));
+  Result json =
+      RunSchedsim({"simulate", file, "--duration-ms=20", "--format=json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  nlohmann::json j = nlohmann::json::parse(json.out);
+  ASSERT_TRUE(j.contains("guest"));
+  EXPECT_GT(j["guest"]["guest_polls"].get<int64_t>(), 0);
+  EXPECT_GT(j["guest"]["guest_poll_successes"].get<int64_t>(), 0);
+  // Without a guest: no "guest" key, no line.
+  Result plain =
+      RunSchedsim({"simulate", kPingpong, "--duration-ms=20", "--format=json"});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("guest"));
+}
+
 TEST(CliSimulateTest, HelpListsTheCommand) {
   Result r = RunSchedsim({"help"});
   EXPECT_THAT(r.out, HasSubstr("simulate"));

@@ -266,6 +266,23 @@ std::string SimReportText(const sim::SimStats& stats,
       Pct(static_cast<double>(p.chose_other), searches), p.affine_this,
       p.affine_prev, p.wake_wide, p.remote_wakeups, p.ipis, p.wake_list,
       p.forks);
+  if (machine.guest() != nullptr) {
+    // A KVM guest's halts (docs/model-idle-frequency.md, "Guests").
+    const sim::GuestTotals& g = stats.guest;
+    absl::StrAppendFormat(
+        &out,
+        "Guest:       %d vCPUs on %s; %d guest polls, %.1f%% ended by a "
+        "wake-up; %d HLT exits\n"
+        "             host: %d polls, %d successful, %d vCPUs scheduled "
+        "out; HLT wake-up %s mean\n",
+        machine.num_cpus(), machine.guest()->host, g.polls,
+        Pct(static_cast<double>(g.poll_successes),
+            static_cast<double>(g.polls)),
+        g.halt_exits, g.host_attempted_polls, g.host_successful_polls,
+        g.host_wakeups,
+        Ns(Ratio(static_cast<double>(g.halt_wake_ns),
+                 static_cast<double>(g.halt_exits))));
+  }
 
   // CPUs.
   absl::StrAppendFormat(
@@ -419,6 +436,18 @@ nlohmann::ordered_json SimReportJson(const sim::SimStats& stats,
   placement["wake_list"] = p.wake_list;
   placement["forks"] = p.forks;
   j["placement"] = std::move(placement);
+  if (machine.guest() != nullptr) {
+    // KVM's names for the host's counters (virt/kvm/kvm_main.c).
+    const sim::GuestTotals& g = stats.guest;
+    j["guest"] = {{"host", machine.guest()->host},
+                  {"guest_polls", g.polls},
+                  {"guest_poll_successes", g.poll_successes},
+                  {"halt_exits", g.halt_exits},
+                  {"halt_attempted_poll", g.host_attempted_polls},
+                  {"halt_successful_poll", g.host_successful_polls},
+                  {"halt_wakeup", g.host_wakeups},
+                  {"halt_wake_ns", g.halt_wake_ns}};
+  }
 
   j["busy_pct"] = {{"min", s.busy_min_pct},
                    {"avg", s.busy_avg_pct},

@@ -40,6 +40,9 @@ struct PolicySpec {
 std::string DefaultFreqGovernor(const topology::Topology& machine,
                                 bool hwp = true);
 inline constexpr char kDefaultIdleGovernor[] = "menu";
+// In a KVM guest ("guest"), the governor its cpuidle-haltpoll driver asks
+// for (drivers/cpuidle/cpuidle-haltpoll.c, haltpoll_driver.governor, v6.1).
+inline constexpr char kGuestIdleGovernor[] = "haltpoll";
 inline constexpr char kDefaultPlacementPolicy[] = "sis_util";
 
 // A new policy object. NotFound listing the family's names for an unknown

@@ -26,9 +26,9 @@ using Json = OrderedJson;
 
 const std::vector<std::string>& TopLevelKeys() {
   static const auto* keys = new std::vector<std::string>{
-      "description", "machine", "sysfs", "hwloc", "power_model", "workload",
-      "sweep", "variants", "iterations", "seed", "warmup_ms", "duration_ms",
-      "config", "policies", "max_runs", "kernel", "settle",
+      "description", "machine", "sysfs", "hwloc", "power_model", "guest",
+      "workload", "sweep", "variants", "iterations", "seed", "warmup_ms",
+      "duration_ms", "config", "policies", "max_runs", "kernel", "settle",
       // IdleControlKeys()
       "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle",
       "acpi_c2_dummy_wait"};
@@ -486,7 +486,8 @@ absl::StatusOr<Experiment> ExperimentParser::Parse(const std::string& text) {
   // What every variant starts from: the defaults, then the file's
   // "config" and "policies".
   Variant base;
-  base.cpuidle.name = kDefaultIdleGovernor;
+  base.cpuidle.name =
+      e.machine.guest_vcpus > 0 ? kGuestIdleGovernor : kDefaultIdleGovernor;
   base.placement.name = kDefaultPlacementPolicy;
   if (root.contains("kernel")) {
     // The kernel's switches first, so that "config" overrides one as a

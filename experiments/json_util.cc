@@ -353,6 +353,11 @@ absl::StatusOr<uint64_t> JsonFileReader::Seed(const Json& j,
                                   ", got ", ShowJson(j)));
 }
 
+namespace {
+// A bound for the parse; the host's cores bound it further (MakeGuest).
+constexpr int64_t kMaxGuestVcpus = 4096;
+}  // namespace
+
 absl::StatusOr<MachineSource> JsonFileReader::Machine(const Json& root) const {
   int given = 0;
   for (const char* key : {"machine", "sysfs", "hwloc"}) {
@@ -412,6 +417,18 @@ absl::StatusOr<MachineSource> JsonFileReader::Machine(const Json& root) const {
                                 "'", DidYouMean(source.power_model, names),
                                 "; built-in machines: ", presets));
     }
+  }
+  if (root.contains("guest")) {
+    const Json& g = root["guest"];
+    SCHEDSIM_RETURN_IF_ERROR(ExpectObject(
+        g, "guest", "a KVM guest on the machine, e.g. {\"vcpus\": 4}"));
+    SCHEDSIM_RETURN_IF_ERROR(CheckKeys(g, "guest", {"vcpus"}, "a guest"));
+    if (!g.contains("vcpus")) {
+      return Error("guest", "\"vcpus\" (the guest's vCPU count) is required");
+    }
+    SCHEDSIM_ASSIGN_OR_RETURN(
+        int64_t n, Int(g["vcpus"], "guest.vcpus", 1, kMaxGuestVcpus));
+    source.guest_vcpus = static_cast<int>(n);
   }
   return source;
 }

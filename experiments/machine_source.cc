@@ -14,7 +14,9 @@
 
 namespace schedsim::experiments {
 
-absl::StatusOr<topology::Topology> LoadMachine(const MachineSource& source) {
+namespace {
+
+absl::StatusOr<topology::Topology> LoadHost(const MachineSource& source) {
   int given =
       !source.machine.empty() + !source.sysfs.empty() + !source.hwloc.empty();
   if (given != 1) {
@@ -43,6 +45,20 @@ absl::StatusOr<topology::Topology> LoadMachine(const MachineSource& source) {
         absl::StrCat("power model: ", model.status().message()));
   }
   return imported->WithPowerModel(*model);
+}
+
+}  // namespace
+
+absl::StatusOr<topology::Topology> LoadMachine(const MachineSource& source) {
+  absl::StatusOr<topology::Topology> host = LoadHost(source);
+  if (!host.ok() || source.guest_vcpus == 0) return host;
+  absl::StatusOr<topology::Topology> guest =
+      topology::MakeGuest(*host, source.guest_vcpus);
+  if (!guest.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("guest.vcpus: ", guest.status().message()));
+  }
+  return guest;
 }
 
 std::string NoPowerTablesHint(const topology::Topology& machine, bool frequency,

@@ -22,12 +22,15 @@ struct MachineSource {
   // A preset whose C-state, frequency and power tables the imported
   // machine takes (Topology::WithPowerModel); "" keeps the import's own.
   std::string power_model;
+  // "guest": {"vcpus": N}: the machine is the host of a KVM guest of N
+  // vCPUs, and the guest is what runs (topology::MakeGuest); 0 = none.
+  int guest_vcpus = 0;
 };
 
 // Loads the machine; InvalidArgument unless exactly one source is set, when
 // a power model is given with a built-in machine, and when the power model
-// does not fit (Topology::WithPowerModel); NotFound for an unknown power
-// model.
+// does not fit (Topology::WithPowerModel), and when the guest does not fit
+// the host (topology::MakeGuest); NotFound for an unknown power model.
 absl::StatusOr<topology::Topology> LoadMachine(const MachineSource& source);
 
 // "" when `machine` has the tables the compared policies need (a frequency

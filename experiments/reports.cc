@@ -120,6 +120,8 @@ RunReport MakeRunReport(const sim::SimStats& stats,
   r.nr_wakeups_migrate = p.migrated_wakeups;
   r.nr_wakeups_affine = p.affine_this;
   r.searches_failed = p.searches - p.chosen_idle;
+  r.guest = machine.guest() != nullptr;
+  r.halts = stats.guest;
   return r;
 }
 
@@ -156,6 +158,7 @@ VariantReport CombineRunReports(const std::vector<const RunReport*>& runs,
   uint64_t wakeups = 0, searches = 0, probes = 0, idle = 0, target = 0,
            prev = 0, other = 0, migrations = 0, switches = 0;
   RunReport sum;  // the schedstats, added up
+  sim::GuestTotals halts;
   for (const RunReport* r : runs) {
     for (size_t c = 0; c < cpus && c < r->c0_pct.size(); ++c) {
       v.c0_pct[c] += r->c0_pct[c] / n;
@@ -190,6 +193,14 @@ VariantReport CombineRunReports(const std::vector<const RunReport*>& runs,
     sum.nr_wakeups_migrate += r->nr_wakeups_migrate;
     sum.nr_wakeups_affine += r->nr_wakeups_affine;
     sum.searches_failed += r->searches_failed;
+    v.guest |= r->guest;
+    halts.polls += r->halts.polls;
+    halts.poll_successes += r->halts.poll_successes;
+    halts.halt_exits += r->halts.halt_exits;
+    halts.host_attempted_polls += r->halts.host_attempted_polls;
+    halts.host_successful_polls += r->halts.host_successful_polls;
+    halts.host_wakeups += r->halts.host_wakeups;
+    halts.halt_wake_ns += r->halts.halt_wake_ns;
   }
   for (size_t c = 0; c < cpus; ++c) {
     v.c0_avg_pct += v.c0_pct[c] / static_cast<double>(cpus);
@@ -235,6 +246,17 @@ VariantReport CombineRunReports(const std::vector<const RunReport*>& runs,
   v.wakeups_migrate_per_run = per_run(sum.nr_wakeups_migrate);
   v.wakeups_affine_per_run = per_run(sum.nr_wakeups_affine);
   v.searches_failed_per_run = per_run(sum.searches_failed);
+  v.guest_polls_per_run = per_run(halts.polls);
+  v.guest_poll_success_pct = Pct(static_cast<double>(halts.poll_successes),
+                                 static_cast<double>(halts.polls));
+  v.halt_exits_per_run = per_run(halts.halt_exits);
+  v.host_polls_per_run = per_run(halts.host_attempted_polls);
+  v.host_poll_success_pct =
+      Pct(static_cast<double>(halts.host_successful_polls),
+          static_cast<double>(halts.host_attempted_polls));
+  v.host_wakeups_per_run = per_run(halts.host_wakeups);
+  v.halt_wake_avg_us = Ratio(static_cast<double>(halts.halt_wake_ns) * 1e-3,
+                             static_cast<double>(halts.halt_exits));
   return v;
 }
 
@@ -325,6 +347,23 @@ std::string ReportsText(const std::vector<std::string>& variant_names,
   row("Searches with no idle CPU (per run)", [](const VariantReport& v) {
     return Fixed(v.searches_failed_per_run, 1);
   });
+  if (first.guest) {
+    row("Guest polls (per run), success %", [](const VariantReport& v) {
+      return absl::StrCat(Fixed(v.guest_polls_per_run, 1), ", ",
+                          Fixed(v.guest_poll_success_pct, 1));
+    });
+    row("HLT exits (per run)",
+        [](const VariantReport& v) { return Fixed(v.halt_exits_per_run, 1); });
+    row("  host polls (per run), success %", [](const VariantReport& v) {
+      return absl::StrCat(Fixed(v.host_polls_per_run, 1), ", ",
+                          Fixed(v.host_poll_success_pct, 1));
+    });
+    row("  vCPU scheduled out (per run)", [](const VariantReport& v) {
+      return Fixed(v.host_wakeups_per_run, 1);
+    });
+    row("  HLT wake-up latency us (mean)",
+        [](const VariantReport& v) { return Fixed(v.halt_wake_avg_us, 2); });
+  }
   absl::StrAppend(&out, AlignColumns(rows, 1, 2));
 
   // Per-CPU residency, turbostat-like, for small machines.
@@ -435,6 +474,16 @@ OrderedJson RunReportJson(const RunReport& r,
                     {"searches", r.searches},
                     {"probes", r.probes},
                     {"searches_failed", r.searches_failed}};
+  if (r.guest) {
+    const sim::GuestTotals& g = r.halts;
+    j["guest"] = {{"guest_polls", g.polls},
+                  {"guest_poll_successes", g.poll_successes},
+                  {"halt_exits", g.halt_exits},
+                  {"halt_attempted_poll", g.host_attempted_polls},
+                  {"halt_successful_poll", g.host_successful_polls},
+                  {"halt_wakeup", g.host_wakeups},
+                  {"halt_wake_ns", g.halt_wake_ns}};
+  }
   return j;
 }
 
@@ -502,6 +551,15 @@ OrderedJson VariantReportJson(const VariantReport& v) {
       {"nr_wakeups_migrate_per_run", v.wakeups_migrate_per_run},
       {"nr_wakeups_affine_per_run", v.wakeups_affine_per_run},
       {"searches_failed_per_run", v.searches_failed_per_run}};
+  if (v.guest) {
+    j["guest"] = {{"guest_polls_per_run", v.guest_polls_per_run},
+                  {"guest_poll_success_pct", v.guest_poll_success_pct},
+                  {"halt_exits_per_run", v.halt_exits_per_run},
+                  {"host_polls_per_run", v.host_polls_per_run},
+                  {"host_poll_success_pct", v.host_poll_success_pct},
+                  {"host_wakeups_per_run", v.host_wakeups_per_run},
+                  {"halt_wake_avg_us", v.halt_wake_avg_us}};
+  }
   return j;
 }
 

@@ -67,6 +67,9 @@ struct RunReport {
   uint64_t nr_wakeups_migrate = 0;  // not on the CPU it last ran on
   uint64_t nr_wakeups_affine = 0;   // wake_affine() chose the waking CPU
   uint64_t searches_failed = 0;     // idle-CPU searches that found none
+  // On a KVM guest (topology::GuestSpec): its halts (sim::GuestTotals).
+  bool guest = false;
+  sim::GuestTotals halts;
 };
 
 RunReport MakeRunReport(const sim::SimStats& stats,
@@ -115,6 +118,17 @@ struct VariantReport {
   double wakeups_migrate_per_run = 0;
   double wakeups_affine_per_run = 0;
   double searches_failed_per_run = 0;
+  // On a KVM guest: the halts (docs/experiments.md, "Guests"), per run and
+  // as shares: guest polls ended by a wake-up, host polls that caught
+  // theirs, and the mean wake-up latency of a halt.
+  bool guest = false;
+  double guest_polls_per_run = 0;
+  double guest_poll_success_pct = 0;
+  double halt_exits_per_run = 0;
+  double host_polls_per_run = 0;  // halt_attempted_poll
+  double host_poll_success_pct = 0;
+  double host_wakeups_per_run = 0;  // vCPU scheduled out
+  double halt_wake_avg_us = 0;
 };
 
 // The metric energy per operation is computed against: the first metric

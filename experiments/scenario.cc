@@ -87,9 +87,9 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
   }
   SCHEDSIM_RETURN_IF_ERROR(CheckKeys(
       root, "",
-      {"description", "machine", "sysfs", "hwloc", "power_model", "seed",
-       "duration_ms", "warmup_ms", "kernel", "config", "policies", "channels",
-       "barriers", "devices", "metrics", "programs", "tasks",
+      {"description", "machine", "sysfs", "hwloc", "power_model", "guest",
+       "seed", "duration_ms", "warmup_ms", "kernel", "config", "policies",
+       "channels", "barriers", "devices", "metrics", "programs", "tasks",
        // IdleControlKeys()
        "idle_states_disabled", "max_cstate", "pm_qos_resume_latency_us", "idle",
        "acpi_c2_dummy_wait"},
@@ -101,6 +101,7 @@ absl::StatusOr<Scenario> ScenarioParser::Parse(const std::string& text) {
                               String(root["description"], "description"));
   }
   SCHEDSIM_ASSIGN_OR_RETURN(s.machine, Machine(root));
+  if (s.machine.guest_vcpus > 0) s.policies.cpuidle = kGuestIdleGovernor;
   if (root.contains("seed")) {
     SCHEDSIM_ASSIGN_OR_RETURN(s.seed, Seed(root["seed"], "seed"));
   }

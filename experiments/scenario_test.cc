@@ -376,7 +376,8 @@ TEST(ScenarioErrorTest, UnknownKeysAreListed) {
   EXPECT_EQ(ErrorOf(Minimal(R"("sed": 3)")),
             "scenario.json: unknown key 'sed' (did you mean 'seed'?); a "
             "scenario has the keys description, machine, sysfs, hwloc, "
-            "power_model, seed, duration_ms, warmup_ms, kernel, config, "
+            "power_model, guest, seed, duration_ms, warmup_ms, kernel, "
+            "config, "
             "policies, channels, barriers, devices, metrics, programs, tasks, "
             "idle_states_disabled, max_cstate, pm_qos_resume_latency_us, idle, "
             "acpi_c2_dummy_wait");

@@ -71,6 +71,13 @@ class IdleDevice {
   virtual bool tick_stopped() const { return false; }
   // TICK_NSEC of the machine.
   virtual int64_t tick_period_ns() const = 0;
+  // dev->poll_limit_ns: a governor's time limit for the POLL state of this
+  // CPU, which cpuidle_poll_time() (drivers/cpuidle/cpuidle.c, v6.1)
+  // returns instead of its own when non-zero; haltpoll sets it to its
+  // window (drivers/cpuidle/governors/haltpoll.c adjust_poll_limit()). 0 =
+  // the cpuidle core's limit. A backend that cannot bound POLL ignores it
+  // (the governor then accounts the overrun itself).
+  virtual void set_poll_limit_ns(int64_t /*ns*/) {}
 };
 
 // A cpuidle governor. One object serves every CPU of a machine (keep

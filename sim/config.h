@@ -105,6 +105,34 @@ struct SimConfig {
   // with a wake-up.
   bool poll_time_limit = true;
 
+  // --- KVM guest ---------------------------------------------------------
+  // Read only on a guest machine (experiments' "guest" key,
+  // topology::GuestSpec; docs/model-idle-frequency.md, "Guests"). A HLT in the
+  // guest exits to the host; kvm_vcpu_halt() (virt/kvm/kvm_main.c, v6.1) polls
+  // for a wake-up for up to the vCPU's adaptive window, then schedules the
+  // vCPU thread out (sim/kvm_halt_poll.h).
+  // The HLT VM exit and the re-entry into the guest that follows its
+  // wake-up, on the wake-up path of every halt (assumed: VM exit plus
+  // entry round trips are about 1 us of hardware on recent Intel parts,
+  // KVM's halt handling adds to it; sweep it).
+  int64_t kvm_hlt_exit_ns = 1500;
+  // The kvm module parameters halt_poll_ns (the largest window; x86's
+  // KVM_HALT_POLL_NS_DEFAULT, arch/x86/include/asm/kvm_host.h),
+  // halt_poll_ns_grow, halt_poll_ns_grow_start and halt_poll_ns_shrink
+  // (virt/kvm/kvm_main.c, v6.1 defaults; shrink 0 resets the window, later
+  // kernels default to 2).
+  int64_t kvm_halt_poll_ns = 200000;
+  int64_t kvm_halt_poll_ns_grow = 2;
+  int64_t kvm_halt_poll_ns_grow_start = 10000;
+  int64_t kvm_halt_poll_ns_shrink = 0;
+  // The guest's cpuidle-haltpoll driver turns the host's polling off for
+  // its vCPUs (MSR_KVM_POLL_CONTROL = 0: arch/x86/kernel/kvm.c
+  // arch_haltpoll_enable(), kvm_arch_no_poll() on the host; v5.4+) when
+  // the host offers KVM_FEATURE_POLL_CONTROL. False: a host without it,
+  // which polls whatever the guest does. A guest booted with idle=halt has
+  // no haltpoll driver: the host polls either way.
+  bool kvm_poll_control = true;
+
   // --- Frequency -----------------------------------------------------------
   bool turbo = true;
   // HWP (Speed Shift) on parts that have it. false boots the part as the

@@ -38,6 +38,7 @@
 #include "sim/event_ring.h"
 #include "sim/histogram.h"
 #include "sim/hwp_model.h"
+#include "sim/kvm_halt_poll.h"
 #include "sim/pelt.h"
 #include "sim/power.h"
 #include "sim/program.h"
@@ -279,6 +280,9 @@ class SimulatorImpl {
   std::array<int64_t, 4> line_ns_{};
   int64_t max_khz() const { return max_khz_; }
   int64_t poll_limit_ns() const { return poll_limit_ns_; }
+  void set_gov_poll_limit_ns(int cpu, int64_t ns) {
+    gov_poll_limit_ns_[cpu] = ns;
+  }
 
   TraceSink* sink_ = nullptr;
   std::vector<Task> tasks_;
@@ -531,7 +535,9 @@ class SimulatorImpl {
   void EnterIdle(int cpu);
   // entry_work_ns: kernel work on the idle path before the state starts.
   void SelectAndEnterIdle(int cpu, int64_t entry_work_ns = 0);
-  void LeaveIdle(int cpu, bool by_poll);  // ends the idle period now
+  // Ends the idle period now; `by_poll`: a wake-up or a task's timer ended
+  // a POLL period (a guest's successful poll).
+  void LeaveIdle(int cpu, bool by_poll);
   void OnIdleExitDone(int cpu);
   // The interrupt work and the wake list held while the CPU could not take
   // them (a C-state exit, a newidle balance level): wake-ups first, then
@@ -546,6 +552,14 @@ class SimulatorImpl {
   void OnPollTimeout(int cpu);
   void OnIdleTick(int cpu);
   int64_t PhysicalExitNs(int cpu) const;
+  // On a KVM guest (guest_): the wake-up cost of the halt `cpu` is in, now:
+  // the VM exit and re-entry (kvm_hlt_exit_ns), and once the host stopped
+  // polling (the vCPU's window, kvm_window_ns_) the host CPU's idle exit,
+  // the host's wake-up of the vCPU thread and its switch back to it.
+  int64_t GuestHaltExitNs(int cpu) const;
+  // The halt or guest poll that ends now on `cpu` (LeaveIdle): the
+  // counters, and kvm_vcpu_halt()'s window update.
+  void NoteGuestIdleEnd(int cpu, int state, int64_t residency_ns, bool woken);
   int64_t SleepLengthNs(int cpu, int64_t* delta_tick_ns) const;
 
   // noise.cc
@@ -870,6 +884,18 @@ class SimulatorImpl {
   int64_t now_ns_ = 0;
   int64_t tick_ns_ = 4000000;
   int64_t poll_limit_ns_ = 0;
+  // Per CPU: the governor's POLL limit (IdleDevice::set_poll_limit_ns,
+  // dev->poll_limit_ns); 0 = poll_limit_ns_.
+  std::vector<int64_t> gov_poll_limit_ns_;
+  // A KVM guest (topo_.guest(); docs/model-idle-frequency.md, "Guests"):
+  // whether the host polls after a HLT (not when the guest's haltpoll driver
+  // turned it off, SimConfig::kvm_poll_control), its parameters, each vCPU's
+  // window (vcpu->halt_poll_ns) and the counters.
+  const topology::GuestSpec* guest_ = nullptr;
+  bool host_polls_ = false;
+  KvmHaltPoll kvm_;
+  std::vector<int64_t> kvm_window_ns_;
+  GuestTotals guest_stats_;
   int64_t max_khz_ = 0;  // for frequency invariance
   std::string error_;
 

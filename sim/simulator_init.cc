@@ -150,6 +150,17 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
 
   // POLL time limit (cpuidle_poll_time(); platform/core/poll_limit.h).
   poll_limit_ns_ = platform::core::PollTimeLimitNs(topo_.cstates(), tick_ns_);
+  // A KVM guest: the host polls after a HLT unless the guest's
+  // cpuidle-haltpoll driver (absent with idle=halt) turned it off.
+  guest_ = topo_.guest();
+  host_polls_ = guest_ != nullptr && config_.kvm_halt_poll_ns > 0 &&
+                (!config_.kvm_poll_control || topo_.idle_halt_state() >= 0);
+  kvm_.max_ns = config_.kvm_halt_poll_ns;
+  kvm_.grow = config_.kvm_halt_poll_ns_grow;
+  kvm_.grow_start_ns = config_.kvm_halt_poll_ns_grow_start;
+  kvm_.shrink = config_.kvm_halt_poll_ns_shrink;
+  kvm_window_ns_.assign(guest_ != nullptr ? topo_.num_cpus() : 0, 0);
+  guest_stats_ = GuestTotals();
 
   // What tasks are created from: the specs, compacted (names in one
   // string), with their affinity masks parsed.
@@ -262,6 +273,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   }
   uclamp_costs_ = config_.uclamp && (!config_.uclamp_static_key || clamp_set);
   dequeue_debt_ns_.assign(n, 0);
+  gov_poll_limit_ns_.assign(n, 0);
   rq_util_est_.assign(util_est_ ? n : 0, 0);
   track_load_ = config_.load_balance && config_.balance_by_load;
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)

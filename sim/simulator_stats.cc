@@ -22,6 +22,7 @@ void SimulatorImpl::ResetStats() {
   background_events_ = 0;
   mm_switches_avoided_ = 0;
   placement_stats_ = PlacementStats();
+  guest_stats_ = GuestTotals();
   wakeup_latency_ = LatencyHistogram();
   for (TaskCounters& ts : task_stats_) {
     // A wait under way goes on, counted from now.
@@ -95,6 +96,7 @@ SimStats SimulatorImpl::Stats() const {
   out.load_balance_migrations = lb_migrations_;
   out.mm_switches_avoided = mm_switches_avoided_;
   out.background_events = background_events_;
+  out.guest = guest_stats_;
   for (size_t i = 0; i < cpus_.size(); ++i) {
     int cpu = static_cast<int>(i);
     if (cpus_[i].mode == CpuMode::kBusy) {

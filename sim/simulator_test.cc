@@ -409,6 +409,49 @@ TEST(SimulatorTest, PollTimeLimitIsAKernelVersionSwitch) {
   EXPECT_GT(with_limit, 40 * without);
 }
 
+// Polls with dev->poll_limit_ns set to `limit_ns` (as haltpoll does).
+class PollLimitGovernor final : public platform::IdleGovernor {
+ public:
+  explicit PollLimitGovernor(int64_t limit_ns) : limit_ns_(limit_ns) {}
+  absl::string_view name() const override { return "poll_limit"; }
+  int Select(platform::IdleDevice& dev, bool* stop_tick) override {
+    *stop_tick = true;
+    dev.set_poll_limit_ns(limit_ns_);
+    return 0;
+  }
+
+ private:
+  int64_t limit_ns_;
+};
+
+TEST(SimulatorTest, GovernorSetsPollTimeLimit) {
+  // cpuidle_poll_time() returns dev->poll_limit_ns when a governor set it
+  // (drivers/cpuidle/cpuidle.c, v6.1): a 1 ms sleep polled in 100 us
+  // periods is about 10 POLL entries, against about 50 with the core's
+  // 20 us limit on Skylake (governor limit 0).
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  PrevTargetPlacement place;
+  Workload w;
+  ProgramBuilder b("sleeper");
+  b.Loop(0)
+      .Compute(Dist::Constant(35000))
+      .Sleep(Dist::Constant(1000000))
+      .EndLoop();
+  w.programs = {Build(b)};
+  w.tasks = {Task("sleeper", 0, "1", 1)};
+  auto entries = [&](int64_t limit_ns) {
+    PollLimitGovernor poll(limit_ns);
+    auto sim = MakeSim(topo, QuietConfig(), w, {&freq, &poll, &place});
+    EXPECT_TRUE(sim->RunFor(Milliseconds(100)).ok());
+    return sim->Stats().cpus[1].states[0].usage;
+  };
+  const uint64_t core = entries(0), governor = entries(100000);
+  EXPECT_GE(governor, 95u * 9);
+  EXPECT_LE(governor, 101u * 11);
+  EXPECT_GT(core, 4 * governor);
+}
+
 TEST(SimulatorTest, PollingCpuIsWokenWithoutAnIpi) {
   topology::Topology topo = Preset("skylake-e3-1240v5");
   FixedFreqGovernor freq(3500000);

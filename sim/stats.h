@@ -100,6 +100,22 @@ struct PackageStats {
   int64_t pl1_capped_ns = 0;
 };
 
+// A KVM guest's halts (topology::GuestSpec), all vCPUs; 0 on a machine of
+// its own. The host-side names are KVM's vCPU statistics
+// (virt/kvm/kvm_main.c, v6.1).
+struct GuestTotals {
+  uint64_t polls = 0;           // guest POLL periods (cpuidle-haltpoll)
+  uint64_t poll_successes = 0;  // of those, ended by a wake-up or task timer
+  uint64_t halt_exits = 0;      // HLTs, each a VM exit (halt_exits)
+  uint64_t host_attempted_polls = 0;   // halt_attempted_poll
+  uint64_t host_successful_polls = 0;  // halt_successful_poll
+  uint64_t host_wakeups = 0;  // halt_wakeup: the vCPU thread was scheduled out
+  // The wake-up latency of the halts, from the guest's side: the exit and
+  // re-entry, and for a vCPU scheduled out the host CPU's idle exit and
+  // switch back (SimulatorImpl::GuestHaltExitNs).
+  int64_t halt_wake_ns = 0;
+};
+
 // A run's machine-wide counters, shared by SimStats and the public Metrics
 // (include/schedsim/metrics.h).
 struct RunTotals {
@@ -117,6 +133,7 @@ struct RunTotals {
   // Background kernel activity handled, all CPUs (timers, kworker and RCU
   // runs, device interrupts: docs/model.md "Run-to-run variability").
   uint64_t background_events = 0;
+  GuestTotals guest;
 
   double duration_s() const { return (end_ns - start_ns) * 1e-9; }
   double energy_uj() const {

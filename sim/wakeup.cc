@@ -466,7 +466,8 @@ void SimulatorImpl::OnTaskTimer(int cpu, int task, bool device_irq) {
     c.irq_pending.push_back(task);
     return;
   }
-  if (c.mode == CpuMode::kIdle) LeaveIdle(cpu, /*by_poll=*/false);
+  // Only a polling CPU is still idle here: the timer ends its poll.
+  if (c.mode == CpuMode::kIdle) LeaveIdle(cpu, /*by_poll=*/true);
   TryToWakeUp(task, cpu, /*from_task=*/false, 0);
   if (c.mode == CpuMode::kAwake && c.nr_running == 0 && c.ttwu_pending == 0) {
     return SelectAndEnterIdle(cpu);

@@ -409,3 +409,45 @@ TEST(PresetsTest, UnknownNameListsTheKnownOnes) {
 
 }  // namespace
 }  // namespace schedsim::topology
+
+namespace schedsim::topology {
+namespace {
+
+// A KVM guest (MakeGuest): vCPUs pinned one per core of the host's first
+// LLC, the cpuidle-haltpoll driver's states (drivers/cpuidle/
+// cpuidle-haltpoll.c, v6.1: POLL, "haltpoll idle" 1/1 us), the host's
+// frequency and idle table kept for the simulator.
+TEST(PresetsTest, GuestOnSkylakeHasHaltpollStatesAndPinnedVcpus) {
+  absl::StatusOr<Topology> host = MakePreset("skylake-e3-1240v5");
+  ASSERT_TRUE(host.ok());
+  absl::StatusOr<Topology> g = MakeGuest(*host, 4);
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ(g->num_cpus(), 4);
+  EXPECT_EQ(g->num_cores(), 4);
+  EXPECT_EQ(g->num_llcs(), 1);
+  EXPECT_EQ(g->threads_per_core(), 1);
+  ASSERT_EQ(g->cstates().size(), 2u);
+  EXPECT_TRUE(g->cstates()[0].polling());
+  EXPECT_EQ(g->cstates()[1].name, "haltpoll idle");
+  EXPECT_EQ(g->cstates()[kGuestHaltState].exit_latency_ns, 1000);
+  EXPECT_EQ(g->cstates()[1].target_residency_ns, 1000);
+  EXPECT_EQ(g->frequency().max_turbo_khz, host->frequency().max_turbo_khz);
+  ASSERT_NE(g->guest(), nullptr);
+  EXPECT_EQ(host->guest(), nullptr);
+  EXPECT_EQ(g->guest()->host, "skylake-e3-1240v5");
+  EXPECT_EQ(g->guest()->host_cstates.size(), host->cstates().size());
+  std::vector<int> cores;
+  for (int cpu : g->guest()->host_cpus) cores.push_back(host->place(cpu).core);
+  EXPECT_THAT(cores, ElementsAre(0, 1, 2, 3));
+  // A copy keeps it.
+  Topology copy = *g;
+  EXPECT_NE(copy.guest(), nullptr);
+
+  absl::StatusOr<Topology> big = MakeGuest(*host, 5);
+  ASSERT_FALSE(big.ok());
+  EXPECT_THAT(std::string(big.status().message()), HasSubstr("1 to 4 vCPUs"));
+  EXPECT_FALSE(MakeGuest(*host, 0).ok());
+}
+
+}  // namespace
+}  // namespace schedsim::topology

@@ -80,6 +80,7 @@ Topology::Topology(const Topology& other)
       cstates_(other.cstates_),
       resume_latency_ns_(other.resume_latency_ns_),
       halt_state_(other.halt_state_),
+      guest_(other.guest_),
       frequency_(other.frequency_),
       frequency_domains_(other.frequency_domains_),
       cpu_domain_(other.cpu_domain_),
@@ -366,6 +367,7 @@ absl::StatusOr<Topology> TopologyBuilder::Build() const {
   t.power_ = power_;
   t.caches_ = caches_;
   t.coherence_ = coherence_;
+  t.guest_ = guest_;
   t.warnings_ = warnings_;
 
   // The hierarchy graph.
@@ -667,6 +669,71 @@ absl::Status TopologyBuilder::BuildCapacityAndDomains(Topology& t) const {
     t.frequency_ = t.frequency_domains_[t.cpu_domain_[biggest]].frequency;
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<Topology> MakeGuest(const Topology& host, int vcpus) {
+  const CpuSet& llc = host.llcs()[0];
+  std::vector<int> host_cpus;
+  std::vector<bool> core_used(host.num_cores(), false);
+  for (int cpu = llc.First(); cpu >= 0; cpu = llc.Next(cpu)) {
+    const int core = host.place(cpu).core;
+    if (core_used[core]) continue;
+    core_used[core] = true;
+    host_cpus.push_back(cpu);
+  }
+  const int cores = static_cast<int>(host_cpus.size());
+  if (vcpus < 1 || vcpus > cores) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a guest on '", host.name(), "' has 1 to ", cores,
+                     " vCPUs (one per core of its first LLC, CPUs ",
+                     llc.ToList(), "); got ", vcpus));
+  }
+  if (!host.has_idle_table()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("host '", host.name(),
+                     "' has no idle-state table for its CPUs to sleep in "
+                     "while a vCPU is scheduled out"));
+  }
+  host_cpus.resize(vcpus);
+  const std::vector<CState>& hs = host.cstates();
+  int64_t poll_mw = 0, halt_mw = 0;
+  bool have_halt = false;
+  for (const CState& s : hs) {
+    if (s.polling()) {
+      poll_mw = s.power_mw;
+    } else if (!have_halt) {
+      halt_mw = s.power_mw;
+      have_halt = true;
+    }
+  }
+  // cpuidle_poll_state_init() (drivers/cpuidle/poll_state.c) and the
+  // haltpoll driver's state 1 (drivers/cpuidle/cpuidle-haltpoll.c, v6.1).
+  CState poll;
+  poll.name = "POLL";
+  poll.desc = "CPUIDLE CORE POLL IDLE";
+  poll.flags = CState::kPolling;
+  poll.power_mw = poll_mw;
+  CState halt;
+  halt.name = "haltpoll idle";
+  halt.desc = "default architecture idle";
+  halt.exit_latency_ns = 1000;
+  halt.target_residency_ns = 1000;
+  halt.power_mw = have_halt ? halt_mw : poll_mw;
+  TopologyBuilder b(absl::StrCat(host.name(), "-guest-", vcpus, "vcpu"));
+  b.set_model_name(absl::StrCat("KVM guest on ", host.model_name()))
+      .set_vendor(host.vendor());
+  for (int v = 0; v < vcpus; ++v) b.AddCpu(v, 0, 0, 0, v);
+  b.set_cstates({poll, halt})
+      .set_frequency(host.frequency_of(host_cpus[0]))
+      .set_power(host.power())
+      .set_caches(host.caches())
+      .set_coherence(host.coherence());
+  GuestSpec g;
+  g.host = host.name();
+  g.host_cpus = host_cpus;
+  g.host_cstates = hs;
+  b.set_guest(std::move(g));
+  return b.Build();
 }
 
 }  // namespace schedsim::topology

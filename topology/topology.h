@@ -185,6 +185,20 @@ struct ObjectCounts {
   bool operator!=(const ObjectCounts& o) const { return !(*this == o); }
 };
 
+// A KVM guest's view of its host (experiments' "guest" key): each vCPU is a
+// host thread pinned to one host CPU, and a halt in the guest (HLT) exits to
+// the host's KVM, which polls for a wake-up and then schedules the vCPU
+// thread out (virt/kvm/kvm_main.c kvm_vcpu_halt(), v6.1). The simulator
+// charges a halt's wake-up from these facts (docs/model-idle-frequency.md,
+// "Guests").
+struct GuestSpec {
+  std::string host;            // the host machine's name
+  std::vector<int> host_cpus;  // by vCPU: the host CPU it is pinned to
+  // The host's idle states, entered by a host CPU whose vCPU thread was
+  // scheduled out.
+  std::vector<CState> host_cstates;
+};
+
 // The Boost.Graph is hidden behind this pointer to keep Boost out of the
 // headers that most code includes; topology/graph.h exposes it.
 struct HierarchyGraph;
@@ -298,6 +312,8 @@ class Topology {
   // drivers do not register, drivers/acpi/processor_idle.c
   // disabled_by_idle_boot_param()); -1 = cpuidle as usual.
   int idle_halt_state() const { return halt_state_; }
+  // Set on a KVM guest (MakeGuest); nullptr on a machine of its own.
+  const GuestSpec* guest() const { return guest_.get(); }
   // The machine's frequency facts; on a machine with frequency domains of
   // its own, those of the domain of its biggest CPUs (the first CPU of
   // highest capacity). What differs per domain: frequency_of().
@@ -380,6 +396,7 @@ class Topology {
   std::vector<CState> cstates_;
   std::vector<int64_t> resume_latency_ns_;  // by CPU; empty = none
   int halt_state_ = -1;
+  std::shared_ptr<const GuestSpec> guest_;
   FrequencySpec frequency_;
   std::vector<FrequencyDomainSpec> frequency_domains_;
   std::vector<int> cpu_domain_;  // by CPU: index in frequency_domains_
@@ -476,6 +493,10 @@ class TopologyBuilder {
     coherence_ = c;
     return *this;
   }
+  TopologyBuilder& set_guest(GuestSpec guest) {
+    guest_ = std::make_shared<const GuestSpec>(std::move(guest));
+    return *this;
+  }
   TopologyBuilder& AddWarning(std::string warning) {
     warnings_.push_back(std::move(warning));
     return *this;
@@ -514,10 +535,26 @@ class TopologyBuilder {
   PowerSpec power_;
   std::vector<CacheSpec> caches_;
   CoherenceSpec coherence_;
+  std::shared_ptr<const GuestSpec> guest_;
   std::vector<std::string> warnings_;
   // Capacities and frequency domains into `t` (Build's last step).
   absl::Status BuildCapacityAndDomains(Topology& t) const;
 };
+
+// The cpuidle-haltpoll driver's states (drivers/cpuidle/cpuidle-haltpoll.c,
+// v6.1): POLL and "haltpoll idle" (HLT, exit latency and target residency
+// 1 us).
+inline constexpr int kGuestHaltState = 1;
+
+// A KVM guest of `vcpus` vCPUs on `host`: one package, node and LLC of
+// `vcpus` cores without SMT, vCPU i pinned to the i-th core of the host's
+// first LLC (its first thread), with the host's frequency, power, cache and
+// coherence facts and the cpuidle-haltpoll driver's two states (POLL at
+// the host's POLL power; the halt at the host's first halted state's
+// power, its physical exit charged by the simulator from GuestSpec).
+// InvalidArgument when `vcpus` is not 1..the cores of that LLC, or the host
+// has no idle-state table.
+absl::StatusOr<Topology> MakeGuest(const Topology& host, int vcpus);
 
 }  // namespace schedsim::topology
 

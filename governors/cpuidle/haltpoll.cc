@@ -126,6 +126,9 @@ int HaltpollGovernor::Select(IdleDevice& dev, bool* stop_tick) {
   auto poll = [&]() {
     if (!poll_ok && halt >= 0) return halt;
     *stop_tick = false;
+    // dev->poll_limit_ns = the window (adjust_poll_limit()): the POLL
+    // state's time limit where the backend can bound it.
+    dev.set_poll_limit_ns(c.poll_limit_ns);
     return kPollState;
   };
   // Halt unless it breaks the PM QoS limit or there is no halt state.

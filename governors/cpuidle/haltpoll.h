@@ -5,10 +5,12 @@
 // for up to a per-CPU window, then halt (state 1); after a halt, grow the
 // window when the wake-up came soon after it, shrink it after a long halt.
 // Simplifications: registered on any machine (the kernel only in a guest);
-// the IdleDevice cannot set the POLL time limit (dev->poll_limit_ns), so a
-// poll that outlasted the window counts as window + halt on the governor's
-// books while the CPU physically polled on (see Select); a non-zero PM QoS
-// limit below the halt state's exit latency also means polling.
+// the window is handed to the device as the POLL time limit
+// (IdleDevice::set_poll_limit_ns, dev->poll_limit_ns), and where a backend
+// cannot bound POLL by it a poll that outlasted the window counts as
+// window + halt on the governor's books while the CPU physically polled on
+// (see Select); a non-zero PM QoS limit below the halt state's exit
+// latency also means polling.
 
 #ifndef SCHEDSIM_GOVERNORS_CPUIDLE_HALTPOLL_H_
 #define SCHEDSIM_GOVERNORS_CPUIDLE_HALTPOLL_H_

@@ -69,6 +69,21 @@ TEST(HaltpollGovernorTest, GrowsWindowWhenPollWasJustTooShort) {
   EXPECT_EQ(gov.poll_limit_ns(0), 200 * kUs);
 }
 
+// haltpoll_select() polls with dev->poll_limit_ns = the window
+// (adjust_poll_limit(), drivers/cpuidle/governors/haltpoll.c, v6.1): each
+// poll hands the current window to the device as the POLL time limit.
+TEST(HaltpollGovernorTest, PollHandsWindowToDevice) {
+  FakeIdleDevice dev = Guest();
+  HaltpollGovernor gov;
+  gov.Enable(dev);
+  Periods(dev, gov, 1, 120 * kUs);  // halt, window -> 50 us
+  EXPECT_EQ(dev.poll_limit_ns(), 0);
+  Periods(dev, gov, 1, 20 * kUs);  // poll
+  ASSERT_EQ(dev.last_state(), 0);
+  EXPECT_EQ(dev.poll_limit_ns(), 50 * kUs);
+  EXPECT_EQ(dev.poll_limit_ns(), gov.poll_limit_ns(0));
+}
+
 TEST(HaltpollGovernorTest, ShrinksWindowAfterLongIdle) {
   FakeIdleDevice dev = Guest();
   HaltpollGovernor gov;

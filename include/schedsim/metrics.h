@@ -73,8 +73,9 @@ using PackageMetrics = sim::PackageStats;
 // start_ns and end_ns (the start of the run, or the last ResetStats(),
 // and now), events (simulator events handled), packages, placement,
 // migrations, context_switches, load_balance_migrations, background_events
-// (timers, kworker and RCU runs, device interrupts), duration_s() and
-// energy_uj() (sim::RunTotals), and:
+// (timers, kworker and RCU runs, device interrupts), guest (a KVM guest's
+// polls, HLT exits and the host's halt polling; zero on other machines),
+// duration_s() and energy_uj() (sim::RunTotals), and:
 struct Metrics : sim::RunTotals {
   std::vector<CpuMetrics> cpus;
   // One per task slot, forked tasks included: the task in it now, or the

@@ -66,6 +66,9 @@ class FakeIdleDevice final : public IdleDevice {
   bool last_stop_tick() const { return last_stop_tick_; }
   // Every state selected, in order.
   const std::vector<int>& selections() const { return selections_; }
+  // The last set_poll_limit_ns() (0 if none). Recorded only: the fake's
+  // POLL periods end as IdlePeriod says, whatever the governor asked.
+  int64_t poll_limit_ns() const { return poll_limit_ns_; }
 
   // --- IdleDevice
   // -------------------------------------------------------------
@@ -87,6 +90,7 @@ class FakeIdleDevice final : public IdleDevice {
   int64_t cpu_util() const override { return cpu_util_; }
   int64_t cpu_capacity() const override { return cpu_capacity_; }
   int64_t tick_period_ns() const override { return tick_period_ns_; }
+  void set_poll_limit_ns(int64_t ns) override { poll_limit_ns_ = ns; }
 
  private:
   int cpu_;
@@ -102,6 +106,7 @@ class FakeIdleDevice final : public IdleDevice {
   int64_t cpu_capacity_ = 1024;
   bool tick_stopped_ = false;
   bool poll_time_limit_ = false;
+  int64_t poll_limit_ns_ = 0;
   int last_state_ = -1;
   bool last_stop_tick_ = true;
   std::vector<int> selections_;
