@@ -56,6 +56,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/find_idlest_cpu.cc
   sim/fork.cc
   sim/freq.cc
+  sim/freq_invariance.cc
   sim/histogram.cc
   sim/hwp_model.cc
   sim/idle.cc

@@ -23,11 +23,6 @@
 
 namespace schedsim::sim {
 
-// The frequency at which x86's arch_scale_freq_capacity() reaches 1024
-// for a domain whose highest frequency is `top_khz` (sim/freq.cc).
-int64_t InvarianceRefKhz(const topology::FrequencySpec& f,
-                         topology::Vendor vendor, int64_t top_khz);
-
 struct FreqDomainState {
   topology::CpuSet cpus;
   std::vector<int32_t> cpu_list;  // `cpus`, in increasing order

@@ -1,7 +1,7 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The interpreter's inline helpers: the rounding the phase arithmetic
-// uses, the phase end's arming and a channel operation's line transfers.
+// The interpreter's inline helpers: the phase end's arming and a channel
+// operation's line transfers (the rounding they use is exact_round.h).
 // ArmPhaseEnd and ChannelLinesNs are ABSL_ATTRIBUTE_ALWAYS_INLINE, so
 // they must be defined in RunTask's translation unit (interpreter.cc);
 // the execution model (phase.cc) and the cache-line model (cache_lines.cc)
@@ -15,6 +15,7 @@
 
 #include "absl/base/attributes.h"
 #include "absl/base/optimization.h"
+#include "sim/exact_round.h"
 #include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
@@ -24,19 +25,6 @@ namespace {
 // Inline ops a task may run without time passing before the run stops
 // with an error (an endless loop that never blocks or computes).
 constexpr int kMaxInlineOps = 1 << 20;
-
-// (int64_t)std::ceil(x) and std::llround(x) for 0 <= x < 2^63, without a
-// libm call: the portable x86-64 baseline (`-c opt`, no SSE4.1) has no
-// rounding instruction, so GCC calls ceil() and llround(). Exact: the
-// truncation is exact, and x - trunc(x) is exact for every double.
-inline int64_t CeilNonNegative(double x) {
-  const int64_t t = static_cast<int64_t>(x);
-  return t + (static_cast<double>(t) < x);
-}
-inline int64_t RoundNonNegative(double x) {  // halves away from zero
-  const int64_t t = static_cast<int64_t>(x);
-  return t + (x - static_cast<double>(t) >= 0.5);
-}
 
 }  // namespace
 
