@@ -26,9 +26,10 @@
 #include "sim/pelt.h"
 #include "sim/sched_state.h"
 #include "sim/stats.h"
-#include "sim/trace_sink.h"
 
 namespace schedsim::sim {
+
+class TraceSink;  // sim/trace_sink.h
 
 class EngineState {
  public:
@@ -63,6 +64,40 @@ class EngineState {
   // Call after changing `cpu`'s mode, nr_running, ttwu_pending or
   // nr_sched_idle.
   void RefreshProbe(int cpu) { probe_[cpu] = ProbeBits(cpus_[cpu]); }
+  // --- The platform views' interface (sched_view.cc, idle.cc, freq.cc):
+  // the state read-only, the writes a placement hook makes, and the
+  // probes a wake-up's scan is billed for.
+  const Cpu& cpu_state(int cpu) const { return cpus_[cpu]; }
+  const FreqDomainState& domain_state(int domain) const {
+    return fdoms_[domain];
+  }
+  bool has_idle_cores(int llc) const { return llcs_[llc].has_idle_cores; }
+  void set_has_idle_cores(int llc, bool value) {
+    llcs_[llc].has_idle_cores = value;
+  }
+  int nr_idle_scan(int llc) const { return llcs_[llc].nr_idle_scan; }
+  bool cluster_scan_active() const { return cluster_scan_active_; }
+  int64_t avg_scan_cost_ns(int cpu) const { return avg_scan_cost_ns_[cpu]; }
+  void set_avg_scan_cost_ns(int cpu, int64_t value) {
+    avg_scan_cost_ns_[cpu] = value;
+  }
+  // SIS_PROP's wake_avg_idle of `cpu`, aged by one halving per jiffy from
+  // its stamp up to `jiffies`.
+  int64_t AgeWakeAvgIdleNs(int cpu, int64_t jiffies) {
+    Cpu& c = cpus_[cpu];
+    while (c.wake_stamp_jiffies < jiffies && c.wake_avg_idle_ns > 0) {
+      ++c.wake_stamp_jiffies;
+      c.wake_avg_idle_ns /= 2;
+    }
+    return c.wake_avg_idle_ns;
+  }
+  void set_wake_avg_idle_ns(int cpu, int64_t value) {
+    cpus_[cpu].wake_avg_idle_ns = value;
+  }
+  void CountProbe() { ++scan_probes_; }
+  int64_t scan_probes() const { return scan_probes_; }
+
+ protected:
   std::vector<Cpu> cpus_;
   std::vector<FreqDomainState> fdoms_;
   // Per-LLC shared state (sd_llc_shared), by dense LLC id.
@@ -197,6 +232,8 @@ class EngineState {
     kPolicy = 1,       // the policy's own (SchedView::*_policy_llc_line)
   };
   static constexpr int kLlcLines = 2;
+
+ protected:
   // The CPU whose hook is running (-1: none; accesses are not charged) and
   // what its line accesses have cost so far.
   int32_t line_cpu_ = -1;

@@ -52,7 +52,7 @@ class SimFreqDomain final : public platform::FreqDomain {
   }
 
  private:
-  const FreqDomainState& d() const { return sim_->fdoms_[id_]; }
+  const FreqDomainState& d() const { return sim_->domain_state(id_); }
   SimulatorImpl* sim_;
   int id_;
 };

@@ -32,73 +32,68 @@ class SimSchedView final : public platform::SchedView {
   }
   int64_t now_ns() const override { return sim_->now_ns(); }
   bool available_idle(int cpu) override {
-    ++sim_->scan_probes_;
+    sim_->CountProbe();
     return sim_->available_idle(cpu);
   }
   bool sched_idle(int cpu) override {
     return sim_->sched_idle(cpu);  // read together with available_idle
   }
   bool idle_for_wakeup(int cpu) override {
-    ++sim_->scan_probes_;
+    sim_->CountProbe();
     return sim_->idle_for_wakeup(cpu);
   }
   int nr_running(int cpu) override {
-    ++sim_->scan_probes_;
-    return sim_->cpus_[cpu].nr_running;
+    sim_->CountProbe();
+    return sim_->cpu_state(cpu).nr_running;
   }
   int64_t cpu_util(int cpu) override {
-    ++sim_->scan_probes_;
+    sim_->CountProbe();
     return sim_->cpu_util(cpu);
   }
   bool ttwu_pending(int cpu) override {
-    return sim_->cpus_[cpu].ttwu_pending > 0;
+    return sim_->cpu_state(cpu).ttwu_pending > 0;
   }
   bool has_idle_cores(int cpu) const override {
-    const int llc = sim_->cpus_[cpu].llc;
+    const int llc = sim_->cpu_state(cpu).llc;
     sim_->ReadLlcLine(llc, SimulatorImpl::LlcLine::kSdLlcShared);
-    return sim_->llcs_[llc].has_idle_cores;
+    return sim_->has_idle_cores(llc);
   }
   void set_idle_cores(int cpu, bool value) override {
-    const int llc = sim_->cpus_[cpu].llc;
+    const int llc = sim_->cpu_state(cpu).llc;
     sim_->WriteLlcLine(llc, SimulatorImpl::LlcLine::kSdLlcShared);
-    sim_->llcs_[llc].has_idle_cores = value;
+    sim_->set_has_idle_cores(llc, value);
   }
   void read_policy_llc_line(int cpu) override {
-    sim_->ReadLlcLine(sim_->cpus_[cpu].llc, SimulatorImpl::LlcLine::kPolicy);
+    sim_->ReadLlcLine(sim_->cpu_state(cpu).llc,
+                      SimulatorImpl::LlcLine::kPolicy);
   }
   void write_policy_llc_line(int cpu) override {
-    sim_->WriteLlcLine(sim_->cpus_[cpu].llc, SimulatorImpl::LlcLine::kPolicy);
+    sim_->WriteLlcLine(sim_->cpu_state(cpu).llc,
+                       SimulatorImpl::LlcLine::kPolicy);
   }
   bool cluster_scan_active() const override {
-    return sim_->cluster_scan_active_;
+    return sim_->cluster_scan_active();
   }
   int nr_idle_scan(int cpu) const override {
-    return sim_->llcs_[sim_->cpus_[cpu].llc].nr_idle_scan;
+    return sim_->nr_idle_scan(sim_->cpu_state(cpu).llc);
   }
   int64_t avg_idle_ns(int cpu) const override {
-    return sim_->cpus_[cpu].avg_idle_ns;
+    return sim_->cpu_state(cpu).avg_idle_ns;
   }
   int64_t wake_avg_idle_ns(int cpu) override {
-    // Age by one halving per jiffy since the stamp (SIS_PROP).
-    Cpu& c = sim_->cpus_[cpu];
-    int64_t jiffies = sim_->now_ns() / sim_->tick_ns();
-    while (c.wake_stamp_jiffies < jiffies && c.wake_avg_idle_ns > 0) {
-      ++c.wake_stamp_jiffies;
-      c.wake_avg_idle_ns /= 2;
-    }
-    return c.wake_avg_idle_ns;
+    return sim_->AgeWakeAvgIdleNs(cpu, sim_->now_ns() / sim_->tick_ns());
   }
   void set_wake_avg_idle_ns(int cpu, int64_t value) override {
-    sim_->cpus_[cpu].wake_avg_idle_ns = value;
+    sim_->set_wake_avg_idle_ns(cpu, value);
   }
   int64_t avg_scan_cost_ns(int cpu) const override {
-    return sim_->avg_scan_cost_ns_[cpu];
+    return sim_->avg_scan_cost_ns(cpu);
   }
   void set_avg_scan_cost_ns(int cpu, int64_t value) override {
-    sim_->avg_scan_cost_ns_[cpu] = value;
+    sim_->set_avg_scan_cost_ns(cpu, value);
   }
   int64_t scan_time_ns() const override {
-    return sim_->scan_probes_ * sim_->config().probe_cost_ns;
+    return sim_->scan_probes() * sim_->config().probe_cost_ns;
   }
 
  private:
