@@ -50,9 +50,14 @@ set(SCHEDSIM_LIBRARY_SOURCES
   platform/placement.cc
   platform/registry.cc
   sim/balance.cc
+  sim/cache_lines.cc
   sim/cfs.cc
+  sim/channel_ops.cc
   sim/eevdf.cc
+  sim/find_idlest_cpu.cc
+  sim/fork.cc
   sim/freq.cc
+  sim/freq_invariance.cc
   sim/histogram.cc
   sim/hwp_model.cc
   sim/idle.cc
@@ -62,20 +67,26 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/newidle_balance.cc
   sim/nohz_balance.cc
   sim/noise.cc
+  sim/package_power.cc
   sim/params.cc
   sim/pelt.cc
+  sim/pelt_attach.cc
+  sim/phase.cc
   sim/power.cc
   sim/program.cc
   sim/quaternary_heap_queue.cc
   sim/radix_heap_queue.cc
   sim/rng.cc
   sim/sched_fair.cc
+  sim/sched_tick.cc
+  sim/sched_view.cc
   sim/simulator.cc
   sim/simulator_init.cc
   sim/simulator_stats.cc
   sim/wakeup.cc
   sim/winner_tree.cc
   sim/workload.cc
+  sim/workload_checks.cc
   topology/cpuset.cc
   topology/hwloc.cc
   topology/hwloc_objects.cc

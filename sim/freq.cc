@@ -1,13 +1,17 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Frequency and power: frequency domains driven by the frequency governor
-// (P-state requests with a transition latency, or HWP requests that the
-// HWP hardware model turns into a level), the package power management
-// unit (turbo ceiling by active cores, PL1, HWP selection) and energy
-// accounting. The domains are the machine's own when it states them
-// (Topology::frequency_domains: an Arm cluster, one cpufreq policy over
-// several CPUs, each domain with its own OPPs and capacitance), else one
-// per core with the machine's FrequencySpec (x86 per-core P-states).
+// Frequency: frequency domains (a cpufreq policy each, struct
+// cpufreq_policy) driven by the frequency governor through the driver's
+// target (acpi-cpufreq's P-state requests with a transition latency,
+// drivers/cpufreq/acpi-cpufreq.c; or intel_pstate's HWP requests,
+// drivers/cpufreq/intel_pstate.c, Linux 6.1, that the HWP hardware model
+// turns into a level), and the FreqDomain view the governors read. The
+// package power management unit (turbo ceiling by active cores, PL1, HWP
+// selection) and energy accounting are package_power.cc. The domains are
+// the machine's own when it states them (Topology::frequency_domains: an
+// Arm cluster, one cpufreq policy over several CPUs, each domain with its
+// own OPPs and capacitance), else one per core with the machine's
+// FrequencySpec (x86 per-core P-states).
 
 #include <algorithm>
 #include <limits>
@@ -15,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "platform/core/answer_checks.h"
 #include "platform/drivers/acpi_cpufreq.h"
+#include "sim/freq_invariance.h"
 #include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
@@ -47,7 +52,7 @@ class SimFreqDomain final : public platform::FreqDomain {
   }
 
  private:
-  const FreqDomainState& d() const { return sim_->fdoms_[id_]; }
+  const FreqDomainState& d() const { return sim_->domain_state(id_); }
   SimulatorImpl* sim_;
   int id_;
 };
@@ -57,34 +62,6 @@ class SimFreqDomain final : public platform::FreqDomain {
 std::unique_ptr<platform::FreqDomain> MakeSimFreqDomain(SimulatorImpl* sim,
                                                         int domain) {
   return std::make_unique<SimFreqDomain>(sim, domain);
-}
-
-// arch_scale_freq_capacity()'s reference on x86: APERF/MPERF is scaled by
-// arch_max_freq_ratio, so PELT's frequency scale is 1024 at that frequency
-// and capped at 1024 above it (arch/x86/kernel/cpu/aperfmperf.c,
-// v6.1; smpboot.c before 5.19). Intel (1567c3e3467c, v5.7;
-// intel_set_max_freq_ratio(), core_set_max_freq_ratio()): the turbo ratio
-// with 4 active cores, so a part running all-core turbo counts as fully
-// busy. AMD (976df7e5730e "x86, sched: Use midpoint of max_boost and max_P
-// for frequency invariance on AMD EPYC", v5.11): half way between the
-// nominal (base) frequency and the highest boost. Elsewhere (Arm, a part
-// without an active-core table) the highest frequency, as cpufreq's
-// arch_set_freq_scale() uses cpuinfo.max_freq.
-int64_t InvarianceRefKhz(const topology::FrequencySpec& f,
-                         topology::Vendor vendor, int64_t top_khz) {
-  const int64_t base = f.base_khz > 0 ? f.base_khz : top_khz;
-  switch (vendor) {
-    case topology::Vendor::kIntel:
-      if (f.turbo_ceiling_khz.size() >= 4) {
-        return std::clamp<int64_t>(f.turbo_ceiling_khz[3], base, top_khz);
-      }
-      return top_khz;
-    case topology::Vendor::kAmd:
-      return std::clamp<int64_t>((base + top_khz) / 2, base, top_khz);
-    case topology::Vendor::kUnknown:
-      break;
-  }
-  return top_khz;
 }
 
 void SimulatorImpl::InitFrequency() {
@@ -167,69 +144,6 @@ void SimulatorImpl::InitFrequency() {
     UpdateRate(static_cast<int>(cpu));
   }
   for (FreqDomainState& fd : fdoms_) policies_.freq->Start(*fd.view);
-}
-
-// Integrates the CPU's power and C0 counters since the last call. Called
-// before anything that changes its mode, idle state or frequency.
-void SimulatorImpl::AccountEnergy(int cpu) {
-  Cpu& c = cpus_[cpu];
-  int64_t dt = now_ns_ - c.energy_since_ns;
-  c.energy_since_ns = now_ns_;
-  if (dt <= 0) return;
-  const FreqDomainState& d = fdoms_[c.domain];
-  int64_t power_mw = 0;
-  bool c0 = true;
-  if (c.mode == CpuMode::kIdle) {
-    power_mw = c.idle_state >= 0 ? topo_.cstates()[c.idle_state].power_mw : 0;
-    c0 = c.polling;
-  } else if (c.mode == CpuMode::kAwake && c.exiting) {
-    // Leaving a C-state: charged at POLL's power (assumed), not at full
-    // active power.
-    power_mw = topo_.cstates().empty() ? d.active_power_mw
-                                       : topo_.cstates()[0].power_mw;
-  } else {
-    power_mw = d.active_power_mw;
-  }
-  int64_t counted = now_ns_ - std::max(now_ns_ - dt, stats_start_ns_);
-  if (counted > 0) {
-    c.energy_uj +=
-        static_cast<double>(power_mw) * static_cast<double>(counted) * 1e-6;
-  }
-  if (c0) {
-    c.aperf += static_cast<double>(d.cur_khz) * static_cast<double>(dt) * 1e-6;
-    c.mperf +=
-        static_cast<double>(d.spec->base_khz) * static_cast<double>(dt) * 1e-6;
-    c.c0_total_ns += dt;
-  }
-}
-
-void SimulatorImpl::AccountBusyStart(int cpu) {
-  Cpu& c = cpus_[cpu];
-  AccountEnergy(cpu);
-  c.busy_since_ns = now_ns_;
-  c.khz = fdoms_[c.domain].cur_khz;
-}
-
-void SimulatorImpl::AccountBusyEnd(int cpu) {
-  Cpu& c = cpus_[cpu];
-  AccountEnergy(cpu);
-  int64_t dt = now_ns_ - std::max(c.busy_since_ns, stats_start_ns_);
-  c.busy_since_ns = now_ns_;
-  if (dt <= 0) return;
-  c.stats.busy_ns += dt;
-  c.stats.khz_ns_busy += static_cast<double>(c.khz) * static_cast<double>(dt);
-  auto& res = c.stats.busy_ns_at_khz;
-  for (auto& [khz, ns] : res) {
-    if (khz == c.khz) {
-      ns += dt;
-      return;
-    }
-  }
-  // Four entries more at a time, not double: a CPU visits a dozen or so
-  // frequencies in a run (10-13 per CPU in BM_Engine_Hackbench256), and
-  // doubling would leave a quarter of the block unused on average.
-  if (res.size() == res.capacity()) res.reserve(res.size() + 4);
-  res.emplace_back(c.khz, dt);
 }
 
 int64_t SimulatorImpl::EffectiveKhz(const FreqDomainState& d,
@@ -334,91 +248,6 @@ void SimulatorImpl::SetHwpRequest(int domain, int cpu,
   int ceiling = KhzToPerf(f, std::max(d.ceiling_khz, f.min_khz));
   int perf = d.hwp.Evaluate(merged, f.hwp, 0, 0, ceiling);
   SetDomainKhz(domain, PerfToKhz(f, perf));
-}
-
-void SimulatorImpl::PackageBusyChanged(int cpu, bool busy) {
-  PackageState& p = packages_[cpus_[cpu].package];
-  int32_t& threads = p.busy_threads_per_core[cpus_[cpu].core];
-  if (busy) {
-    if (threads++ == 0) ++p.active_cores;
-    if (p.busy_cpus++ == 0 && !queue_.Contains(p.pmu)) {
-      int64_t period = config_.pmu_period_ns;
-      int64_t next = (now_ns_ / period + 1) * period;
-      p.pmu = QueuePush(SimTime::FromNanoseconds(next), kBandPmu, kEvPmu,
-                        cpus_[cpu].package, -1);
-    }
-  } else {
-    if (--threads == 0) --p.active_cores;
-    --p.busy_cpus;
-  }
-  // The rates of the core's threads depend on how many of them are busy.
-  UpdateRate(cpu);
-  for (int32_t s : cpus_[cpu].siblings) UpdateRate(s);
-}
-
-void SimulatorImpl::OnPmu(int package) {
-  PackageState& p = packages_[package];
-  int64_t dt = now_ns_ - p.last_pmu_ns;
-  p.last_pmu_ns = now_ns_;
-  p.pmu = EventHandle();
-  for (int cpu = p.cpus.First(); cpu >= 0; cpu = p.cpus.Next(cpu)) {
-    AccountEnergy(cpu);
-  }
-  if (p.limiter.enabled() && dt > 0) {
-    double e = 0;
-    int cores = 0;
-    for (int cpu = p.cpus.First(); cpu >= 0; cpu = p.cpus.Next(cpu)) {
-      e += cpus_[cpu].energy_uj;
-    }
-    for (int core = 0; core < topo_.num_cores(); ++core) {
-      if (p.busy_threads_per_core[core] > 0) ++cores;
-    }
-    double delta = e - p.last_energy_uj;
-    p.last_energy_uj = e;
-    int64_t power_mw =
-        static_cast<int64_t>(delta * 1e6 / static_cast<double>(dt)) +
-        topo_.power().uncore_mw + topo_.power().static_mw_per_core * cores;
-    p.cap_khz = p.limiter.Update(power_mw, dt);
-    if (p.cap_khz < max_khz_) p.stats.pl1_capped_ns += dt;
-  }
-  for (int d = 0; d < static_cast<int>(fdoms_.size()); ++d) {
-    FreqDomainState& fd = fdoms_[d];
-    if (fd.package != package) continue;
-    // The turbo ceiling of the domain's own spec (the machine's on a
-    // machine without stated domains).
-    const topology::FrequencySpec& f = *fd.spec;
-    int64_t ceiling = config_.turbo
-                          ? f.TurboCeilingKhz(std::max(p.active_cores, 1))
-                          : (f.base_khz > 0 ? f.base_khz : fd.max_khz);
-    if (ceiling <= 0) ceiling = fd.max_khz;
-    ceiling = std::min(ceiling, p.cap_khz);
-    fd.ceiling_khz = ceiling;
-    if (f.has_hwp) {
-      int64_t busiest = 0;
-      for (int cpu = fd.cpus.First(); cpu >= 0; cpu = fd.cpus.Next(cpu)) {
-        Cpu& c = cpus_[cpu];
-        busiest = std::max(busiest, c.c0_total_ns - c.c0_at_last_pmu_ns);
-        c.c0_at_last_pmu_ns = c.c0_total_ns;
-      }
-      platform::HwpRequest merged = fd.hwp_req[0];
-      for (const platform::HwpRequest& r : fd.hwp_req) {
-        merged.min_perf = std::max(merged.min_perf, r.min_perf);
-        merged.max_perf = std::max(merged.max_perf, r.max_perf);
-        merged.desired_perf = std::max(merged.desired_perf, r.desired_perf);
-        merged.epp = std::min(merged.epp, r.epp);
-      }
-      int perf = fd.hwp.Evaluate(merged, f.hwp, busiest, dt,
-                                 KhzToPerf(f, std::max(ceiling, f.min_khz)));
-      SetDomainKhz(d, PerfToKhz(f, perf));
-    } else if (!queue_.Contains(fd.transition)) {
-      SetDomainKhz(d, EffectiveKhz(fd, fd.requested_khz));
-    }
-  }
-  if (p.busy_cpus > 0) {
-    p.pmu = QueuePush(SimTime::FromNanoseconds(now_ns_ + config_.pmu_period_ns),
-                      kBandPmu, kEvPmu, package, -1);
-  }
-  return;
 }
 
 platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {

@@ -34,11 +34,11 @@ class SimIdleDevice final : public platform::IdleDevice {
     return sim_->topo().cstates()[index];
   }
   const platform::IdleStateStats& stats(int index) const override {
-    return sim_->cpus_[cpu_].stats.states[index];
+    return sim_->cpu_state(cpu_).stats.states[index];
   }
   int64_t now_ns() const override { return sim_->now_ns(); }
   int64_t sleep_length_ns(int64_t* delta_tick_ns) const override {
-    const Cpu& c = sim_->cpus_[cpu_];
+    const Cpu& c = sim_->cpu_state(cpu_);
     int64_t now = sim_->now_ns();
     int64_t tick = sim_->tick_ns();
     if (delta_tick_ns != nullptr)
@@ -58,13 +58,15 @@ class SimIdleDevice final : public platform::IdleDevice {
     return limit;
   }
   int64_t last_residency_ns() const override {
-    return sim_->cpus_[cpu_].last_residency_ns;
+    return sim_->cpu_state(cpu_).last_residency_ns;
   }
   bool poll_time_limit() const override {
-    return sim_->cpus_[cpu_].poll_limit_hit;
+    return sim_->cpu_state(cpu_).poll_limit_hit;
   }
-  int nr_iowait() const override { return sim_->cpus_[cpu_].nr_iowait; }
-  bool tick_stopped() const override { return !sim_->cpus_[cpu_].tick_running; }
+  int nr_iowait() const override { return sim_->cpu_state(cpu_).nr_iowait; }
+  bool tick_stopped() const override {
+    return !sim_->cpu_state(cpu_).tick_running;
+  }
   // sched_cpu_util(): effective_cpu_util() of the CFS utilization; nothing
   // of RT, deadline or IRQ is left on a CPU going idle.
   int64_t cpu_util() const override { return sim_->cpu_util(cpu_); }

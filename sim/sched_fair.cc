@@ -1,7 +1,11 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Runqueues, the CFS-like fair class, a minimal SCHED_FIFO class, the
-// scheduler tick and the context switch.
+// Runqueues: update_curr() and the PELT updates, enqueue_task() and
+// dequeue_task() around the fair class (sim/fair_class.h) and a minimal
+// SCHED_FIFO class, and the pick and context switch of __schedule()
+// (kernel/sched/core.c, kernel/sched/fair.c, Linux 6.1). The tick and
+// wake-up preemption are sched_tick.cc; a task's utilization attached and
+// removed, pelt_attach.cc.
 
 #include <algorithm>
 #include <cassert>
@@ -13,23 +17,6 @@
 namespace schedsim::sim {
 
 // --- Accounting ------------------------------------------------------------
-
-// PELT is invariant in frequency and in CPU capacity
-// (kernel/sched/pelt.c ___update_load_sum / accumulate_sum scale running
-// time by arch_scale_freq_capacity() and then arch_scale_cpu_capacity();
-// kernel/sched/pelt.h update_rq_clock_pelt does the same to the PELT clock
-// since v5.1, see sim/pelt.h): a task always running on a CPU of capacity
-// 446 at its highest frequency tends to util 446.
-uint32_t SimulatorImpl::ComputePeltScale(int cpu, int64_t khz) const {
-  const int64_t max_khz = fdoms_[cpus_[cpu].domain].invariance_khz;
-  // Without frequency invariance PELT counts running time at full weight
-  // whatever the frequency (arch_scale_freq_capacity() = 1024).
-  const uint32_t freq_scale = max_khz <= 0 || !config_.frequency_invariance
-                                  ? 1024
-                                  : static_cast<uint32_t>(std::min<int64_t>(
-                                        1024, khz * 1024 / max_khz));
-  return PeltScale(freq_scale, static_cast<uint32_t>(topo_.capacity(cpu)));
-}
 
 void SimulatorImpl::UpdateTaskPelt(Task& t, bool running) {
   if (PeltUpdate(t.pelt, now_ns_, running, running ? PeltScaleOf(t.cpu) : 0) &&
@@ -95,99 +82,8 @@ void SimulatorImpl::GovernorUpdate(int cpu, uint32_t flags) {
   policies_.freq->UpdateUtil(*fdoms_[cpus_[cpu].domain].view, cpu, flags);
 }
 
-void SimulatorImpl::PostInitUtil(int cpu, int task) {
-  Task& t = tasks_[task];
-  t.pelt = PeltSignal{};
-  t.pelt.last_update_ns = now_ns_;
-  // Only the fair class starts with a utilization (post_init_entity_util_avg
-  // returns early for the others, leaving 0).
-  if (t.policy == SchedPolicy::kFifo) return;
-  Cpu& c = cpus_[cpu];
-  UpdatePelt(cpu);
-  // Half the capacity the runqueue has left (of arch_scale_cpu_capacity);
-  // on a runqueue with load, the
-  // task's weight's share of its utilization, capped there. The runqueue's
-  // load_avg is CpuLoad()'s estimate, as wake_affine_weight reads it.
-  const int64_t rq_util = c.rq_pelt.util_avg;
-  const int64_t cap = (int64_t{topo_.capacity(cpu)} - rq_util) / 2;
-  int64_t util = 0;
-  if (cap > 0) {
-    util = rq_util == 0
-               ? cap
-               : std::min(cap, rq_util * t.weight / (CpuLoad(cpu) + 1));
-  }
-  t.pelt.util_avg = static_cast<uint32_t>(util);
-  // attach_entity_load_avg(): onto the runqueue at once, a utilization
-  // change (cfs_rq_util_change).
-  PeltAttach(c.rq_pelt, t.pelt);
-  c.util_changed = true;
-  // init_entity_runnable_average(): a new task's load_avg starts at its
-  // full weight, so a burst of forks weighs on its runqueue at once.
-  if (!track_load_) return;
-  PeltSignal& load = task_load_[task];
-  load = PeltSignal{};
-  load.util_avg = static_cast<uint32_t>(t.weight);
-  UpdateRqLoad(cpu);
-  PeltAttach(rq_load_[cpu], load);
-}
-
-void SimulatorImpl::DetachDeadUtil(int cpu, int task) {
-  Task& t = tasks_[task];
-  if (t.policy == SchedPolicy::kFifo) return;
-  Cpu& c = cpus_[cpu];
-  UpdatePelt(cpu);
-  PeltUpdate(t.pelt, now_ns_, false, 0);
-  PeltDetach(c.rq_pelt, t.pelt);
-  t.pelt.util_avg = 0;
-  t.pelt.util_sum = 0;
-  c.util_changed = true;
-  // remove_entity_load_avg(): its load leaves with it (runnable up to now).
-  if (!track_load_) return;
-  PeltSignal& load = task_load_[task];
-  UpdateRqLoad(cpu);
-  PeltUpdateLoad(load, now_ns_, t.rq_pos >= 0 || c.curr == task ? t.weight : 0);
-  PeltDetach(rq_load_[cpu], load);
-  load.util_avg = 0;
-  load.util_sum = 0;
-}
-
 // --- Enqueue / dequeue
 // --------------------------------------------------------
-
-// The cache refill a task pays when it resumes on `to` after running on
-// `from`. Across LLCs: a task with a known working set refills
-// min(working set, the LLC) from where it ran, one line per
-// Topology::LineTransferNs(from, to), refill_parallelism fills at a time;
-// without one (or on a machine without coherence figures), the flat
-// llc_migration_penalty_ns scaled by SLIT distance / 10. Inside an LLC, on
-// another core: smt_migration_penalty_ns (the private L2 refills from the
-// shared L3).
-int64_t SimulatorImpl::MigrationRefillNs(int task, int from, int to) const {
-  const topology::CpuPlace& a = topo_.place(from);
-  const topology::CpuPlace& b = topo_.place(to);
-  if (a.llc == b.llc) {
-    return a.core != b.core ? config_.smt_migration_penalty_ns : 0;
-  }
-  const int64_t ws = specs_[tasks_[task].spec].working_set_bytes;
-  const int64_t line_ns = LineNs(from, to);
-  if (ws < 0 || line_ns <= 0) {
-    int64_t penalty = config_.llc_migration_penalty_ns;
-    if (a.node != b.node)
-      penalty = penalty * topo_.distance(a.node, b.node) / 10;
-    return penalty;
-  }
-  int64_t bytes = ws;
-  int line_bytes = 64;
-  for (const topology::CacheSpec& c : topo_.caches()) {
-    if (c.level == 3) {
-      bytes = std::min(bytes, c.size_bytes);
-      line_bytes = c.line_bytes > 0 ? c.line_bytes : 64;
-    }
-  }
-  const int64_t lines = (bytes + line_bytes - 1) / line_bytes;
-  const int par = std::max(1, topo_.coherence().refill_parallelism);
-  return lines * line_ns / par;
-}
 
 void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
                                 uint32_t util_flags) {
@@ -471,64 +367,6 @@ void SimulatorImpl::Schedule(int cpu) {
     return;
   }
   return RunTask(cpu);
-}
-
-void SimulatorImpl::CheckPreemptWakeup(int cpu, int task) {
-  Cpu& c = cpus_[cpu];
-  if (c.mode != CpuMode::kBusy || c.curr < 0) return;
-  const Task& w = tasks_[task];
-  const Task& curr = tasks_[c.curr];
-  bool preempt = false;
-  if (w.policy == SchedPolicy::kFifo) {
-    preempt =
-        curr.policy != SchedPolicy::kFifo || w.rt_priority > curr.rt_priority;
-  } else if (curr.policy != SchedPolicy::kFifo) {
-    // check_preempt_wakeup() (kernel/sched/fair.c, v6.1 and v6.6)
-    // returns at once when a reschedule is already due (with CFS's
-    // buddies, no buddy is marked).
-    if (c.need_resched && (config_.cfs_buddies || eevdf_on_)) return;
-    UpdateCurr(cpu);
-    preempt = Fair([&](auto& f) { return f.WakeupPreempt(cpu, task); });
-  }
-  if (preempt) c.need_resched = true;
-}
-
-void SimulatorImpl::StartTick(int cpu) {
-  Cpu& c = cpus_[cpu];
-  if (c.tick_running) return;
-  c.tick_running = true;
-  int64_t next = (now_ns_ / tick_ns_ + 1) * tick_ns_;
-  assert(!ticks_.pending(cpu));
-  SetTick(cpu, next);
-}
-
-void SimulatorImpl::OnTick(int cpu) {
-  Cpu& c = cpus_[cpu];
-  ++c.stats.ticks;
-  SetTick(cpu, now_ns_ + tick_ns_);
-  if (c.curr < 0) return;
-  UpdateCurr(cpu);
-  UpdatePelt(cpu);
-  // entity_tick() -> update_load_avg() (and, under an RT task, the
-  // blocked-load update of the balance softirq): only a change is passed.
-  UtilChangeUpdate(cpu);
-  Task& t = tasks_[c.curr];
-  if (t.policy != SchedPolicy::kFifo) {
-    if (!c.rt_rq.empty()) {
-      c.need_resched = true;
-    } else if (Fair([&](auto& f) { return f.TickPreempt(cpu); })) {
-      c.need_resched = true;
-    }
-  }
-  if (config_.load_balance) {
-    PeriodicBalance(cpu);
-    NohzKick(cpu);
-  }
-  if (c.need_resched && c.mode == CpuMode::kBusy) {
-    SettlePhase(cpu);
-    return Schedule(cpu);
-  }
-  return;
 }
 
 }  // namespace schedsim::sim

@@ -97,7 +97,7 @@ Result RunPingPong(int64_t pm_qos_latency_ns) {
     }
   }
   const topology::CState& cs = topo->cstates()[state];
-  constexpr int kPipeOpLines = 4;  // sim/simulator_impl.h
+  constexpr int kPipeOpLines = 4;  // sim/shared_objects.h
   const double line_ns = static_cast<double>(topo->LineTransferNs(0, 1));
   EXPECT_GT(line_ns, 0.0);
   double wake_side =
