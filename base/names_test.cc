@@ -18,8 +18,7 @@ TEST(NamesTest, DidYouMeanOnlyForCloseNames) {
   const std::vector<std::string> known = {"hz", "turbo", "noise_scale"};
   EXPECT_EQ(DidYouMean("hzz", known), " (did you mean 'hz'?)");
   EXPECT_EQ(DidYouMean("trbo", known), " (did you mean 'turbo'?)");
-  EXPECT_EQ(DidYouMean("noise_scal", known),
-            " (did you mean 'noise_scale'?)");
+  EXPECT_EQ(DidYouMean("noise_scal", known), " (did you mean 'noise_scale'?)");
   // Two-character names must match exactly; longer ones allow more.
   EXPECT_EQ(DidYouMean("hx", known), "");
   EXPECT_EQ(DidYouMean("completely_else", known), "");
