@@ -384,9 +384,11 @@ absl::StatusOr<std::vector<RunResult>> Collect(PoolOutcome outcome,
   return out;
 }
 
-// The estimated cost of each run in `selected` of a prepared experiment.
+// The estimated cost of each run in `selected` of a prepared experiment
+// (`at_most`: settling runs at their maximum length).
 std::vector<double> SelectedCosts(const Experiment& e, const Prepared& p,
-                                  const std::vector<int>& selected);
+                                  const std::vector<int>& selected,
+                                  bool at_most = false);
 
 // Runs `selected` (run numbers, ascending) on the pool, largest estimated
 // cost first; the results in the order of `selected`.
@@ -441,7 +443,8 @@ RunKey KeyOfRun(const Experiment& e, int run) {
 namespace {
 
 std::vector<double> SelectedCosts(const Experiment& e, const Prepared& p,
-                                  const std::vector<int>& selected) {
+                                  const std::vector<int>& selected,
+                                  bool at_most) {
   std::vector<double> costs;
   costs.reserve(selected.size());
   const int cpus = p.machine->num_cpus();
@@ -454,7 +457,7 @@ std::vector<double> SelectedCosts(const Experiment& e, const Prepared& p,
     const bool settles =
         e.model->settle && !e.fixed_length &&
         (!e.model->settle->applies || e.model->settle->applies(point.params));
-    if (settles) {
+    if (settles && !at_most) {
       measured_s = ExpectedSettledSeconds(
           measured_s, static_cast<double>(e.settle.batch_ms) / 1e3,
           e.settle.min_batches);
@@ -486,12 +489,13 @@ int CapJobs(int requested, int hardware, std::string* note) {
   return hardware;
 }
 
-absl::StatusOr<std::vector<double>> EstimateRunCosts(const Experiment& e) {
+absl::StatusOr<std::vector<double>> EstimateRunCosts(const Experiment& e,
+                                                     bool at_most) {
   SCHEDSIM_RETURN_IF_ERROR(CheckRunCount(e));
   SCHEDSIM_ASSIGN_OR_RETURN(Prepared prepared, Prepare(e));
   std::vector<int> all(NumRuns(e));
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-  return SelectedCosts(e, prepared, all);
+  return SelectedCosts(e, prepared, all, at_most);
 }
 
 std::vector<absl::StatusOr<ExperimentResult>> RunExperiments(

@@ -119,9 +119,11 @@ RunKey KeyOfRun(const Experiment& experiment, int run);
 // order (cost_model.h: the model's measured rate x the simulated seconds
 // x min(tasks, CPUs); a run that stops when settled counts its expected
 // length), for the estimates, the pool's order and balancing shards.
-// Deterministic: it depends only on the experiment.
+// Deterministic: it depends only on the experiment. `at_most`: every
+// settling run at its maximum length instead (the bound when no run
+// settles early).
 absl::StatusOr<std::vector<double>> EstimateRunCosts(
-    const Experiment& experiment);
+    const Experiment& experiment, bool at_most = false);
 
 // The order in which the pool starts runs of estimated costs `costs`:
 // largest first (so that no thread is left with a long run at the end),

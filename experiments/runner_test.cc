@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "experiments/cost_model.h"
 #include "experiments/experiment.h"
 #include "experiments/test_workload_model.h"
 #include "gmock/gmock.h"
@@ -296,6 +297,29 @@ TEST(RunnerTest, PlacementVariantsNeedNoPowerModel) {
   e.duration_ms = 2;
   absl::StatusOr<ExperimentResult> r = RunExperiment(e, {});
   EXPECT_TRUE(r.ok()) << r.status();
+}
+
+// A run that stops when settled is estimated at its expected settled
+// length (40 batches of 10 ms here), and `at_most` at its maximum: the
+// bound validate prints when the two differ (a run that never settles).
+TEST(RunnerTest, EstimatesSettlingRunsAtExpectedAndAtMostLength) {
+  const Experiment e = Load(R"({
+    "machine": "skylake-e3-1240v5",
+    "workload": {"model": "hackbench", "params": {"pipe": true, "groups": 2}},
+    "iterations": 2, "warmup_ms": 20, "duration_ms": 2000,
+    "variants": [{"name": "a"}]})");
+  absl::StatusOr<std::vector<double>> expected = EstimateRunCosts(e);
+  absl::StatusOr<std::vector<double>> most = EstimateRunCosts(e, true);
+  ASSERT_TRUE(expected.ok() && most.ok());
+  ASSERT_EQ(expected->size(), 2u);
+  ASSERT_EQ(most->size(), 2u);
+  // (20 + 2000) ms against (20 + 400) ms of simulated time.
+  EXPECT_NEAR(
+      ((*most)[0] - kRunSetupSeconds) / ((*expected)[0] - kRunSetupSeconds),
+      2020.0 / 420.0, 1e-9);
+  Experiment fixed = e;
+  fixed.fixed_length = true;
+  EXPECT_EQ(*EstimateRunCosts(fixed), *EstimateRunCosts(fixed, true));
 }
 
 }  // namespace

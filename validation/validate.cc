@@ -321,6 +321,7 @@ Estimate EstimateCost(const std::vector<Group>& groups, int jobs,
   // Every run's estimated cost (experiments/cost_model.h) on one pool,
   // largest first, as RunValidation runs them.
   std::vector<double> costs;
+  std::vector<double> costs_max;
   double robustness_wall_s = 0;
   for (const Group& g : groups) {
     int64_t factor = 1;
@@ -329,6 +330,12 @@ Estimate EstimateCost(const std::vector<Group>& groups, int jobs,
     absl::StatusOr<std::vector<double>> c =
         x.ok() ? experiments::EstimateRunCosts(*x)
                : absl::StatusOr<std::vector<double>>(x.status());
+    absl::StatusOr<std::vector<double>> c_max =
+        x.ok() ? experiments::EstimateRunCosts(*x, /*at_most=*/true)
+               : absl::StatusOr<std::vector<double>>(x.status());
+    if (c_max.ok()) {
+      costs_max.insert(costs_max.end(), c_max->begin(), c_max->end());
+    }
     if (x.ok() && robustness_pct > 0) {
       // The nominal runs and 2 per scaled parameter.
       factor +=
@@ -349,6 +356,8 @@ Estimate EstimateCost(const std::vector<Group>& groups, int jobs,
   e.jobs = jobs;
   // The robustness re-runs run group by group after the pool.
   e.wall_s = experiments::Makespan(costs, jobs) + robustness_wall_s / jobs;
+  e.wall_max_s = std::max(e.wall_s, experiments::Makespan(costs_max, jobs) +
+                                        robustness_wall_s / jobs);
   return e;
 }
 

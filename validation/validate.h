@@ -120,6 +120,9 @@ struct Estimate {
   double sim_cpu_s = 0;
   int jobs = 1;
   double wall_s = 0;  // the runs' estimated costs on `jobs`, largest first
+  // The same with every settling run at its maximum length: what the tier
+  // takes if no run settles early (the full tier's runs often do not).
+  double wall_max_s = 0;
 };
 // With `robustness_pct` > 0 the robustness re-runs are counted too.
 Estimate EstimateCost(const std::vector<Group>& groups, int jobs,

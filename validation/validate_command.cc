@@ -444,6 +444,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   estimate.runs *= rounds;
   estimate.sim_cpu_s *= rounds;
   estimate.wall_s *= rounds;
+  estimate.wall_max_s *= rounds;
   // The rows that run and the not expressible ones (BuildGroups checked
   // the regular expression).
   int rows_total = 0;
@@ -457,9 +458,13 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
   }
   err << absl::StrFormat(
       "schedsim validate: %s tier: %d rows, %d experiments, %d runs, %.0f "
-      "simulated CPU-seconds; estimated %s on %d job%s%s\n",
+      "simulated CPU-seconds; estimated %s on %d job%s%s%s\n",
       tier, rows_total, groups->size(), estimate.runs, estimate.sim_cpu_s,
       Duration(estimate.wall_s), estimate.jobs, estimate.jobs == 1 ? "" : "s",
+      estimate.wall_max_s > 1.1 * estimate.wall_s
+          ? absl::StrCat(" (up to ", Duration(estimate.wall_max_s),
+                         " if no run settles before its maximum)")
+          : std::string(),
       options.robustness_pct > 0 ? " (robustness re-runs included)"
       : rounds > 1               ? absl::StrCat(" (", rounds, " seeds)")
                                  : std::string());
