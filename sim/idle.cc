@@ -213,56 +213,6 @@ int64_t SimulatorImpl::PhysicalExitNs(int cpu) const {
   return exit + std::max<int64_t>(entry_left, 0);
 }
 
-int64_t SimulatorImpl::GuestHaltExitNs(int cpu) const {
-  const Cpu& c = cpus_[cpu];
-  const int64_t halt_ns = std::max<int64_t>(now_ns_ - c.idle_enter_ns, 0);
-  const int64_t window_ns = host_polls_ ? kvm_window_ns_[cpu] : 0;
-  int64_t ns = config_.kvm_hlt_exit_ns;
-  // kvm_vcpu_halt(): the wake-up came while the host polled (v6.1 counts
-  // a poll successful while the vCPU was never scheduled out).
-  if (window_ns > 0 && halt_ns <= window_ns) return ns;
-  // kvm_vcpu_block(): the vCPU thread was scheduled out after the window
-  // and its host CPU went idle for the rest. The host's idle state is
-  // taken as the deepest enabled one whose target residency the rest
-  // reaches (an ideal host governor; the host's SMT sibling idle).
-  const int64_t rest_ns = halt_ns - window_ns;
-  const std::vector<topology::CState>& hs = guest_->host_cstates;
-  int s = -1;
-  for (int i = 0; i < static_cast<int>(hs.size()); ++i) {
-    if (!hs[i].disabled && hs[i].target_residency_ns <= rest_ns) s = i;
-  }
-  if (s >= 0) {
-    ns += hs[s].physical_exit_ns +
-          std::max<int64_t>(hs[s].physical_entry_ns - rest_ns, 0);
-  }
-  // The host's wake-up of the vCPU thread and the switch back to it.
-  return ns + config_.wakeup_cost_ns + config_.context_switch_ns;
-}
-
-void SimulatorImpl::NoteGuestIdleEnd(int cpu, int state, int64_t residency_ns,
-                                     bool woken) {
-  GuestTotals& g = guest_stats_;
-  if (topo_.cstates()[state].polling()) {
-    ++g.polls;
-    if (woken) ++g.poll_successes;
-    return;
-  }
-  ++g.halt_exits;
-  g.halt_wake_ns += GuestHaltExitNs(cpu);
-  if (!host_polls_) {
-    ++g.host_wakeups;
-    return;
-  }
-  int64_t& window_ns = kvm_window_ns_[cpu];
-  if (window_ns > 0) ++g.host_attempted_polls;
-  if (window_ns > 0 && residency_ns <= window_ns) {
-    ++g.host_successful_polls;
-  } else {
-    ++g.host_wakeups;
-  }
-  window_ns = KvmAdjustHaltPollNs(window_ns, residency_ns, kvm_);
-}
-
 void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   Cpu& c = cpus_[cpu];
   if (c.mode != CpuMode::kIdle) return;

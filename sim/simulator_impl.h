@@ -14,9 +14,10 @@
 // sched_tick.cc and pelt_attach.cc (runqueues, the switch, the tick and
 // preemption, PELT attach); wakeup.cc, sched_view.cc and
 // find_idlest_cpu.cc (try_to_wake_up, the placement path, the fork
-// balance); idle.cc (cpuidle); noise.cc (background activity); freq.cc and
-// package_power.cc (frequency, power); balance.cc, load_balance.cc,
-// newidle_balance.cc and nohz_balance.cc (load balancing).
+// balance); idle.cc and guest.cc (cpuidle, a KVM guest's halts); noise.cc
+// (background activity); freq.cc and package_power.cc (frequency, power);
+// balance.cc, load_balance.cc, newidle_balance.cc and nohz_balance.cc (load
+// balancing).
 //
 // State lives in dense arrays indexed by task id, CPU id and domain id.
 
@@ -220,7 +221,7 @@ class SimulatorImpl : public RunState {
   int FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag);
   void PushPending(Cpu& c, int task);
 
-  // idle.cc
+  // idle.cc (and guest.cc: InitGuest, GuestHaltExitNs, NoteGuestIdleEnd)
   void EnterIdle(int cpu);
   // entry_work_ns: kernel work on the idle path before the state starts.
   void SelectAndEnterIdle(int cpu, int64_t entry_work_ns = 0);
@@ -246,6 +247,8 @@ class SimulatorImpl : public RunState {
   // polling (the vCPU's window, kvm_window_ns_) the host CPU's idle exit,
   // the host's wake-up of the vCPU thread and its switch back to it.
   int64_t GuestHaltExitNs(int cpu) const;
+  // Init's part for a guest (guest.cc): guest_, host_polls_, the windows.
+  void InitGuest();
   // The halt or guest poll that ends now on `cpu` (LeaveIdle): the
   // counters, and kvm_vcpu_halt()'s window update.
   void NoteGuestIdleEnd(int cpu, int state, int64_t residency_ns, bool woken);

@@ -97,17 +97,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
 
   // POLL time limit (cpuidle_poll_time(); platform/core/poll_limit.h).
   poll_limit_ns_ = platform::core::PollTimeLimitNs(topo_.cstates(), tick_ns_);
-  // A KVM guest: the host polls after a HLT unless the guest's
-  // cpuidle-haltpoll driver (absent with idle=halt) turned it off.
-  guest_ = topo_.guest();
-  host_polls_ = guest_ != nullptr && config_.kvm_halt_poll_ns > 0 &&
-                (!config_.kvm_poll_control || topo_.idle_halt_state() >= 0);
-  kvm_.max_ns = config_.kvm_halt_poll_ns;
-  kvm_.grow = config_.kvm_halt_poll_ns_grow;
-  kvm_.grow_start_ns = config_.kvm_halt_poll_ns_grow_start;
-  kvm_.shrink = config_.kvm_halt_poll_ns_shrink;
-  kvm_window_ns_.assign(guest_ != nullptr ? topo_.num_cpus() : 0, 0);
-  guest_stats_ = GuestTotals();
+  InitGuest();  // guest.cc
 
   // What tasks are created from: the specs, compacted (names in one
   // string), with their affinity masks parsed.
