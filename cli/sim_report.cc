@@ -439,14 +439,11 @@ nlohmann::ordered_json SimReportJson(const sim::SimStats& stats,
   if (machine.guest() != nullptr) {
     // KVM's names for the host's counters (virt/kvm/kvm_main.c).
     const sim::GuestTotals& g = stats.guest;
-    j["guest"] = {{"host", machine.guest()->host},
-                  {"guest_polls", g.polls},
-                  {"guest_poll_successes", g.poll_successes},
-                  {"halt_exits", g.halt_exits},
-                  {"halt_attempted_poll", g.host_attempted_polls},
-                  {"halt_successful_poll", g.host_successful_polls},
-                  {"halt_wakeup", g.host_wakeups},
-                  {"halt_wake_ns", g.halt_wake_ns}};
+    Json guest = {{"host", machine.guest()->host}};
+    for (const auto& [name, value] : sim::GuestCounterFields(g)) {
+      guest[name] = value;
+    }
+    j["guest"] = std::move(guest);
   }
 
   j["busy_pct"] = {{"min", s.busy_min_pct},

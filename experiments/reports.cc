@@ -476,13 +476,11 @@ OrderedJson RunReportJson(const RunReport& r,
                     {"searches_failed", r.searches_failed}};
   if (r.guest) {
     const sim::GuestTotals& g = r.halts;
-    j["guest"] = {{"guest_polls", g.polls},
-                  {"guest_poll_successes", g.poll_successes},
-                  {"halt_exits", g.halt_exits},
-                  {"halt_attempted_poll", g.host_attempted_polls},
-                  {"halt_successful_poll", g.host_successful_polls},
-                  {"halt_wakeup", g.host_wakeups},
-                  {"halt_wake_ns", g.halt_wake_ns}};
+    OrderedJson guest = OrderedJson::object();
+    for (const auto& [name, value] : sim::GuestCounterFields(g)) {
+      guest[name] = value;
+    }
+    j["guest"] = std::move(guest);
   }
   return j;
 }

@@ -116,6 +116,21 @@ struct GuestTotals {
   int64_t halt_wake_ns = 0;
 };
 
+// The counters by the names the reports give them (KVM's vCPU statistics
+// for the host's side), in report order: `run`'s and `simulate`'s JSON
+// both take them from here.
+inline std::vector<std::pair<const char*, int64_t>> GuestCounterFields(
+    const GuestTotals& g) {
+  auto n = [](uint64_t v) { return static_cast<int64_t>(v); };
+  return {{"guest_polls", n(g.polls)},
+          {"guest_poll_successes", n(g.poll_successes)},
+          {"halt_exits", n(g.halt_exits)},
+          {"halt_attempted_poll", n(g.host_attempted_polls)},
+          {"halt_successful_poll", n(g.host_successful_polls)},
+          {"halt_wakeup", n(g.host_wakeups)},
+          {"halt_wake_ns", g.halt_wake_ns}};
+}
+
 // A run's machine-wide counters, shared by SimStats and the public Metrics
 // (include/schedsim/metrics.h).
 struct RunTotals {
