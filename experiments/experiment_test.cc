@@ -305,6 +305,14 @@ TEST(ExperimentTest, ErrorsNameTheFieldAndWhatWasExpected) {
       {With(R"("variants": [{"name": "a", "config": {"noise_scale": true}}])"),
        "exp.json: variants[0].config.noise_scale: expected a number in "
        "0..100, got boolean true"},
+      {With(R"("config": {"hz": [100]})"),
+       "exp.json: config.hz: expected an integer in 1..10000, got an array "
+       "[100]"},
+      {With(R"("config": {"hz": 18446744073709551615})"),
+       "exp.json: config.hz: expected an integer in 1..10000, got number "
+       "18446744073709551615"},
+      {With(R"("config": {"turbo": null})"),
+       "exp.json: config.turbo: expected true or false, got null"},
   };
   for (const Case& c : cases) {
     EXPECT_THAT(ErrorOf(c.text), HasSubstr(c.message)) << c.text;

@@ -25,11 +25,6 @@ namespace {
 
 using Json = OrderedJson;
 
-// --- SimConfig fields, by name: the parameter table (sim/params.h).
-
-using ConfigField = sim::ConfigParam;
-const std::vector<ConfigField>& ConfigFields() { return sim::ConfigParams(); }
-
 // Compact JSON text of `j`, nested values below `depth` elided, stopping
 // once `out` is longer than `limit` (nlohmann's dump() recurses without
 // bound, and a message needs only a glimpse).
@@ -452,34 +447,26 @@ absl::Status JsonFileReader::ApplySimConfig(const Json& j,
                                             sim::SimConfig* config) const {
   SCHEDSIM_RETURN_IF_ERROR(ExpectObject(j, path, "SimConfig fields by name"));
   for (const auto& item : j.items()) {
-    const std::string at = JsonField(path, item.key());
-    const ConfigField* field = nullptr;
-    for (const ConfigField& f : ConfigFields()) {
-      if (item.key() == f.name) field = &f;
+    // The value as the parameter table's setter takes it; what a
+    // ParamValue cannot hold (an array, an object, null, an integer beyond
+    // int64) goes as a value of the wrong type, shown as the file has it.
+    const Json& v = item.value();
+    platform::ParamValue value = std::string();
+    if (v.is_boolean()) {
+      value = v.get<bool>();
+    } else if (v.is_number_unsigned() &&
+               v.get<uint64_t>() >
+                   static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      value = v.get<double>();
+    } else if (v.is_number_integer()) {
+      value = v.get<int64_t>();
+    } else if (v.is_number_float()) {
+      value = v.get<double>();
+    } else if (v.is_string()) {
+      value = v.get<std::string>();
     }
-    if (field == nullptr) {
-      std::vector<std::string> names = SimConfigKeys();
-      return Error(path, absl::StrCat("unknown key '", item.key(), "'",
-                                      DidYouMean(item.key(), names),
-                                      "; the config keys are ",
-                                      absl::StrJoin(names, ", ")));
-    }
-    if (auto* p = std::get_if<bool sim::SimConfig::*>(&field->field)) {
-      SCHEDSIM_ASSIGN_OR_RETURN(config->*(*p), Bool(item.value(), at));
-    } else if (auto* p = std::get_if<double sim::SimConfig::*>(&field->field)) {
-      SCHEDSIM_ASSIGN_OR_RETURN(
-          config->*(*p),
-          Number(item.value(), at, static_cast<double>(field->min),
-                 static_cast<double>(field->max)));
-    } else if (auto* p = std::get_if<int sim::SimConfig::*>(&field->field)) {
-      SCHEDSIM_ASSIGN_OR_RETURN(int64_t v,
-                                Int(item.value(), at, field->min, field->max));
-      config->*(*p) = static_cast<int>(v);
-    } else {
-      SCHEDSIM_ASSIGN_OR_RETURN(
-          config->*std::get<int64_t sim::SimConfig::*>(field->field),
-          Int(item.value(), at, field->min, field->max));
-    }
+    SCHEDSIM_RETURN_IF_ERROR(sim::SetConfigParam(item.key(), value, file_, path,
+                                                 config, ShowJson(v)));
   }
   return absl::OkStatus();
 }

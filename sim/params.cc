@@ -18,7 +18,7 @@ constexpr const char* kNoise = "docs/model.md, Run-to-run variability";
 
 // A value as a file's message shows it: `boolean true`, `number 5`,
 // `string "abc"` (a long string shortened).
-std::string Show(const platform::ParamValue& v) {
+std::string ShowValue(const platform::ParamValue& v) {
   if (const bool* b = std::get_if<bool>(&v)) {
     return *b ? "boolean true" : "boolean false";
   }
@@ -287,10 +287,13 @@ namespace {
 absl::Status SetParam(const ConfigParam& field,
                       const platform::ParamValue& value,
                       const std::string& source, const std::string& at,
-                      SimConfig* config) {
+                      SimConfig* config, const std::string& shown = "") {
   auto error = [&](const std::string& message) {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": ", at, ": ", message));
+  };
+  auto Show = [&shown](const platform::ParamValue& v) {
+    return shown.empty() ? ShowValue(v) : shown;
   };
   const int64_t* integer = std::get_if<int64_t>(&value);
   const double* real = std::get_if<double>(&value);
@@ -367,18 +370,27 @@ absl::Status SetConfigParams(
     const std::map<std::string, platform::ParamValue>& values,
     const std::string& source, SimConfig* config) {
   for (const auto& [key, value] : values) {
-    const ConfigParam* field = FindConfigParam(key);
-    if (field == nullptr) {
-      const std::vector<std::string> names = ConfigParamNames();
-      return absl::InvalidArgumentError(
-          absl::StrCat(source, ": config: unknown key '", key, "'",
-                       base::DidYouMean(key, names), "; the config keys are ",
-                       absl::StrJoin(names, ", ")));
-    }
     SCHEDSIM_RETURN_IF_ERROR(
-        SetParam(*field, value, source, absl::StrCat("config.", key), config));
+        SetConfigParam(key, value, source, "config", config));
   }
   return absl::OkStatus();
+}
+
+absl::Status SetConfigParam(const std::string& key,
+                            const platform::ParamValue& value,
+                            const std::string& source,
+                            const std::string& object_path, SimConfig* config,
+                            const std::string& shown) {
+  const ConfigParam* field = FindConfigParam(key);
+  if (field == nullptr) {
+    const std::vector<std::string> names = ConfigParamNames();
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": ", object_path, ": unknown key '", key, "'",
+                     base::DidYouMean(key, names), "; the config keys are ",
+                     absl::StrJoin(names, ", ")));
+  }
+  return SetParam(*field, value, source, absl::StrCat(object_path, ".", key),
+                  config, shown);
 }
 
 }  // namespace schedsim::sim

@@ -55,8 +55,7 @@ std::vector<std::string> ConfigParamNames();
 // place of the file name: "SOURCE: config.hz: expected an integer in
 // 1..10000, got 0"; an unknown name lists the names with a suggestion).
 // The library's SimulationOptions::config and `schedsim run --set` use
-// it; a file's "config" object goes through the JSON reader, which keeps
-// the same ranges and messages.
+// it; a file's "config" object goes through SetConfigParam below.
 // OK when every field of `config` is in its declared range (a typed
 // struct skips SetConfigParams' checks); else InvalidArgument "SOURCE:
 // hz: expected an integer in 1..10000, got 0" for the first that is not
@@ -67,6 +66,19 @@ absl::Status CheckConfigRanges(const SimConfig& config,
 absl::Status SetConfigParams(
     const std::map<std::string, platform::ParamValue>& values,
     const std::string& source, SimConfig* config);
+
+// Sets one field, `key` of the config object at `object_path` ("config",
+// "variants[1].config"), with SetConfigParams' checks and messages
+// ("SOURCE: OBJECT_PATH.KEY: expected ..."; an unknown key: "SOURCE:
+// OBJECT_PATH: unknown key ..."). `shown`, when not empty, is how the
+// messages show the value (a file reader passes its own rendering, e.g.
+// of an array, which a ParamValue cannot hold). The one setter behind
+// SetConfigParams and the file formats' "config" reader.
+absl::Status SetConfigParam(const std::string& key,
+                            const platform::ParamValue& value,
+                            const std::string& source,
+                            const std::string& object_path, SimConfig* config,
+                            const std::string& shown = "");
 
 }  // namespace schedsim::sim
 

@@ -109,6 +109,33 @@ TEST(SetConfigParamsTest, SetsTypedValuesAndRefusesBadOnes) {
             std::string::npos);
 }
 
+TEST(SetConfigParamTest, NamesTheObjectPathAndShowsTheCallersRendering) {
+  SimConfig c;
+  ASSERT_TRUE(
+      SetConfigParam("hz", int64_t{250}, "f.json", "variants[1].config", &c)
+          .ok());
+  EXPECT_EQ(c.hz, 250);
+  EXPECT_EQ(SetConfigParam("hz", int64_t{0}, "f.json", "variants[1].config", &c)
+                .message(),
+            "f.json: variants[1].config.hz: expected an integer in 1..10000, "
+            "got 0");
+  // A value a ParamValue cannot hold (a file's array) arrives as a value
+  // of the wrong type with the file's rendering.
+  EXPECT_EQ(SetConfigParam("turbo", std::string(), "f.json", "config", &c,
+                           "array [1]")
+                .message(),
+            "f.json: config.turbo: expected true or false, got array [1]");
+  EXPECT_EQ(c.hz, 250);  // a refused value changes nothing
+  const std::string unknown = std::string(
+      SetConfigParam("hzz", int64_t{1}, "f.json", "variants[0].config", &c)
+          .message());
+  EXPECT_EQ(unknown.rfind("f.json: variants[0].config: unknown key 'hzz' "
+                          "(did you mean 'hz'?); the config keys are hz, ",
+                          0),
+            0u)
+      << unknown;
+}
+
 TEST(CheckConfigRangesTest, DefaultsAndKernelsPassAndOutOfRangeFails) {
   EXPECT_TRUE(CheckConfigRanges(SimConfig{}, "src").ok());
   for (const KnownKernel& k : KnownKernels()) {
