@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <queue>
 
 namespace schedsim::experiments {
@@ -16,9 +17,14 @@ struct Rate {
   // other size's rate.
   double small;
   double large;
-  // Large machines with at least kOverloadTasksPerCpu tasks per CPU (< 0:
-  // the large rate).
+  // Large machines with at least `overload_per_cpu` tasks per CPU, after
+  // `onset_s` simulated seconds at the rate below (< 0: the busy rate).
   double overloaded = -1;
+  // Large machines with at least as many tasks as CPUs (< 0: the large
+  // rate).
+  double busy = -1;
+  int64_t overload_per_cpu = kOverloadTasksPerCpu;
+  double onset_s = kOverloadOnsetSeconds;
 };
 
 // Measured by dev/cost-calibrate (CPU time of one job, -c opt) on
@@ -31,14 +37,18 @@ struct Rate {
 // 554 s where the tier was estimated at 743 s. The ratios between
 // families and sizes are the table's.
 // hackbench on a large machine costs 0.068-0.070 at 1-32 groups (up to 5
-// tasks per CPU) and, overloaded, 0.105 in the first 150 ms of 128 groups
-// (20 per CPU) and 0.14 in the settled 128-group example (its cost climbs
-// over the first second); unixbench's is its dearest test's (pipe; spawn
-// 0.002). Figures before the scaling.
+// tasks per CPU), and so do the tiers' 0.2-0.3 s runs of 64-512 groups
+// (the validation tiers' 001 rows, measured per point on 2026-12-07,
+// docs/notebook/2026-12-07-estimates.md); overloaded, 0.14 in the settled
+// 128-group example (its cost climbs over the first second).
+// tbench on 256 CPUs costs 0.028 at 64 clients, 0.060 at 256 (every CPU
+// a client or a server waking across the machine), 0.024 at 512 and 0.025
+// at 1024 (4 and 8 tasks per CPU; 2026-12-07, same notebook). unixbench's is
+// its dearest test's (pipe; spawn 0.002). Figures before the scaling.
 constexpr double kQuietMachine = 0.7;
 constexpr Rate kRates[] = {
-    {"hackbench", 0.095, 0.075, 0.14},
-    {"tbench", 0.024, 0.026},
+    {"hackbench", 0.095, 0.070, 0.14},
+    {"tbench", 0.024, 0.028, 0.024, 0.060, 4, 0},
     {"netperf", 0.036, -1},
     {"unixbench", -1, 0.013},
     {"sqlite_insert", 0.013, -1},
@@ -49,31 +59,67 @@ constexpr Rate kRates[] = {
     {"nas", 0.0006, -1},
 };
 
+// The rate of `r` (kQuietMachine not applied) on `cpus` CPUs with `tasks`
+// tasks at simulated time `at_s` of the run.
+double RawRate(const Rate& r, int cpus, int64_t tasks, double at_s) {
+  const bool small = cpus <= kSmallMachineCpus;
+  double v = small ? (r.small >= 0 ? r.small : r.large)
+                   : (r.large >= 0 ? r.large : r.small);
+  if (small) return v;
+  const int64_t n = std::max(cpus, 1);
+  if (tasks >= n && r.busy >= 0) v = r.busy;
+  if (at_s >= r.onset_s && tasks >= r.overload_per_cpu * n &&
+      r.overloaded >= 0) {
+    v = r.overloaded;
+  }
+  return v;
+}
+
+const Rate* FindRate(const std::string& model) {
+  for (const Rate& r : kRates) {
+    if (model == r.model) return &r;
+  }
+  return nullptr;
+}
+
+// The largest rate any model has there (an unmeasured model's).
+double WorstRawRate(int cpus, int64_t tasks, double at_s) {
+  double worst = 0;
+  for (const Rate& r : kRates) {
+    worst = std::max(worst, RawRate(r, cpus, tasks, at_s));
+  }
+  return worst;
+}
+
+double RateAt(const std::string& model, int cpus, int64_t tasks, double at_s) {
+  const Rate* r = FindRate(model);
+  return kQuietMachine * (r != nullptr ? RawRate(*r, cpus, tasks, at_s)
+                                       : WorstRawRate(cpus, tasks, at_s));
+}
+
+// When the rate of `model` changes (its onset; 0 when it has none).
+double OnsetOf(const std::string& model) {
+  const Rate* r = FindRate(model);
+  return r != nullptr ? r->onset_s : kOverloadOnsetSeconds;
+}
+
 }  // namespace
 
 double WallSecondsPerOccupiedCpuSecond(const std::string& model, int cpus,
                                        int64_t tasks) {
-  const bool small = cpus <= kSmallMachineCpus;
-  const bool overloaded =
-      !small && tasks >= kOverloadTasksPerCpu * static_cast<int64_t>(cpus);
-  double worst = 0;
-  for (const Rate& r : kRates) {
-    double v = small ? (r.small >= 0 ? r.small : r.large)
-                     : (r.large >= 0 ? r.large : r.small);
-    if (overloaded && r.overloaded >= 0) v = r.overloaded;
-    if (model == r.model) return kQuietMachine * v;
-    worst = std::max(worst, v);
-  }
-  return kQuietMachine * worst;
+  return RateAt(model, cpus, tasks, std::numeric_limits<double>::infinity());
 }
 
 double RunWallSeconds(const std::string& model, int cpus, int64_t tasks,
                       double simulated_s) {
   const int64_t occupied =
       std::min<int64_t>(std::max<int64_t>(tasks, 1), std::max(cpus, 1));
+  const double onset = std::min(simulated_s, OnsetOf(model));
   return kRunSetupSeconds +
-         simulated_s * static_cast<double>(occupied) *
-             WallSecondsPerOccupiedCpuSecond(model, cpus, tasks);
+         static_cast<double>(occupied) *
+             (onset * RateAt(model, cpus, tasks, 0) +
+              (simulated_s - onset) *
+                  WallSecondsPerOccupiedCpuSecond(model, cpus, tasks));
 }
 
 double ExpectedSettledSeconds(double max_s, double batch_s, int min_batches) {

@@ -26,18 +26,27 @@ namespace schedsim::experiments {
 // CPU-second: longer idle-CPU searches and load-balance scans).
 inline constexpr int kSmallMachineCpus = 16;
 
-// A large machine with this many tasks per CPU is overloaded: hackbench
-// costs twice as much per CPU-second there (more switches per message).
+// A large machine with at least as many tasks as CPUs is busy (tbench's
+// client-server pairs then wake across every CPU and cost twice as much
+// per CPU-second); with this many tasks per CPU it is overloaded
+// (hackbench's cost climbs once the queues have built up; a model may set
+// its own threshold: tbench is cheap again from 4 per CPU).
 inline constexpr int64_t kOverloadTasksPerCpu = 10;
+// An overloaded run's first simulated seconds cost the rate below it: the
+// queues build up over them (measured: 0.2-0.3 s runs of 64-512 hackbench
+// groups on 256 CPUs cost the 1-32 group rate). A model may set its own.
+inline constexpr double kOverloadOnsetSeconds = 0.3;
 
 // Wall seconds per occupied simulated CPU-second of `model` on a machine
-// of `cpus` CPUs running `tasks` tasks; a model not measured gets the
-// largest measured rate of its machine size (pessimistic).
+// of `cpus` CPUs running `tasks` tasks (once overloaded: after
+// kOverloadOnsetSeconds); a model not measured gets the largest measured
+// rate of its machine size (pessimistic).
 double WallSecondsPerOccupiedCpuSecond(const std::string& model, int cpus,
                                        int64_t tasks = 0);
 
 // The estimated wall seconds of one run on one job: `simulated_s` x
-// min(max(tasks, 1), cpus) x the rate, plus kRunSetupSeconds.
+// min(max(tasks, 1), cpus) x the rate (an overloaded run's first
+// kOverloadOnsetSeconds at the rate below it), plus kRunSetupSeconds.
 double RunWallSeconds(const std::string& model, int cpus, int64_t tasks,
                       double simulated_s);
 inline constexpr double kRunSetupSeconds = 0.002;

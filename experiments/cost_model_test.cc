@@ -28,6 +28,36 @@ TEST(CostModelTest, OccupiedCpusBoundTheCost) {
   EXPECT_GT(WallSecondsPerOccupiedCpuSecond("hackbench", 256), 0);
 }
 
+TEST(CostModelTest, AnOverloadedRunCostsMoreOnlyAfterItsOnset) {
+  // 0.3 s of 512 groups on 256 CPUs cost what 0.3 s of 32 groups do (the
+  // tiers' windows); a longer run pays the overloaded rate after it.
+  const double onset = kOverloadOnsetSeconds;
+  EXPECT_DOUBLE_EQ(RunWallSeconds("hackbench", 256, 20480, onset),
+                   RunWallSeconds("hackbench", 256, 1280, onset));
+  const double later = RunWallSeconds("hackbench", 256, 20480, onset + 1) -
+                       RunWallSeconds("hackbench", 256, 20480, onset);
+  EXPECT_NEAR(later,
+              256 * WallSecondsPerOccupiedCpuSecond("hackbench", 256, 20480),
+              1e-9);
+  EXPECT_GT(WallSecondsPerOccupiedCpuSecond("hackbench", 256, 20480),
+            WallSecondsPerOccupiedCpuSecond("hackbench", 256, 1280));
+  // Small machines have no overloaded rate.
+  EXPECT_DOUBLE_EQ(WallSecondsPerOccupiedCpuSecond("hackbench", 8, 1280),
+                   WallSecondsPerOccupiedCpuSecond("hackbench", 8, 8));
+}
+
+TEST(CostModelTest, TbenchIsDearestWithATaskPerCpu) {
+  const double light = WallSecondsPerOccupiedCpuSecond("tbench", 256, 128);
+  const double busy = WallSecondsPerOccupiedCpuSecond("tbench", 256, 512);
+  const double overloaded =
+      WallSecondsPerOccupiedCpuSecond("tbench", 256, 1024);
+  EXPECT_GT(busy, 1.5 * light);
+  EXPECT_GT(busy, 1.5 * overloaded);
+  // From the start of the run (tbench has no onset).
+  EXPECT_NEAR(RunWallSeconds("tbench", 256, 1024, 0.1) - kRunSetupSeconds,
+              0.1 * 256 * overloaded, 1e-9);
+}
+
 TEST(CostModelTest, AnUnmeasuredModelGetsTheLargestRate) {
   for (int cpus : {8, 256}) {
     const double unknown = WallSecondsPerOccupiedCpuSecond("no such", cpus);
