@@ -200,7 +200,7 @@ int ValidateCommand(const std::vector<std::string>& args, std::ostream& out,
                       /*usage_on_error=*/true);
   cli::FlagSet& flags = cl.flags();
   flags.String("tier", &tier,
-               "quick (shorter, fewer iterations; about 9 minutes on 2 "
+               "quick (shorter, fewer iterations; about 6 minutes on 2 "
                "cores) or full (long enough for small CoeffVars)");
   flags.String("only", &only,
                "run only the rows whose id matches this regular expression "
