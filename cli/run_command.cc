@@ -132,6 +132,7 @@ int PrintRunResult(const std::string& command, const Experiment& e,
     if (verdicts != nullptr) {
       absl::StrAppend(&table, RobustnessText(e, *verdicts, robustness_pct));
     }
+    absl::StrAppend(&table, SettleSection(e, result));
     absl::StrAppend(&table, ReportsSection(e, result));
   }
   std::string json;

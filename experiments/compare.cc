@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -459,6 +461,82 @@ std::string ReportsSection(const Experiment& e, const ExperimentResult& r) {
                     ReportsText(names, reports));
   }
   return out;
+}
+
+std::string SettleSection(const Experiment& e, const ExperimentResult& r) {
+  std::string out;
+  bool any = false;
+  for (int p = 0; p < e.num_points(); ++p) {
+    for (size_t v = 0; v < r.variants.size(); ++v) {
+      const std::vector<RunResult>& runs = r.runs[p][v];
+      std::map<std::string, int> reasons;
+      int min_batches = std::numeric_limits<int>::max(), max_batches = 0;
+      const SettleOutcome* one = nullptr;
+      double lo = 0, hi = 0, widest = 0;
+      bool extrapolated = false;
+      std::string metric, length;
+      for (const RunResult& run : runs) {
+        if (!run.settle || run.settle->fixed_length) continue;
+        const SettleOutcome& s = *run.settle;
+        one = &s;
+        ++reasons[s.stop_reason];
+        min_batches = std::min(min_batches, s.batches);
+        max_batches = std::max(max_batches, s.batches);
+        widest = std::max(widest, s.relative_half_width);
+        if (!s.extrapolated_metric.empty()) {
+          metric = s.extrapolated_metric;
+          length = s.length;
+          lo = extrapolated ? std::min(lo, s.extrapolated) : s.extrapolated;
+          hi = extrapolated ? std::max(hi, s.extrapolated) : s.extrapolated;
+          extrapolated = true;
+        }
+      }
+      if (one == nullptr) continue;
+      any = true;
+      std::vector<std::string> why;
+      for (const auto& [reason, n] : reasons) {
+        why.push_back(absl::StrCat(n, " ", reason));
+      }
+      absl::StrAppend(&out, "  ", r.variants[v].name);
+      if (e.sweep) absl::StrAppend(&out, ", ", e.PointName(p));
+      absl::StrAppend(&out, ": ", absl::StrJoin(why, ", "), " of ", runs.size(),
+                      " runs, after ",
+                      min_batches == max_batches
+                          ? absl::StrCat(min_batches)
+                          : absl::StrCat(min_batches, "-", max_batches),
+                      " batches of ", Value(one->batch_s * 1e3, 0), " ms");
+      if (runs.size() == 1) {
+        absl::StrAppend(&out, "; rate ", Value(one->rate, 0), "/s [",
+                        Value(one->ci_low, 0), ", ", Value(one->ci_high, 0),
+                        "] (95%)");
+        if (!metric.empty()) {
+          absl::StrAppend(&out, "; ", metric, " at ", length, ": ",
+                          Value(one->extrapolated, 3), " [",
+                          Value(one->extrapolated_low, 3), ", ",
+                          Value(one->extrapolated_high, 3),
+                          "] (95%), extrapolated");
+        }
+      } else {
+        absl::StrAppend(&out, "; each run's rate within +-",
+                        Value(widest * 100, 2), "% (95%, the widest)");
+        if (!metric.empty()) {
+          absl::StrAppend(&out, "; ", metric, " at ", length,
+                          ", extrapolated: ", Value(lo, 3), "-", Value(hi, 3),
+                          " over the runs");
+        }
+      }
+      absl::StrAppend(&out, "\n");
+    }
+  }
+  if (!any) return "";
+  return absl::StrCat(
+      "\nSettled runs (each stops once its rate has settled, at most ",
+      e.duration_ms,
+      " ms;\n--fixed-length runs the whole length; --format=json has each "
+      "run's settle object):\n",
+      out,
+      "A value \"extrapolated\" is the metric at the benchmark's published "
+      "length computed\nfrom the settled rate, not simulated to the end.\n");
 }
 
 OrderedJson ResultJson(const Experiment& e, const ExperimentResult& r) {

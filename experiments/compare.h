@@ -67,6 +67,15 @@ std::vector<std::string> SpreadWarnings(const Experiment& experiment,
 std::string ReportsSection(const Experiment& experiment,
                            const ExperimentResult& result);
 
+// How the runs of a model that runs until stopped (settle.h) ended, per
+// sweep point and variant: how many settled and after how many batches,
+// the settled rate with its 95% interval and, where the benchmark has a
+// published length, the metric at that length extrapolated from the rate
+// (marked as such, with its interval). "" when no run settles or runs
+// its fixed length only.
+std::string SettleSection(const Experiment& experiment,
+                          const ExperimentResult& result);
+
 // The whole result as one JSON document; docs/experiments-results.md
 // lists the keys.
 OrderedJson ResultJson(const Experiment& experiment,

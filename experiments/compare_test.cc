@@ -229,5 +229,47 @@ TEST_F(CompareTest, ReportsPerSweepPoint) {
   EXPECT_THAT(text, HasSubstr("50.0000 -  60.0000 [  3]: ***\n"));
 }
 
+TEST_F(CompareTest, SettledRunsSayHowTheyStoppedAndWhatIsExtrapolated) {
+  EXPECT_EQ(SettleSection(experiment_, result_), "");  // nothing settles
+  SettleOutcome s;
+  s.stop_reason = "settled";
+  s.batches = 26;
+  s.batch_s = 0.02;
+  s.rate = 43009493.75;
+  s.ci_low = 42623645.96;
+  s.ci_high = 43395341.54;
+  s.relative_half_width = 0.00897;
+  s.extrapolated_metric = "time_s";
+  s.length = "50000 loops";
+  s.extrapolated = 59.41585;
+  s.extrapolated_low = 58.89307;
+  s.extrapolated_high = 59.94810;
+  for (auto& variant : result_.runs[0]) variant.resize(1);
+  result_.runs[0][0][0].settle = s;
+  SettleOutcome fixed;
+  fixed.fixed_length = true;
+  fixed.stop_reason = "fixed_length";
+  result_.runs[0][1][0].settle = fixed;  // b ran its fixed length: no line
+  const std::string one = SettleSection(experiment_, result_);
+  EXPECT_THAT(one, HasSubstr("  a: 1 settled of 1 runs, after 26 batches of "
+                             "20 ms; rate 43009494/s [42623646, 43395342] "
+                             "(95%); time_s at 50000 loops: 59.416 [58.893, "
+                             "59.948] (95%), extrapolated\n"));
+  EXPECT_THAT(one, ::testing::Not(HasSubstr("  b:")));
+  EXPECT_THAT(one, HasSubstr("not simulated to the end"));
+
+  // Several runs: how each stopped, the range of batches and of the
+  // extrapolated values.
+  result_.runs[0][0].resize(3, result_.runs[0][0][0]);
+  result_.runs[0][0][1].settle->batches = 40;
+  result_.runs[0][0][1].settle->extrapolated = 60.5;
+  result_.runs[0][0][2].settle->stop_reason = "max_length";
+  const std::string three = SettleSection(experiment_, result_);
+  EXPECT_THAT(three, HasSubstr("  a: 1 max_length, 2 settled of 3 runs, after "
+                               "26-40 batches of 20 ms"));
+  EXPECT_THAT(three, HasSubstr("time_s at 50000 loops, extrapolated: "
+                               "59.416-60.500 over the runs"));
+}
+
 }  // namespace
 }  // namespace schedsim::experiments
