@@ -65,6 +65,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/interpreter.cc
   sim/kernels.cc
   sim/load_balance.cc
+  sim/load_balancer.cc
   sim/newidle_balance.cc
   sim/nohz_balance.cc
   sim/noise.cc

@@ -110,7 +110,7 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
       } else if (!stay && local.spare) {
         const bool numa_allowed =
             sd.has(topology::kSdNuma) &&
-            local.nr + 1 <= ImbNumaNr(owner, static_cast<size_t>(level)) &&
+            local.nr + 1 <= lb_.ImbNumaNr(owner, static_cast<size_t>(level)) &&
             std::abs(local.idle - idlest.idle) <= 2;
         stay = numa_allowed || local.idle >= idlest.idle;
       } else if (!stay) {

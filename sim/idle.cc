@@ -98,7 +98,7 @@ void SimulatorImpl::EnterIdle(int cpu) {
       // runs a task or enters idle.
       if (StartNewidleWalk(cpu)) return;
     } else {
-      NewidleBalance(cpu);
+      lb_.NewidleBalance(cpu);
       if (c.nr_running > 0) return Schedule(cpu);
     }
   }

@@ -87,9 +87,6 @@ class RunState : public EngineState {
                       cpus_[cpu].ns_per_cycle;
     return static_cast<int64_t>(ns + 0.5);
   }
-  const topology::CpuSet* AllowedOf(const Task& t) const {
-    return t.has_affinity ? &affinities_[specs_[t.spec].affinity] : &all_cpus_;
-  }
   // schedstats' update_stats_wait_start()/_end(): `task` starts or ends a
   // wait on a runqueue.
   void WaitStart(int task) { task_stats_[task].wait_start_ns = now_ns_; }
@@ -167,8 +164,8 @@ class RunState : public EngineState {
   std::array<int64_t, kNoiseSources> noise_cost_ns_{};
   int64_t start_skew_ns_ = 0;
   topology::SchedDomains domains_;
-  topology::CpuSet all_cpus_;
-  std::vector<topology::CpuSet> affinities_;  // see SpecInfo::affinity
+  // See SpecInfo::affinity; EngineState::spec_allowed_ points into it.
+  std::vector<topology::CpuSet> affinities_;
   // By CPU, its SD_WAKE_AFFINE domains lowest first (for
   // SelectTaskRqFair): CPU c's are affine_levels_[affine_begin_[c] ..
   // affine_begin_[c + 1]).

@@ -16,8 +16,12 @@
 // find_idlest_cpu.cc (try_to_wake_up, the placement path, the fork
 // balance); idle.cc and guest.cc (cpuidle, a KVM guest's halts); noise.cc
 // (background activity); freq.cc and package_power.cc (frequency, power);
-// balance.cc, load_balance.cc, newidle_balance.cc and nohz_balance.cc (load
-// balancing).
+// newidle_balance.cc and nohz_balance.cc (the load balancer's events: the
+// newidle walk, the NO_HZ kick and its IPIs). The parts that are classes
+// of their own are members: lb_, the load balancer (load_balancer.h;
+// load_balancer.cc, balance.cc and load_balance.cc; tested alone by
+// //sim:load_balancer_test), which moves tasks through BalanceMover; and
+// the fair class in EngineState (fair_class.h).
 //
 // State lives in dense arrays indexed by task id, CPU id and domain id.
 
@@ -52,6 +56,7 @@
 #include "sim/histogram.h"
 #include "sim/hwp_model.h"
 #include "sim/kvm_halt_poll.h"
+#include "sim/load_balancer.h"
 #include "sim/pelt.h"
 #include "sim/power.h"
 #include "sim/program.h"
@@ -185,7 +190,6 @@ class SimulatorImpl : public RunState {
   uint32_t ComputePeltScale(int cpu, int64_t khz) const;
   // Brings the runqueue's load signal up to now (before its weight changes).
   void UpdateRqLoad(int cpu);
-  void NoteNrRunning(int cpu, int delta);
   void GovernorUpdate(int cpu, uint32_t flags);
   // Tells the governor of a utilization change if there was one
   // (Cpu::util_changed), as cfs_rq_util_change() does.
@@ -321,74 +325,34 @@ class SimulatorImpl : public RunState {
   void PackageBusyChanged(int cpu, bool busy);
   void AccountEnergy(int cpu);
 
-  // balance.cc, newidle_balance.cc, load_balance.cc, nohz_balance.cc
-  // Newidle balancing without SimConfig::newidle_load_balance: the lowest
-  // level that yields a task pulls one, at no cost.
-  void NewidleBalance(int cpu);
+  // newidle_balance.cc, nohz_balance.cc: the load balancer's events (its
+  // decisions and balances are lb_'s, sim/load_balancer.h).
   // SimConfig::newidle_load_balance: newidle_balance()'s walk over the
   // levels as events, each level's pull at the end of its scan. Start it
   // (false: nothing to do, the caller enters idle), or go on from
-  // `level` (newidle_walk_cost_ns_ holds the cost so far).
+  // `level`.
   bool StartNewidleWalk(int cpu);
   bool NewidleWalkFrom(int cpu, int level);
   void OnNewidleStep(int cpu, int level);
-  // load_balance(CPU_NEWLY_IDLE) at `level` of `cpu`'s domains: whether a
-  // task moved to `cpu`.
-  bool NewidlePull(int cpu, int level);
-  // update_newidle_cost() (kernel/sched/fair.c, Linux 5.19): raise the
-  // level's max cost, or decay it by 253/256 when a second has passed
-  // since the last raise or decay.
-  void UpdateNewidleCost(NewidleCost& level, int64_t cost_ns);
-  void PeriodicBalance(int cpu);
-  // should_we_balance(): only the first idle CPU of the local group, else
-  // its first CPU, balances the domain periodically.
-  bool ShouldWeBalance(int cpu, const topology::SchedDomain& sd) const;
+  // An overloaded CPU's tick kicks an idle CPU (nohz_balancer_kick()).
   void NohzKick(int cpu);
   // SimConfig::nohz_idle_balance: _nohz_idle_balance() on `ilb`, for every
   // idle CPU whose balance is due; then nohz.next_balance.
   void OnNohzBalance(int ilb);
-  // When `cpu`'s rebalance_domains() is next due (rq->next_balance).
-  int64_t NextBalanceNs(int cpu) const;
-  // get_sd_balance_interval(): `cpu`'s interval at `level`, busy_factor
-  // times longer on a busy CPU, clamped to [1 jiffy,
-  // max_load_balance_interval].
-  int64_t BalanceIntervalNs(int cpu, size_t level, bool busy) const;
-  // task_hot() for a balance towards `dst_cpu`: ran within
-  // sched_migration_cost, or (SimConfig::cfs_buddies) a buddy of its
-  // runqueue while `dst_cpu` runs tasks (CACHE_HOT_BUDDY).
-  bool TaskHot(int task, int dst_cpu) const;
-  // Whether a balance of `sd` may take a cache-hot task: after more than
-  // cache_nice_tries failed balances, and at an SMT level always when
-  // SimConfig::smt_ignores_cache_hot is on.
-  bool IgnoreHot(const topology::SchedDomain& sd,
-                 uint32_t nr_balance_failed) const;
-  bool CanMigrate(int task, int dst_cpu, bool ignore_hot) const;
-  void MigrateQueued(int task, int src, int dst);
-  int FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
-                     int min_nr) const;
-  // The busiest CPU (nr_running >= 2) of distinct domain `domain_id`,
-  // visiting only its LLCs that have an overloaded CPU.
-  int FindOverloadedCpu(int domain_id, int this_cpu) const;
-  void UpdateIdleCpuScan(int cpu, const topology::SchedDomain& sd);
-  // load_balance() at level `level` of `cpu`'s domain stack, for a CPU that
-  // is idle (`idle`) or busy at its tick: find_busiest_group(),
-  // find_busiest_queue() and detach_tasks() (balance.cc). `newidle`: the
-  // CPU_NEWLY_IDLE balance of a CPU still in schedule(), whose rq->curr is
-  // the task that just left, so idle_cpu() does not count it. Returns the
-  // tasks moved, or -1 when the domain is balanced.
-  int LoadBalance(int cpu, size_t level, bool idle, bool newidle = false);
-  // The count-based periodic balance at `level` (balance_by_load false):
-  // pulls one task when another group has more runnable tasks than CPUs
-  // and the local group has room. 1: pulled a task; 0: an imbalance, but only
-  // cache-hot tasks to move; -1: balanced, or every candidate pinned.
-  int CountBalance(int cpu, size_t level);
-  // Pulls the first queued task of `src` that may move to `dst`: 1 when
-  // one moved, 0 when only cache-hot ones could have, -1 when none may.
-  int PullOne(int src, int dst, bool ignore_hot);
-  // cfs_rq->avg.load_avg of `cpu`, decayed (or accrued) up to now.
-  int64_t CpuLoadAvg(int cpu) const;
-  // sd->imb_numa_nr of `cpu`'s domain at `level` (build_sched_domains()).
-  int ImbNumaNr(int cpu, size_t level) const;
+
+  // The parts, members (not pointers) so that their calls are direct.
+  // The load balancer moves a task through the engine's dequeue and
+  // enqueue (newidle_balance.cc).
+  class BalanceMoverImpl final : public BalanceMover {
+   public:
+    explicit BalanceMoverImpl(SimulatorImpl* sim) : sim_(sim) {}
+    void MigrateQueued(int task, int src, int dst) override;
+
+   private:
+    SimulatorImpl* sim_;
+  };
+  BalanceMoverImpl lb_mover_{this};
+  LoadBalancer lb_{*this, topo_, domains_, config_, now_ns_, lb_mover_};
 };
 
 }  // namespace schedsim::sim

@@ -134,6 +134,14 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     affinities_.push_back(*std::move(set));
   }
   spec_names_.shrink_to_fit();
+  // p->cpus_ptr by spec (affinities_ is complete: no pointer moves).
+  spec_allowed_.resize(specs_.size());
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    spec_allowed_[i] =
+        specs_[i].affinity < 0
+            ? &all_cpus_
+            : &affinities_[static_cast<size_t>(specs_[i].affinity)];
+  }
 
   programs_ = workload.programs;
   program_ops_.clear();
@@ -219,15 +227,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   phase_ns_memo_.assign(n, PhaseNsMemo());
   overloaded_.assign((n + 63) / 64, 0);
   avg_scan_cost_ns_.assign(n, 0);
-  newidle_costs_.clear();
-  newidle_walk_cost_ns_.clear();
-  if (config_.newidle_load_balance) {
-    newidle_costs_.resize(n);
-    newidle_walk_cost_ns_.assign(n, 0);
-    for (int cpu = 0; cpu < n; ++cpu) {
-      newidle_costs_[cpu].resize(domains_.depth(cpu));
-    }
-  }
+  lb_.Init(tick_ns_);
   sched_idle_bit_ = config_.sched_idle_fallback ? kProbeSchedIdle : 0;
   // sched_cluster_active: enabled by build_sched_domains() when a CPU has
   // an SD_CLUSTER domain (kernel/sched/topology.c, v6.7).
