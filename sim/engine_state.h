@@ -110,6 +110,7 @@ class EngineState {
   // The engine's parts that read and write the state as the kernel's
   // fair.c does struct rq.
   friend class LoadBalancer;
+  friend class WakePlacement;
 
   // p->cpus_ptr of task `t`.
   const topology::CpuSet* AllowedOf(const Task& t) const {

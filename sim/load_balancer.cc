@@ -171,15 +171,15 @@ int64_t LoadBalancer::CpuLoadAvg(int cpu) const {
   return l.util_avg;
 }
 
-int LoadBalancer::ImbNumaNr(int cpu, size_t level) const {
+int ImbNumaNr(const topology::SchedDomains& domains, int cpu, size_t level) {
   // build_sched_domains(): at the first level above the LLC, the number of
   // LLCs it spans (an eighth of its CPUs when it spans one), scaled up by
   // span at the levels above that.
-  const std::vector<int>& ids = domains_.stack_ids(cpu);
-  const int llc = domains_.llc_size(cpu);
+  const std::vector<int>& ids = domains.stack_ids(cpu);
+  const int llc = domains.llc_size(cpu);
   int imb = 1, imb_span = 0;
   for (size_t i = 0; i <= level && i < ids.size(); ++i) {
-    const topology::SchedDomain& sd = domains_.domains()[ids[i]];
+    const topology::SchedDomain& sd = domains.domains()[ids[i]];
     const int w = sd.weight();
     if (w <= llc) continue;
     if (imb_span == 0) {

@@ -43,6 +43,10 @@ class BalanceMover {
   ~BalanceMover() = default;
 };
 
+// sd->imb_numa_nr of `cpu`'s domain at `level` (build_sched_domains()):
+// also read by the fork balance's find_idlest_group().
+int ImbNumaNr(const topology::SchedDomains& domains, int cpu, size_t level);
+
 class LoadBalancer {
  public:
   // nohz.next_balance while a kicked CPU has yet to balance.
@@ -98,7 +102,9 @@ class LoadBalancer {
   // cfs_rq->avg.load_avg of `cpu`, decayed (or accrued) up to now.
   int64_t CpuLoadAvg(int cpu) const;
   // sd->imb_numa_nr of `cpu`'s domain at `level` (build_sched_domains()).
-  int ImbNumaNr(int cpu, size_t level) const;
+  int ImbNumaNr(int cpu, size_t level) const {
+    return sim::ImbNumaNr(domains_, cpu, level);
+  }
   // rd->overload: some CPU has a task queued behind its running one.
   bool Overloaded() const;
 

@@ -166,15 +166,6 @@ class RunState : public EngineState {
   topology::SchedDomains domains_;
   // See SpecInfo::affinity; EngineState::spec_allowed_ points into it.
   std::vector<topology::CpuSet> affinities_;
-  // By CPU, its SD_WAKE_AFFINE domains lowest first (for
-  // SelectTaskRqFair): CPU c's are affine_levels_[affine_begin_[c] ..
-  // affine_begin_[c + 1]).
-  struct AffineLevel {
-    const topology::SchedDomain* sd;
-    const uint64_t* span;  // sd->span's words
-  };
-  std::vector<AffineLevel> affine_levels_;
-  std::vector<int32_t> affine_begin_;
   // By program: its first op (programs_ is never modified after Init).
   std::vector<const Op*> program_ops_;
   // By program and pc, what arming a phase end with the task at that pc

@@ -12,16 +12,18 @@
 // (the program interpreter, the execution model, blocking ops, the
 // cache-line model); simulator_stats.cc (statistics); sched_fair.cc,
 // sched_tick.cc and pelt_attach.cc (runqueues, the switch, the tick and
-// preemption, PELT attach); wakeup.cc, sched_view.cc and
-// find_idlest_cpu.cc (try_to_wake_up, the placement path, the fork
-// balance); idle.cc and guest.cc (cpuidle, a KVM guest's halts); noise.cc
-// (background activity); freq.cc and package_power.cc (frequency, power);
-// newidle_balance.cc and nohz_balance.cc (the load balancer's events: the
-// newidle walk, the NO_HZ kick and its IPIs). The parts that are classes
-// of their own are members: lb_, the load balancer (load_balancer.h;
-// load_balancer.cc, balance.cc and load_balance.cc; tested alone by
-// //sim:load_balancer_test), which moves tasks through BalanceMover; and
-// the fair class in EngineState (fair_class.h).
+// preemption, PELT attach); wakeup.cc and sched_view.cc (try_to_wake_up,
+// the placement policy's view); idle.cc and guest.cc (cpuidle, a KVM guest's
+// halts); noise.cc (background activity); freq.cc and package_power.cc
+// (frequency, power); newidle_balance.cc and nohz_balance.cc (the load
+// balancer's events: the newidle walk, the NO_HZ kick and its IPIs). The parts
+// that are classes of their own are members: lb_, the load balancer
+// (load_balancer.h; load_balancer.cc, balance.cc and load_balance.cc; tested
+// alone by
+// //sim:load_balancer_test), which moves tasks through BalanceMover;
+// wake_, the wake-up and fork placement decisions (wake_placement.h;
+// wake_placement.cc and find_idlest_cpu.cc; //sim:wake_placement_test);
+// and the fair class in EngineState (fair_class.h).
 //
 // State lives in dense arrays indexed by task id, CPU id and domain id.
 
@@ -67,6 +69,7 @@
 #include "sim/simulator.h"
 #include "sim/stats.h"
 #include "sim/trace_sink.h"
+#include "sim/wake_placement.h"
 #include "sim/winner_tree.h"
 #include "sim/workload.h"
 #include "topology/cpuset.h"
@@ -205,24 +208,16 @@ class SimulatorImpl : public RunState {
   // (remove_entity_load_avg() from task_dead_fair()).
   void DetachDeadUtil(int cpu, int task);
 
-  // wakeup.cc; find_idlest_cpu.cc (FindIdlestCpu)
+  // wakeup.cc (the decisions are wake_'s, sim/wake_placement.h)
   void TryToWakeUp(int task, int waker_cpu, bool from_task, uint32_t flags);
   int SelectTaskRqFair(int task, int prev, int this_cpu, bool from_task,
                        uint32_t wake_flags);
-  int SelectTaskRqRt(int task, int prev);
   ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void FailPlacement(
       int cpu, int task, const topology::CpuSet& allowed);
-  int WakeAffine(const topology::SchedDomain& sd, int task, int this_cpu,
-                 int prev, bool sync, int waker_task);
-  bool WakeWide(int task, int waker_task) const;
-  void RecordWakee(int waker_task, int task);
-  int64_t CpuLoad(int cpu) const;
-  int64_t TaskLoad(int task) const;
   void OnWakeDeliver(int cpu, int task);
   // A sleep's timer, an IO completion or (`device_irq`) another device's
   // interrupt wakes `task` on `cpu`, where it slept.
   void OnTaskTimer(int cpu, int task, bool device_irq = false);
-  int FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag);
   void PushPending(Cpu& c, int task);
 
   // idle.cc (and guest.cc: InitGuest, GuestHaltExitNs, NoteGuestIdleEnd)
@@ -353,6 +348,7 @@ class SimulatorImpl : public RunState {
   };
   BalanceMoverImpl lb_mover_{this};
   LoadBalancer lb_{*this, topo_, domains_, config_, now_ns_, lb_mover_};
+  WakePlacement wake_{*this, topo_, domains_, config_, now_ns_};
 };
 
 }  // namespace schedsim::sim

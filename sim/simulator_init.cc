@@ -278,17 +278,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     llcs_[l].nr_idle_scan = topo_.llcs()[l].Count();
   }
 
-  affine_levels_.clear();
-  affine_begin_.assign(1, 0);
-  for (int cpu = 0; cpu < n; ++cpu) {
-    for (int d = 0; d < domains_.depth(cpu); ++d) {
-      const topology::SchedDomain& sd = domains_.domain(cpu, d);
-      if (sd.has(topology::kSdWakeAffine)) {
-        affine_levels_.push_back({&sd, sd.span.words().data()});
-      }
-    }
-    affine_begin_.push_back(static_cast<int32_t>(affine_levels_.size()));
-  }
+  wake_.Init();
 
   domain_llcs_.resize(domains_.domains().size());
   for (size_t d = 0; d < domains_.domains().size(); ++d) {
@@ -374,8 +364,8 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       int cpu = workload.tasks[i].start_cpu;
       if (cpu < 0) {
         cpu = t.policy == SchedPolicy::kFifo
-                  ? SelectTaskRqRt(id, 0)
-                  : FindIdlestCpu(id, 0, topology::kSdBalanceFork);
+                  ? wake_.SelectTaskRqRt(id, 0)
+                  : wake_.FindIdlestCpu(id, 0, topology::kSdBalanceFork);
       }
       t.cpu = cpu;
       PostInitUtil(cpu, id);
