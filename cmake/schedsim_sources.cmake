@@ -69,6 +69,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/newidle_balance.cc
   sim/nohz_balance.cc
   sim/noise.cc
+  sim/noise_events.cc
   sim/package_power.cc
   sim/params.cc
   sim/pelt.cc

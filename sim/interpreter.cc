@@ -57,7 +57,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = op.d2.Sample(rng_);
-        if (jitter_) JitterWork(t, id);
+        if (noise_.jitter()) noise_.JitterWork(t, id);
         if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
             t.pending_cost_ns == 0) {
           break;  // nothing to do: no phase (and no zero-length event)
@@ -365,7 +365,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = 0;
-        if (jitter_) JitterWork(t, id);
+        if (noise_.jitter()) noise_.JitterWork(t, id);
         const int64_t hold_ns = op.d2.Sample(rng_);
         t.rem_stall_ns +=
             SharedLineStall(cpu, op.arg, op.arg2, hold_ns,

@@ -137,32 +137,6 @@ class RunState : public EngineState {
   std::string spec_names_;
   Policies policies_;
   Rng rng_;
-  // Run-to-run variability (noise.cc): its own streams, forked from the
-  // run's seed, so that the workload's draws are those of a run without
-  // noise.
-  Rng noise_rng_;
-  Rng work_rng_;
-  double work_sigma_ = 0;  // of the jitter factor's log; 0 = off
-  double work_mu_ = 0;
-  double layout_sigma_ = 0;  // of the layout factor's log; 0 = off
-  double layout_mu_ = 0;
-  bool jitter_ = false;  // work_sigma_ > 0 || layout_sigma_ > 0
-  Rng layout_rng_;
-  // Per task (by id), only while the layout source is on: its layout
-  // factor, and JitterWork's memo (the last cycles scaled, and the result;
-  // used only while the work source is off).
-  struct TaskLayout {
-    float factor = 1;
-    int64_t cycles_in = -1;
-    int64_t cycles_out = 0;
-  };
-  std::vector<TaskLayout> task_layout_;
-  // Per source: its period (periodic sources) or mean interval (Poisson),
-  // scaled by noise_scale; 0 = off.
-  std::array<int64_t, kNoiseSources> noise_period_ns_{};
-  std::array<double, kNoiseSources> noise_mean_ns_{};
-  std::array<int64_t, kNoiseSources> noise_cost_ns_{};
-  int64_t start_skew_ns_ = 0;
   topology::SchedDomains domains_;
   // See SpecInfo::affinity; EngineState::spec_allowed_ points into it.
   std::vector<topology::CpuSet> affinities_;

@@ -14,10 +14,10 @@
 // sched_tick.cc and pelt_attach.cc (runqueues, the switch, the tick and
 // preemption, PELT attach); wakeup.cc and sched_view.cc (try_to_wake_up,
 // the placement policy's view); idle.cc and guest.cc (cpuidle, a KVM guest's
-// halts); noise.cc (background activity); freq.cc and package_power.cc
-// (frequency, power); newidle_balance.cc and nohz_balance.cc (the load
-// balancer's events: the newidle walk, the NO_HZ kick and its IPIs). The parts
-// that are classes of their own are members: lb_, the load balancer
+// halts); noise_events.cc (the background activity's events); freq.cc and
+// package_power.cc (frequency, power); newidle_balance.cc and nohz_balance.cc
+// (the load balancer's events: the newidle walk, the NO_HZ kick and its IPIs).
+// The parts that are classes of their own are members: lb_, the load balancer
 // (load_balancer.h; load_balancer.cc, balance.cc and load_balance.cc; tested
 // alone by
 // //sim:load_balancer_test), which moves tasks through BalanceMover;
@@ -59,6 +59,7 @@
 #include "sim/hwp_model.h"
 #include "sim/kvm_halt_poll.h"
 #include "sim/load_balancer.h"
+#include "sim/noise.h"
 #include "sim/pelt.h"
 #include "sim/power.h"
 #include "sim/program.h"
@@ -253,10 +254,7 @@ class SimulatorImpl : public RunState {
   void NoteGuestIdleEnd(int cpu, int state, int64_t residency_ns, bool woken);
   int64_t SleepLengthNs(int cpu, int64_t* delta_tick_ns) const;
 
-  // noise.cc
-  // Validates the noise fields of config_ and the workload's work_cv and
-  // derives the scaled periods and rates.
-  absl::Status InitNoise(const Workload& workload);
+  // noise_events.cc: the background sources' events (noise_ says when)
   // Arms the first event of every source that is on (before the CPUs
   // first go idle, so that their governors see the timers).
   void ArmNoise();
@@ -267,48 +265,6 @@ class SimulatorImpl : public RunState {
   // The CPU spends `cost_ns` in kernel context: stolen from a running task,
   // or an idle CPU exits its state, runs it and goes idle again.
   void RunKernelWork(int cpu, int64_t cost_ns);
-  // The compute op's jitter factor (lognormal, mean 1) applied to cycles
-  // and stall, times the task's layout factor (task `id` is `t`).
-  // REQUIRES: jitter_. Inline: it runs at nearly every phase start when
-  // the layout source is on (the default).
-  void JitterWork(Task& t, int id) {
-    if (work_sigma_ == 0) {
-      // The layout source alone: the factor is the task's own, so given
-      // cycles always scale to the same value. Memoised per task (a task's
-      // compute ops mostly have the same cycles), which takes the
-      // multiplication and the rounding off the phase path.
-      TaskLayout& l = task_layout_[static_cast<size_t>(id)];
-      if (ABSL_PREDICT_FALSE(t.rem_cycles != l.cycles_in)) {
-        l.cycles_in = t.rem_cycles;
-        l.cycles_out = ScaleWork(t.rem_cycles, l.factor);
-      }
-      t.rem_cycles = l.cycles_out;
-      if (t.rem_stall_ns != 0) {
-        t.rem_stall_ns = ScaleWork(t.rem_stall_ns, l.factor);
-      }
-      return;
-    }
-    double f = DrawWorkFactor();
-    if (layout_sigma_ > 0) f *= task_layout_[static_cast<size_t>(id)].factor;
-    t.rem_cycles = ScaleWork(t.rem_cycles, f);
-    t.rem_stall_ns = ScaleWork(t.rem_stall_ns, f);
-  }
-  // v * f rounded to the nearest integer, 0 when not positive, at most
-  // 9e18.
-  static int64_t ScaleWork(int64_t v, double f) {
-    const double x = static_cast<double>(v) * f;
-    if (!(x > 0)) return 0;
-    if (x > 9.0e18) return int64_t{9000000000000000000};
-    // std::llround(x) for 0 < x <= 9e18 (halves away from zero), exact:
-    // the truncation is exact, and so is x - trunc(x).
-    const int64_t i = static_cast<int64_t>(x);
-    return i + (x - static_cast<double>(i) >= 0.5);
-  }
-  double DrawWorkFactor();  // work_rng_'s lognormal draw (noise.cc)
-  // The layout factor of a new task (1 when the source is off).
-  float DrawLayoutFactor();
-  // The start skew of a new initial task: uniform 0..start_skew_ns_.
-  int64_t StartSkewNs();
 
   // freq.cc; package_power.cc (OnPmu, PackageBusyChanged, AccountEnergy,
   // AccountBusyStart, AccountBusyEnd)
@@ -349,6 +305,8 @@ class SimulatorImpl : public RunState {
   BalanceMoverImpl lb_mover_{this};
   LoadBalancer lb_{*this, topo_, domains_, config_, now_ns_, lb_mover_};
   WakePlacement wake_{*this, topo_, domains_, config_, now_ns_};
+  // Run-to-run variability: its streams, the jitter, the sources.
+  Noise noise_;
 };
 
 }  // namespace schedsim::sim

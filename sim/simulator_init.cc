@@ -36,11 +36,6 @@ constexpr int32_t kNiceWeights[40] = {
     1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
     110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
 
-// The streams of the run-to-run variability (noise.cc), forked from the
-// run's seed: the background activity and start skew, the work jitter.
-constexpr uint64_t kNoiseStream = 0x6e6f697365;     // "noise"
-constexpr uint64_t kWorkStream = 0x776f726b;        // "work"
-constexpr uint64_t kLayoutStream = 0x6c61796f7574;  // "layout"
 // Longer than any balance interval (an hour).
 constexpr int64_t kLongAgoNs = int64_t{3600} * 1000000000;
 
@@ -49,7 +44,7 @@ constexpr int64_t kLongAgoNs = int64_t{3600} * 1000000000;
 SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
                              const SimConfig& config, const Policies& policies,
                              uint64_t seed)
-    : RunState(topology, config, policies, seed) {}
+    : RunState(topology, config, policies, seed), noise_(seed) {}
 
 RunState::RunState(const topology::Topology& topology, const SimConfig& config,
                    const Policies& policies, uint64_t seed)
@@ -59,10 +54,7 @@ RunState::RunState(const topology::Topology& topology, const SimConfig& config,
       topo_(booted_ ? *booted_ : topology),
       config_(config),
       policies_(policies),
-      rng_(seed),
-      noise_rng_(Rng(seed).Fork(kNoiseStream)),
-      work_rng_(Rng(seed).Fork(kWorkStream)),
-      layout_rng_(Rng(seed).Fork(kLayoutStream)) {}
+      rng_(seed) {}
 
 absl::Status SimulatorImpl::Init(const Workload& workload) {
   const int n = topo_.num_cpus();
@@ -76,7 +68,9 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
         absl::StrCat("hz must be in 1..10000, got ", config_.hz));
   }
   tick_ns_ = 1000000000 / config_.hz;
-  if (absl::Status s = InitNoise(workload); !s.ok()) return s;
+  if (absl::Status s = noise_.Init(config_, workload.work_cv); !s.ok()) {
+    return s;
+  }
   // Tunables scale by 1 + ilog2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG).
   int factor = 1;
   for (int c = std::min(n, 8); c > 1; c >>= 1) ++factor;
@@ -356,7 +350,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   task_load_.reserve(total);
   if (util_est_) task_util_est_.reserve(total);
   task_lock_.reserve(total);
-  if (layout_sigma_ > 0) task_layout_.reserve(total);
+  noise_.ReserveTasks(total);
   for (size_t i = 0; i < workload.tasks.size(); ++i) {
     for (int k = 0; k < workload.tasks[i].count; ++k) {
       int id = CreateTask(static_cast<int>(i), 0);
@@ -371,7 +365,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       PostInitUtil(cpu, id);
       t.state = TaskState::kWaking;
       // Start-time skew: the task arrives a little later (0 without noise).
-      const int64_t start_ns = now_ns_ + StartSkewNs();
+      const int64_t start_ns = now_ns_ + noise_.StartSkewNs();
       t.wake_start_ns = start_ns;
       ++cpus_[cpu].ttwu_pending;
       RefreshProbe(cpu);
