@@ -58,6 +58,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/fork.cc
   sim/freq.cc
   sim/freq_invariance.cc
+  sim/frequency.cc
   sim/guest.cc
   sim/histogram.cc
   sim/hwp_model.cc

@@ -111,6 +111,7 @@ class EngineState {
   // fair.c does struct rq.
   friend class LoadBalancer;
   friend class WakePlacement;
+  friend class Frequency;
 
   // p->cpus_ptr of task `t`.
   const topology::CpuSet* AllowedOf(const Task& t) const {
@@ -133,6 +134,7 @@ class EngineState {
 
   std::vector<Cpu> cpus_;
   std::vector<FreqDomainState> fdoms_;
+  std::vector<PackageState> packages_;
   // Per-LLC shared state (sd_llc_shared), by dense LLC id.
   struct LlcShared {
     bool has_idle_cores = false;

@@ -145,7 +145,9 @@ class TestState : public EngineState {
   }
 
   using EngineState::cpus_;
+  using EngineState::fdoms_;
   using EngineState::llcs_;
+  using EngineState::packages_;
   using EngineState::rq_util_est_;
   using EngineState::tasks_;
   using EngineState::util_est_;

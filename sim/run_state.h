@@ -174,7 +174,6 @@ class RunState : public EngineState {
   std::vector<SharedLineStats> line_stats_;
   std::vector<LineState> llc_lines_;                // kLlcLines per LLC
   std::vector<topology::CpuSet> llc_line_readers_;  // CPUs holding a copy
-  std::vector<PackageState> packages_;
   std::vector<MetricStats> metric_stats_;
   PlacementStats placement_stats_;
   LatencyHistogram wakeup_latency_;

@@ -295,7 +295,7 @@ void SimulatorImpl::Schedule(int cpu) {
     c.curr = -1;
     if (c.mode == CpuMode::kBusy) {
       UpdatePelt(cpu);
-      AccountBusyEnd(cpu);
+      freq_.AccountBusyEnd(cpu);
       c.mode = CpuMode::kAwake;
       RefreshProbe(cpu);
       PackageBusyChanged(cpu, false);
@@ -341,7 +341,7 @@ void SimulatorImpl::Schedule(int cpu) {
     UpdatePelt(cpu);
     c.mode = CpuMode::kBusy;
     RefreshProbe(cpu);
-    AccountBusyStart(cpu);
+    freq_.AccountBusyStart(cpu);
     PackageBusyChanged(cpu, true);
     SiblingChanged(cpu);
     StartTick(cpu);

@@ -2,28 +2,40 @@
 //
 // Internals of Simulator (see simulator.h). Private to sim/. SimulatorImpl's
 // state is its two bases: the kernel's shared state (engine_state.h:
-// CPUs, runqueues, tasks, sched_domain_shared) and the run around it
-// (run_state.h: the machine, the workload as kept, the events, the clock),
-// with the types of engine_events.h and freq_state.h. Its methods are the
-// engine's parts, each in its files: simulator.cc (the engine loop,
-// dispatch); simulator_init.cc, workload_checks.cc and fork.cc (building
-// the machine, the workload's checks, a task's creation); interpreter.cc
-// with interpreter_inline.h, phase.cc, channel_ops.cc and cache_lines.cc
-// (the program interpreter, the execution model, blocking ops, the
-// cache-line model); simulator_stats.cc (statistics); sched_fair.cc,
-// sched_tick.cc and pelt_attach.cc (runqueues, the switch, the tick and
-// preemption, PELT attach); wakeup.cc and sched_view.cc (try_to_wake_up,
-// the placement policy's view); idle.cc and guest.cc (cpuidle, a KVM guest's
-// halts); noise_events.cc (the background activity's events); freq.cc and
-// package_power.cc (frequency, power); newidle_balance.cc and nohz_balance.cc
-// (the load balancer's events: the newidle walk, the NO_HZ kick and its IPIs).
-// The parts that are classes of their own are members: lb_, the load balancer
-// (load_balancer.h; load_balancer.cc, balance.cc and load_balance.cc; tested
-// alone by
-// //sim:load_balancer_test), which moves tasks through BalanceMover;
-// wake_, the wake-up and fork placement decisions (wake_placement.h;
-// wake_placement.cc and find_idlest_cpu.cc; //sim:wake_placement_test);
-// and the fair class in EngineState (fair_class.h).
+// CPUs, runqueues, tasks, sched_domain_shared, frequency domains and
+// packages) and the run around it (run_state.h: the machine, the workload
+// as kept, the events, the clock), with the types of engine_events.h and
+// freq_state.h.
+//
+// The parts that are classes of their own are members (not pointers, so
+// that their calls are direct), each tested alone on a state built by hand:
+// - the fair class, in EngineState (fair_class.h, cfs.h, eevdf.h;
+//   //sim:fair_class_test);
+// - lb_, the load balancer (load_balancer.h; load_balancer.cc, balance.cc,
+//   load_balance.cc; //sim:load_balancer_test), which moves a task through
+//   BalanceMover (lb_mover_, below);
+// - wake_, the wake-up and fork placement (wake_placement.h;
+//   wake_placement.cc, find_idlest_cpu.cc; //sim:wake_placement_test);
+// - noise_, run-to-run variability's streams and sources (noise.h,
+//   noise.cc; //sim:noise_test);
+// - freq_, frequency and package power (frequency.h, frequency.cc;
+//   //sim:frequency_test).
+//
+// Its methods are the rest of the engine, which acts on the run (pushes
+// events, settles phases, calls the policies), each in its files:
+// simulator.cc (the engine loop, dispatch); simulator_init.cc,
+// workload_checks.cc and fork.cc (building the machine, the workload's
+// checks, a task's creation); interpreter.cc with interpreter_inline.h,
+// phase.cc, channel_ops.cc and cache_lines.cc (the program interpreter,
+// the execution model, blocking ops, the cache-line model);
+// simulator_stats.cc (statistics); sched_fair.cc, sched_tick.cc and
+// pelt_attach.cc (runqueues, the switch, the tick and preemption, PELT
+// attach); wakeup.cc and sched_view.cc (try_to_wake_up, the placement
+// policy's view); idle.cc and guest.cc (cpuidle, a KVM guest's halts);
+// noise_events.cc (the background sources' events); freq.cc and
+// package_power.cc (frequency transitions, the PMU's evaluations, the
+// governors' view); newidle_balance.cc and nohz_balance.cc (the load
+// balancer's events: the newidle walk, the NO_HZ kick and its IPIs).
 //
 // State lives in dense arrays indexed by task id, CPU id and domain id.
 
@@ -55,6 +67,7 @@
 #include "sim/event_queue.h"
 #include "sim/event_ring.h"
 #include "sim/freq_state.h"
+#include "sim/frequency.h"
 #include "sim/histogram.h"
 #include "sim/hwp_model.h"
 #include "sim/kvm_halt_poll.h"
@@ -167,8 +180,6 @@ class SimulatorImpl : public RunState {
   int64_t MigrationRefillNs(int task, int from, int to) const;
   void BlockCurrent(int cpu, bool voluntary);
   void ChargeCpu(int cpu, int64_t cost_ns);  // steal time from `cpu`
-  void AccountBusyEnd(int cpu);
-  void AccountBusyStart(int cpu);
   void SiblingChanged(int cpu);
 
   // sched_fair.cc; sched_tick.cc (CheckPreemptWakeup, OnTick, StartTick),
@@ -266,15 +277,13 @@ class SimulatorImpl : public RunState {
   // or an idle CPU exits its state, runs it and goes idle again.
   void RunKernelWork(int cpu, int64_t cost_ns);
 
-  // freq.cc; package_power.cc (OnPmu, PackageBusyChanged, AccountEnergy,
-  // AccountBusyStart, AccountBusyEnd)
+  // freq.cc; package_power.cc (OnPmu, PackageBusyChanged); the decisions
+  // and the accounting are freq_'s (sim/frequency.h)
   void InitFrequency();
   void SetDomainKhz(int domain, int64_t khz);
-  int64_t EffectiveKhz(const FreqDomainState& d, int64_t requested) const;
   void OnFreqDone(int domain);
   void OnPmu(int package);
   void PackageBusyChanged(int cpu, bool busy);
-  void AccountEnergy(int cpu);
 
   // newidle_balance.cc, nohz_balance.cc: the load balancer's events (its
   // decisions and balances are lb_'s, sim/load_balancer.h).
@@ -307,6 +316,7 @@ class SimulatorImpl : public RunState {
   WakePlacement wake_{*this, topo_, domains_, config_, now_ns_};
   // Run-to-run variability: its streams, the jitter, the sources.
   Noise noise_;
+  Frequency freq_{*this, topo_, config_, now_ns_, stats_start_ns_};
 };
 
 }  // namespace schedsim::sim
