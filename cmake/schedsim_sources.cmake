@@ -58,6 +58,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/fork.cc
   sim/freq.cc
   sim/freq_invariance.cc
+  sim/frequency.cc
   sim/guest.cc
   sim/histogram.cc
   sim/hwp_model.cc
@@ -65,9 +66,11 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/interpreter.cc
   sim/kernels.cc
   sim/load_balance.cc
+  sim/load_balancer.cc
   sim/newidle_balance.cc
   sim/nohz_balance.cc
   sim/noise.cc
+  sim/noise_events.cc
   sim/package_power.cc
   sim/params.cc
   sim/pelt.cc
@@ -84,6 +87,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/simulator.cc
   sim/simulator_init.cc
   sim/simulator_stats.cc
+  sim/wake_placement.cc
   sim/wakeup.cc
   sim/winner_tree.cc
   sim/workload.cc

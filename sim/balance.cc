@@ -29,133 +29,13 @@
 #include <algorithm>
 #include <cassert>
 
-#include "sim/simulator_impl.h"
+#include "sim/load_balancer.h"
 
 namespace schedsim::sim {
 
-bool SimulatorImpl::TaskHot(int task, int dst_cpu) const {
-  const Task& t = tasks_[task];
-  // CACHE_HOT_BUDDY: a buddy of its runqueue is hot to a busy destination.
-  if (config_.cfs_buddies && cpus_[dst_cpu].nr_running > 0 &&
-      Fair([&](auto& f) { return f.IsBuddy(task); })) {
-    return true;
-  }
-  return now_ns_ - t.last_ran_ns < config_.sched_migration_cost_ns;
-}
-
-bool SimulatorImpl::IgnoreHot(const topology::SchedDomain& sd,
-                              uint32_t nr_balance_failed) const {
-  // task_hot() (kernel/sched/fair.c, v5.10 to v6.1): SMT siblings share
-  // their caches, so no task is cache-hot to a balance of an SMT domain
-  // (SD_SHARE_CPUCAPACITY; commit ec73240b1627, SimConfig::
-  // smt_ignores_cache_hot). can_migrate_task() takes a hot task once the
-  // domain's balances have failed more than cache_nice_tries times.
-  return (config_.smt_ignores_cache_hot &&
-          sd.has(topology::kSdShareCpuCapacity)) ||
-         static_cast<int>(nr_balance_failed) > sd.cache_nice_tries;
-}
-
-bool SimulatorImpl::CanMigrate(int task, int dst_cpu, bool ignore_hot) const {
-  const Task& t = tasks_[task];
-  if (!AllowedOf(t)->Test(dst_cpu)) return false;
-  if (t.policy == SchedPolicy::kFifo) return false;
-  // A delayed entity (EEVDF's DELAY_DEQUEUE) is asleep: not moved.
-  if (t.state != TaskState::kRunnable) return false;
-  if (!ignore_hot && TaskHot(task, dst_cpu)) {
-    return false;
-  }
-  return true;
-}
-
-void SimulatorImpl::MigrateQueued(int task, int src, int dst) {
-  DequeueTask(src, task);
-  EnqueueTask(dst, task, /*wakeup=*/false, 0);
-  ++lb_migrations_;
-}
-
-int SimulatorImpl::FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
-                                  int min_nr) const {
-  int busiest = -1;
-  int64_t best_nr = min_nr - 1;
-  for (int cpu = span.First(); cpu >= 0; cpu = span.Next(cpu)) {
-    if (cpu == this_cpu) continue;
-    int nr = cpus_[cpu].nr_running;
-    if (nr > best_nr) {
-      best_nr = nr;
-      busiest = cpu;
-    }
-  }
-  return busiest;
-}
-
-int SimulatorImpl::FindOverloadedCpu(int domain_id, int this_cpu) const {
-  const std::vector<uint64_t>& span =
-      domains_.domains()[domain_id].span.words();
-  int busiest = -1;
-  int best_nr = 1;
-  for (int l : domain_llcs_[domain_id]) {
-    if (llcs_[l].nr_overloaded == 0) continue;
-    // Only overloaded CPUs (nr_running >= 2) can beat best_nr: visit those
-    // of the LLC in the span, in increasing order.
-    const std::vector<uint64_t>& llc = topo_.llcs()[l].words();
-    for (size_t w = 0; w < overloaded_.size(); ++w) {
-      for (uint64_t bits = overloaded_[w] & llc[w] & span[w]; bits != 0;
-           bits &= bits - 1) {
-        const int cpu = static_cast<int>(w * 64) + __builtin_ctzll(bits);
-        if (cpu == this_cpu) continue;
-        assert(nr_running_[cpu] == cpus_[cpu].nr_running);
-        if (nr_running_[cpu] > best_nr) {
-          best_nr = nr_running_[cpu];
-          busiest = cpu;
-        }
-      }
-    }
-  }
-  return busiest;
-}
-
-int SimulatorImpl::PullOne(int src, int dst, bool ignore_hot) {
-  bool hot = false;
-  for (int q : cpus_[src].rq) {
-    if (!CanMigrate(q, dst, /*ignore_hot=*/true)) continue;  // pinned
-    if (!ignore_hot && TaskHot(q, dst)) {
-      hot = true;
-      continue;
-    }
-    MigrateQueued(q, src, dst);
-    return 1;
-  }
-  return hot ? 0 : -1;
-}
-
-void SimulatorImpl::UpdateIdleCpuScan(int cpu,
-                                      const topology::SchedDomain& sd) {
-  // SIS_UTIL: scan depth from the LLC's average utilization (integer
-  // math as update_idle_cpu_scan).
-  int64_t weight = sd.span.Count();
-  int64_t sum = 0;
-  for (int c = sd.span.First(); c >= 0; c = sd.span.Next(c)) sum += cpu_util(c);
-  int64_t x = sum / weight;
-  int64_t pct = sd.imbalance_pct;
-  int64_t tmp = std::min<int64_t>(x * x * pct * pct / (10000 * 1024), 1024);
-  int64_t y = 1024 - tmp;
-  llcs_[cpus_[cpu].llc].nr_idle_scan = static_cast<int32_t>(y * weight / 1024);
-}
-
-bool SimulatorImpl::ShouldWeBalance(int cpu,
-                                    const topology::SchedDomain& sd) const {
-  // Linux 6.1 should_we_balance(): the first idle CPU of the local group
-  // balances; with none idle, the group's first CPU.
-  const topology::CpuSet& local = sd.groups[sd.LocalGroup(cpu)];
-  for (int x = local.First(); x >= 0; x = local.Next(x)) {
-    if (available_idle(x)) return x == cpu;
-  }
-  return local.First() == cpu;
-}
-
-void SimulatorImpl::PeriodicBalance(int cpu) {
+void LoadBalancer::PeriodicBalance(int cpu) {
   // rebalance_domains() from the tick's softirq, bottom level up.
-  Cpu& c = cpus_[cpu];
+  Cpu& c = s_.cpus_[cpu];
   const std::vector<int>& ids = domains_.stack_ids(cpu);
   bool busy = c.mode == CpuMode::kBusy;
   // Every level's newidle cost decays here, the regular visit to all the
@@ -190,7 +70,7 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
     // Nothing can move unless some CPU in the span has a task queued
     // behind its running one (detach_tasks() needs nr_running > 1).
     bool any = false;
-    for (int l : domain_llcs_[ids[i]]) any |= llcs_[l].nr_overloaded > 0;
+    for (int l : s_.domain_llcs_[ids[i]]) any |= s_.llcs_[l].nr_overloaded > 0;
     if (!config_.balance_by_load) {
       // The count model: runnable tasks against CPUs.
       if (!any) {
@@ -233,8 +113,8 @@ void SimulatorImpl::PeriodicBalance(int cpu) {
   }
 }
 
-int SimulatorImpl::CountBalance(int cpu, size_t level) {
-  Cpu& c = cpus_[cpu];
+int LoadBalancer::CountBalance(int cpu, size_t level) {
+  Cpu& c = s_.cpus_[cpu];
   const topology::SchedDomain& sd =
       domains_.domains()[domains_.stack_ids(cpu)[level]];
   // Local and busiest groups by runnable tasks against CPUs.
@@ -246,7 +126,7 @@ int SimulatorImpl::CountBalance(int cpu, size_t level) {
     int64_t nr = 0, n = 0;
     const topology::CpuSet& grp = sd.groups[g];
     for (int x = grp.First(); x >= 0; x = grp.Next(x)) {
-      nr += cpus_[x].nr_running;
+      nr += s_.cpus_[x].nr_running;
       ++n;
     }
     if (static_cast<int>(g) == local) {

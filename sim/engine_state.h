@@ -12,6 +12,7 @@
 #ifndef SCHEDSIM_SIM_ENGINE_STATE_H_
 #define SCHEDSIM_SIM_ENGINE_STATE_H_
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cstddef>
@@ -26,6 +27,7 @@
 #include "sim/pelt.h"
 #include "sim/sched_state.h"
 #include "sim/stats.h"
+#include "topology/cpuset.h"
 
 namespace schedsim::sim {
 
@@ -96,10 +98,43 @@ class EngineState {
   }
   void CountProbe() { ++scan_probes_; }
   int64_t scan_probes() const { return scan_probes_; }
+  // cpu_util_cfs() of `cpu` of capacity `capacity`: its runqueue's
+  // utilization (UTIL_EST's estimate when higher), capped at the capacity.
+  int64_t CpuUtil(int cpu, int64_t capacity) const {
+    int64_t util = cpus_[cpu].rq_pelt.util_avg;
+    if (util_est_) util = std::max<int64_t>(util, rq_util_est_[cpu]);
+    return std::min<int64_t>(util, capacity);
+  }
 
  protected:
+  // The engine's parts that read and write the state as the kernel's
+  // fair.c does struct rq.
+  friend class LoadBalancer;
+  friend class WakePlacement;
+  friend class Frequency;
+
+  // p->cpus_ptr of task `t`.
+  const topology::CpuSet* AllowedOf(const Task& t) const {
+    return t.has_affinity ? spec_allowed_[t.spec] : &all_cpus_;
+  }
+  // add_nr_running() / sub_nr_running(): `cpu`'s runnable tasks change by
+  // `delta`; its LLC's count of overloaded CPUs (nr_running >= 2) and the
+  // overloaded_ bits follow.
+  void NoteNrRunning(int cpu, int delta) {
+    Cpu& c = cpus_[cpu];
+    const bool was = c.nr_running >= 2;
+    c.nr_running += delta;
+    nr_running_[cpu] = c.nr_running;
+    const bool is = c.nr_running >= 2;
+    if (was != is) {
+      llcs_[c.llc].nr_overloaded += is ? 1 : -1;
+      overloaded_[cpu >> 6] ^= uint64_t{1} << (cpu & 63);
+    }
+  }
+
   std::vector<Cpu> cpus_;
   std::vector<FreqDomainState> fdoms_;
+  std::vector<PackageState> packages_;
   // Per-LLC shared state (sd_llc_shared), by dense LLC id.
   struct LlcShared {
     bool has_idle_cores = false;
@@ -115,21 +150,6 @@ class EngineState {
   std::vector<int64_t> avg_scan_cost_ns_;
   // CPUs with nr_running >= 2, as CpuSet words.
   std::vector<uint64_t> overloaded_;
-  // sd->max_newidle_lb_cost and sd->last_decay_max_lb_cost of one CPU's
-  // domain level: the dearest newidle balance of the level so far.
-  struct NewidleCost {
-    int64_t max_ns = 0;
-    int64_t last_decay_ns = 0;
-  };
-  // Per CPU, per domain level; only with SimConfig::newidle_load_balance
-  // (empty otherwise).
-  std::vector<std::vector<NewidleCost>> newidle_costs_;
-  // nohz.next_balance (SimConfig::nohz_idle_balance): no kick before it;
-  // kNoKick while a kicked CPU has yet to balance.
-  int64_t nohz_next_balance_ns_ = 0;
-  static constexpr int64_t kNoKick = INT64_MAX;
-  // Per CPU: the time its newidle walk has taken so far (curr_cost).
-  std::vector<int64_t> newidle_walk_cost_ns_;
   std::vector<uint8_t> probe_;  // ProbeBits of each CPU
   // kProbeSchedIdle, or 0 without SimConfig::sched_idle_fallback (before
   // v5.4 no CPU is sched-idle to a wake-up).
@@ -214,8 +234,10 @@ class EngineState {
   // Each CPU's cfs_rq->avg.load_avg signal (PeltUpdateLoad), beside Cpu
   // to keep Cpu within eight cache lines.
   std::vector<PeltSignal> rq_load_;
-  // LoadBalance()'s scratch list of a runqueue's tasks.
-  std::vector<int32_t> balance_candidates_;
+  // p->cpus_ptr: the machine's CPUs, and by task spec the CPUs its tasks
+  // may run on (&all_cpus_ for a spec without an affinity).
+  topology::CpuSet all_cpus_;
+  std::vector<const topology::CpuSet*> spec_allowed_;
 
  protected:
   // PELT's invariance factor (0..1024) of `cpu` now: its domain's

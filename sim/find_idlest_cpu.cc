@@ -9,12 +9,14 @@
 #include <cstdlib>
 #include <limits>
 
-#include "sim/simulator_impl.h"
+#include "sim/load_balancer.h"
+#include "sim/wake_placement.h"
 
 namespace schedsim::sim {
 
-int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
-  const topology::CpuSet* allowed = AllowedOf(tasks_[task]);
+int WakePlacement::FindIdlestCpu(int task, int this_cpu,
+                                 uint32_t sd_flag) const {
+  const topology::CpuSet* allowed = s_.AllowedOf(s_.tasks_[task]);
   int top = -1;
   for (int i = 0; i < domains_.depth(this_cpu); ++i) {
     if (domains_.domain(this_cpu, i).has(sd_flag)) top = i;
@@ -26,11 +28,11 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
   // kernel/sched/fair.c, v6.1), and keeps the local group when it has as
   // many idle CPUs as the idlest one.
   const bool self =
-      sd_flag == topology::kSdBalanceExec && cpus_[this_cpu].curr == task;
-  const bool self_idle = self && cpus_[this_cpu].nr_running == 1 &&
-                         cpus_[this_cpu].ttwu_pending == 0;
+      sd_flag == topology::kSdBalanceExec && s_.cpus_[this_cpu].curr == task;
+  const bool self_idle = self && s_.cpus_[this_cpu].nr_running == 1 &&
+                         s_.cpus_[this_cpu].ttwu_pending == 0;
   auto idle_at = [&](int c) {
-    return available_idle(c) || (self_idle && c == this_cpu);
+    return s_.available_idle(c) || (self_idle && c == this_cpu);
   };
   int level = top;
   int owner = this_cpu;
@@ -81,13 +83,13 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
       int weight = 0;
       for (int c = g.First(); c >= 0; c = g.Next(c)) {
         if (idle_at(c)) ++s.idle;
-        s.nr += cpus_[c].nr_running + cpus_[c].ttwu_pending;
-        s.util += cpu_util(c);
+        s.nr += s_.cpus_[c].nr_running + s_.cpus_[c].ttwu_pending;
+        s.util += s_.CpuUtil(c, topo_.capacity(c));
         capacity += topo_.capacity(c);
         ++weight;
         if (self && c == this_cpu) {
           --s.nr;
-          s.util = std::max<int64_t>(0, s.util - tasks_[task].pelt.util_avg);
+          s.util = std::max<int64_t>(0, s.util - s_.tasks_[task].pelt.util_avg);
         }
       }
       s.spare = s.nr < weight || capacity * 100 > s.util * sd.imbalance_pct;
@@ -110,7 +112,8 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
       } else if (!stay && local.spare) {
         const bool numa_allowed =
             sd.has(topology::kSdNuma) &&
-            local.nr + 1 <= ImbNumaNr(owner, static_cast<size_t>(level)) &&
+            local.nr + 1 <=
+                ImbNumaNr(domains_, owner, static_cast<size_t>(level)) &&
             std::abs(local.idle - idlest.idle) <= 2;
         stay = numa_allowed || local.idle >= idlest.idle;
       } else if (!stay) {
@@ -137,12 +140,12 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
     int64_t least_load = std::numeric_limits<int64_t>::max();
     for (int c = best->First(); c >= 0; c = best->Next(c)) {
       if (!allowed->Test(c)) continue;
-      if (sched_idle(c)) {
+      if (s_.sched_idle(c)) {
         pick = c;
         break;
       }
       if (idle_at(c)) {
-        const Cpu& cc = cpus_[c];
+        const Cpu& cc = s_.cpus_[c];
         int64_t exit = cc.mode == CpuMode::kIdle && cc.idle_state >= 0
                            ? topo_.cstates()[cc.idle_state].exit_latency_ns
                            : 0;
@@ -155,7 +158,7 @@ int SimulatorImpl::FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag) {
           pick_stamp = stamp;
         }
       } else {
-        int64_t load = CpuLoad(c) + cpus_[c].ttwu_pending * 1024;
+        int64_t load = CpuLoad(c) + s_.cpus_[c].ttwu_pending * 1024;
         if (load < least_load) {
           least = c;
           least_load = load;

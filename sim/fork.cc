@@ -30,8 +30,6 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   t.pelt.last_update_ns = now_ns_;
   PeltSignal load;
   load.last_update_ns = now_ns_;
-  TaskLayout layout;
-  if (layout_sigma_ > 0) layout.factor = DrawLayoutFactor();
   if (!free_task_slots_.empty()) {
     // An exited task's slot (ReapTask): every per-task array starts anew.
     const int id = free_task_slots_.back();
@@ -42,7 +40,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
     task_load_[id] = load;
     if (util_est_) task_util_est_[id] = UtilEst();
     task_lock_[id] = 0;
-    if (layout_sigma_ > 0) task_layout_[id] = layout;
+    noise_.NewTask(id);
     NewFairTask(id, spec);
     return id;
   }
@@ -52,7 +50,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   task_load_.push_back(load);
   if (util_est_) task_util_est_.emplace_back();
   task_lock_.push_back(0);
-  if (layout_sigma_ > 0) task_layout_.push_back(layout);
+  noise_.NewTask(id);
   NewFairTask(id, spec);
   return id;
 }

@@ -5,13 +5,14 @@
 // target (acpi-cpufreq's P-state requests with a transition latency,
 // drivers/cpufreq/acpi-cpufreq.c; or intel_pstate's HWP requests,
 // drivers/cpufreq/intel_pstate.c, Linux 6.1, that the HWP hardware model
-// turns into a level), and the FreqDomain view the governors read. The
-// package power management unit (turbo ceiling by active cores, PL1, HWP
-// selection) and energy accounting are package_power.cc. The domains are
-// the machine's own when it states them (Topology::frequency_domains: an
-// Arm cluster, one cpufreq policy over several CPUs, each domain with its
-// own OPPs and capacitance), else one per core with the machine's
-// FrequencySpec (x86 per-core P-states).
+// turns into a level), and the FreqDomain view the governors read. What a
+// request gets, the package power management unit's decisions (turbo
+// ceiling by active cores, PL1, HWP selection) and energy accounting are
+// freq_'s (sim/frequency.h); package_power.cc schedules its evaluations. The
+// domains are the machine's own when it states them
+// (Topology::frequency_domains: an Arm cluster, one cpufreq policy over several
+// CPUs, each domain with its own OPPs and capacitance), else one per core with
+// the machine's FrequencySpec (x86 per-core P-states).
 
 #include <algorithm>
 #include <limits>
@@ -72,17 +73,7 @@ void SimulatorImpl::InitFrequency() {
   max_khz_ = config_.turbo ? top : base;
   kernel_cycles_per_ns_ =
       config_.kernel_work_at_frequency ? static_cast<double>(top) * 1e-6 : 0;
-  packages_.resize(topo_.num_packages());
-  for (int p = 0; p < topo_.num_packages(); ++p) {
-    PackageState& ps = packages_[p];
-    ps.cpus = topo_.packages()[p];
-    ps.busy_threads_per_core.assign(topo_.num_cores(), 0);
-    PowerLimiterParams lp = PowerLimiterParams::FromSpec(topo_.power(), f);
-    lp.limit_mw = config_.pl1_mw;
-    lp.min_khz = low;
-    lp.max_khz = max_khz_;
-    ps.limiter = PowerLimiter(lp);
-  }
+  freq_.InitPackages(low, max_khz_);
   const std::vector<topology::FrequencyDomainSpec>& stated =
       topo_.frequency_domains();
   const int ndoms =
@@ -146,28 +137,16 @@ void SimulatorImpl::InitFrequency() {
   for (FreqDomainState& fd : fdoms_) policies_.freq->Start(*fd.view);
 }
 
-int64_t SimulatorImpl::EffectiveKhz(const FreqDomainState& d,
-                                    int64_t requested) const {
-  const topology::FrequencySpec& f = *d.spec;
-  int64_t khz = std::clamp(requested, d.policy_min_khz, d.policy_max_khz);
-  // acpi-cpufreq: requesting P0 lets the hardware boost up to the ceiling.
-  if (!f.has_hwp && config_.turbo && !f.pstates_khz.empty() &&
-      khz >= f.pstates_khz.front()) {
-    khz = d.policy_max_khz;
-  }
-  return std::min(khz, std::max(d.ceiling_khz, d.policy_min_khz));
-}
-
 void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
   FreqDomainState& d = fdoms_[domain];
   if (khz == d.cur_khz) return;
   for (int cpu : d.cpu_list) {
     Cpu& c = cpus_[cpu];
     if (c.mode == CpuMode::kBusy) {
-      AccountBusyEnd(cpu);
+      freq_.AccountBusyEnd(cpu);
       SettlePhase(cpu);
     } else {
-      AccountEnergy(cpu);
+      freq_.AccountEnergy(cpu);
     }
     UpdatePelt(cpu);
   }
@@ -180,7 +159,7 @@ void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
   for (int cpu : d.cpu_list) {
     Cpu& c = cpus_[cpu];
     if (c.mode == CpuMode::kBusy) {
-      AccountBusyStart(cpu);
+      freq_.AccountBusyStart(cpu);
       if (c.curr >= 0 && tasks_[c.curr].in_phase) ReschedulePhaseEnd(cpu);
     }
     if (sink_) sink_->OnFrequency(now_ns_, cpu, khz);
@@ -190,16 +169,7 @@ void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
 void SimulatorImpl::SetTargetKhz(int domain, int64_t khz) {
   FreqDomainState& d = fdoms_[domain];
   const topology::FrequencySpec& f = *d.spec;
-  khz = std::clamp(khz, d.policy_min_khz, d.policy_max_khz);
-  // acpi-cpufreq's table, CPUFREQ_RELATION_L over every entry; above P0,
-  // the boost range.
-  khz = platform::drivers::ResolveTableKhz(
-      f.pstates_khz, khz, platform::drivers::Relation::kLow,
-      std::numeric_limits<int64_t>::max(),
-      platform::drivers::AboveTable::kBoostAboveTable);
-  d.requested_khz = khz;
-  int64_t eff = EffectiveKhz(d, khz);
-  d.pending_khz = eff;
+  const int64_t eff = freq_.RequestKhz(domain, khz);
   if (eff == d.cur_khz) {
     QueueCancel(d.transition);
     d.transition = EventHandle();
@@ -233,21 +203,9 @@ void SimulatorImpl::SetHwpRequest(int domain, int cpu,
     case platform::core::HwpWrite::kCpuNotInDomain:
       return;  // ignored, as always
   }
-  int index = 0;
-  for (int c = d.cpus.First(); c >= 0 && c != cpu; c = d.cpus.Next(c)) ++index;
-  d.hwp_req[index] = req;
-  // The hardware honours new limits at once (a raised minimum lifts the
-  // level now); the activity-driven part waits for the next evaluation.
-  platform::HwpRequest merged = d.hwp_req[0];
-  for (const platform::HwpRequest& r : d.hwp_req) {
-    merged.min_perf = std::max(merged.min_perf, r.min_perf);
-    merged.max_perf = std::max(merged.max_perf, r.max_perf);
-    merged.desired_perf = std::max(merged.desired_perf, r.desired_perf);
-    merged.epp = std::min(merged.epp, r.epp);
-  }
-  int ceiling = KhzToPerf(f, std::max(d.ceiling_khz, f.min_khz));
-  int perf = d.hwp.Evaluate(merged, f.hwp, 0, 0, ceiling);
-  SetDomainKhz(domain, PerfToKhz(f, perf));
+  // The hardware honours new limits at once; the activity-driven part
+  // waits for the next evaluation.
+  SetDomainKhz(domain, freq_.HwpRequestKhz(domain, cpu, req));
 }
 
 platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {
@@ -285,7 +243,7 @@ platform::CpuUtil SimulatorImpl::UtilOf(int cpu) const {
 
 platform::CpuCounters SimulatorImpl::CountersOf(int cpu) const {
   SimulatorImpl& self = const_cast<SimulatorImpl&>(*this);
-  self.AccountEnergy(cpu);
+  self.freq_.AccountEnergy(cpu);
   const Cpu& c = cpus_[cpu];
   platform::CpuCounters k;
   k.aperf = static_cast<uint64_t>(c.aperf);

@@ -98,7 +98,7 @@ void SimulatorImpl::EnterIdle(int cpu) {
       // runs a task or enters idle.
       if (StartNewidleWalk(cpu)) return;
     } else {
-      NewidleBalance(cpu);
+      lb_.NewidleBalance(cpu);
       if (c.nr_running > 0) return Schedule(cpu);
     }
   }
@@ -145,7 +145,7 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
                    s, " on CPU ", cpu, "; valid: an enabled state in 0..",
                    n - 1);
   }
-  AccountEnergy(cpu);
+  freq_.AccountEnergy(cpu);
   c.mode = CpuMode::kIdle;
   RefreshProbe(cpu);
   ++llcs_[c.llc].nr_idle;
@@ -216,7 +216,7 @@ int64_t SimulatorImpl::PhysicalExitNs(int cpu) const {
 void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   Cpu& c = cpus_[cpu];
   if (c.mode != CpuMode::kIdle) return;
-  AccountEnergy(cpu);
+  freq_.AccountEnergy(cpu);
   const int s = c.idle_state;
   int64_t residency = std::max<int64_t>(now_ns_ - c.idle_enter_ns, 0);
   int64_t counted = std::max<int64_t>(
@@ -269,7 +269,7 @@ void SimulatorImpl::NoteIdleEnd(Cpu& c) {
 
 void SimulatorImpl::OnIdleExitDone(int cpu) {
   Cpu& c = cpus_[cpu];
-  AccountEnergy(cpu);  // the exit was charged at its own power
+  freq_.AccountEnergy(cpu);  // the exit was charged at its own power
   c.exiting = false;
   DrainHeldWakeups(cpu);
   if (c.mode == CpuMode::kBusy) {

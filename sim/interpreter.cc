@@ -57,7 +57,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = op.d2.Sample(rng_);
-        if (jitter_) JitterWork(t, id);
+        if (noise_.jitter()) noise_.JitterWork(t, id);
         if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
             t.pending_cost_ns == 0) {
           break;  // nothing to do: no phase (and no zero-length event)
@@ -264,7 +264,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           int child = CreateTask(spec, cpu);
           Task& ct = tasks_[child];
           ct.program = program;
-          int dst = FindIdlestCpu(child, cpu, topology::kSdBalanceFork);
+          int dst = wake_.FindIdlestCpu(child, cpu, topology::kSdBalanceFork);
           ++placement_stats_.forks;
           ct.cpu = dst;
           // wake_up_new_task(): the initial utilization is attached to the
@@ -302,7 +302,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         // WF_EXEC, find_idlest_cpu over the SD_BALANCE_EXEC domains; on
         // another CPU, stop_one_cpu(migration_cpu_stop) takes the task off
         // this runqueue and enqueues it there (move_queued_task).
-        const int dst = FindIdlestCpu(id, cpu, topology::kSdBalanceExec);
+        const int dst = wake_.FindIdlestCpu(id, cpu, topology::kSdBalanceExec);
         if (dst == cpu) {
           first = nullptr;
           goto refetch;
@@ -365,7 +365,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         ++t.pc;
         t.rem_cycles = op.d1.Sample(rng_);
         t.rem_stall_ns = 0;
-        if (jitter_) JitterWork(t, id);
+        if (noise_.jitter()) noise_.JitterWork(t, id);
         const int64_t hold_ns = op.d2.Sample(rng_);
         t.rem_stall_ns +=
             SharedLineStall(cpu, op.arg, op.arg2, hold_ns,

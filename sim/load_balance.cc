@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cassert>
 
-#include "sim/simulator_impl.h"
+#include "sim/load_balancer.h"
 
 namespace schedsim::sim {
 
@@ -61,36 +61,7 @@ struct GroupStats {
 
 }  // namespace
 
-int64_t SimulatorImpl::CpuLoadAvg(int cpu) const {
-  const Cpu& c = cpus_[cpu];
-  PeltSignal l = rq_load_[cpu];
-  PeltUpdateLoad(l, now_ns_, c.load_weight);
-  return l.util_avg;
-}
-
-int SimulatorImpl::ImbNumaNr(int cpu, size_t level) const {
-  // build_sched_domains(): at the first level above the LLC, the number of
-  // LLCs it spans (an eighth of its CPUs when it spans one), scaled up by
-  // span at the levels above that.
-  const std::vector<int>& ids = domains_.stack_ids(cpu);
-  const int llc = domains_.llc_size(cpu);
-  int imb = 1, imb_span = 0;
-  for (size_t i = 0; i <= level && i < ids.size(); ++i) {
-    const topology::SchedDomain& sd = domains_.domains()[ids[i]];
-    const int w = sd.weight();
-    if (w <= llc) continue;
-    if (imb_span == 0) {
-      const int nr_llcs = w / std::max(llc, 1);
-      imb = std::max(1, nr_llcs == 1 ? w >> 3 : nr_llcs);
-      imb_span = w;
-    } else if (i == level) {
-      return imb * std::max(1, w / imb_span);
-    }
-  }
-  return imb;
-}
-
-int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
+int LoadBalancer::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
   const std::vector<int>& ids = domains_.stack_ids(cpu);
   const topology::SchedDomain& sd = domains_.domains()[ids[level]];
   const int64_t pct = sd.imbalance_pct;
@@ -103,9 +74,9 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
     GroupStats s;
     const topology::CpuSet& grp = sd.groups[g];
     for (int x = grp.First(); x >= 0; x = grp.Next(x)) {
-      const Cpu& cx = cpus_[x];
+      const Cpu& cx = s_.cpus_[x];
       s.load += CpuLoadAvg(x);
-      s.util += cpu_util(x);
+      s.util += CpuUtil(x);
       s.nr_running += cx.nr_running;
       s.h_nr_running += cx.nr_fair;
       // idle_cpu(): rq->curr is the idle task, nothing runnable, no
@@ -218,7 +189,7 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
   int64_t best_load = 0, best_cap = 1, best_util = 0;
   int best_nr = 0;
   for (int x = grp.First(); x >= 0; x = grp.Next(x)) {
-    const Cpu& cx = cpus_[x];
+    const Cpu& cx = s_.cpus_[x];
     if (cx.nr_fair == 0 || x == cpu) continue;
     switch (type) {
       case kMigrateLoad: {
@@ -235,7 +206,7 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
       }
       case kMigrateUtil: {
         if (cx.nr_running <= 1) break;
-        const int64_t util = cpu_util(x);
+        const int64_t util = CpuUtil(x);
         if (src < 0 || util > best_util) {
           best_util = util;
           src = x;
@@ -251,39 +222,39 @@ int SimulatorImpl::LoadBalance(int cpu, size_t level, bool idle, bool newidle) {
     }
   }
   if (src < 0) return -1;
-  if (cpus_[src].nr_running <= 1) return 0;
+  if (s_.cpus_[src].nr_running <= 1) return 0;
   // detach_tasks(): from the least recently run (the tail of cfs_tasks).
-  const uint32_t failed = cpus_[cpu].balance[level].nr_balance_failed;
+  const uint32_t failed = s_.cpus_[cpu].balance[level].nr_balance_failed;
   const bool ignore_hot = IgnoreHot(sd, failed);
   std::vector<int32_t>& cand = balance_candidates_;
-  cand = cpus_[src].rq;
+  cand = s_.cpus_[src].rq;
   std::sort(cand.begin(), cand.end(), [&](int32_t a, int32_t b) {
-    const Task& ta = tasks_[a];
-    const Task& tb = tasks_[b];
+    const Task& ta = s_.tasks_[a];
+    const Task& tb = s_.tasks_[b];
     return ta.last_ran_ns != tb.last_ran_ns ? ta.last_ran_ns < tb.last_ran_ns
                                             : a < b;
   });
   const size_t loop_max =
-      std::min<size_t>(32, static_cast<size_t>(cpus_[src].nr_running));
+      std::min<size_t>(32, static_cast<size_t>(s_.cpus_[src].nr_running));
   int moved = 0;
   for (size_t k = 0; k < cand.size() && k < loop_max; ++k) {
-    if (idle && cpus_[src].nr_running <= 1) break;
+    if (idle && s_.cpus_[src].nr_running <= 1) break;
     const int q = cand[k];
     if (!CanMigrate(q, cpu, ignore_hot)) continue;
     if (type == kMigrateLoad) {
-      PeltSignal l = task_load_[q];
-      PeltUpdateLoad(l, now_ns_, tasks_[q].weight);
+      PeltSignal l = s_.task_load_[q];
+      PeltUpdateLoad(l, now_ns_, s_.tasks_[q].weight);
       const int64_t load = std::max<int64_t>(l.util_avg, 1);
       if ((load >> std::min<uint32_t>(failed, 63)) > imbalance) continue;
       imbalance -= load;
     } else if (type == kMigrateUtil) {
-      const int64_t util = tasks_[q].pelt.util_avg;
+      const int64_t util = s_.tasks_[q].pelt.util_avg;
       if (util > imbalance) continue;
       imbalance -= util;
     } else {
       --imbalance;
     }
-    MigrateQueued(q, src, cpu);
+    mover_.MigrateQueued(q, src, cpu);
     ++moved;
     if (imbalance <= 0) break;
   }

@@ -1,33 +1,24 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Run-to-run variability (docs/model.md "Run-to-run variability"): the
-// service-time jitter of user work, the kernel's background activity on
-// every CPU (periodic timers, kworker and RCU runs, device interrupts) and
-// the start-time skew of the initial tasks, all scaled by
-// SimConfig::noise_scale and drawn from streams of their own, so that with
-// noise_scale = 0 nothing is drawn, nothing is pushed and the run is the
-// one without noise, bit for bit.
+// Run-to-run variability's sources and draws (sim/noise.h); the engine's
+// side is noise_events.cc.
+
+#include "sim/noise.h"
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "absl/strings/str_cat.h"
-#include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
 
 namespace {
 
-// Sources that are timers on the CPU's timer list (the idle governor's
-// next timer event); the others are deferrable (vmstat) or interrupts.
-bool Visible(int s) {
-  return s == kNoiseWatchdog || s == kNoiseWriteback || s == kNoiseKernelTimer;
-}
-
-bool Poisson(int s) {
-  return s == kNoiseKworker || s == kNoiseRcu || s == kNoiseDeviceIrq;
-}
+// The streams of the run-to-run variability, forked from the run's seed:
+// the background activity and start skew, the work jitter, the layout.
+constexpr uint64_t kNoiseStream = 0x6e6f697365;     // "noise"
+constexpr uint64_t kWorkStream = 0x776f726b;        // "work"
+constexpr uint64_t kLayoutStream = 0x6c61796f7574;  // "layout"
 
 // A period divided by the scale, 0 when the source is off.
 int64_t ScaledPeriod(int64_t period_ns, double scale) {
@@ -46,17 +37,20 @@ double ScaledMeanNs(int64_t per_s, double scale) {
 
 }  // namespace
 
-absl::Status SimulatorImpl::InitNoise(const Workload& workload) {
-  const SimConfig& k = config_;
+Noise::Noise(uint64_t seed)
+    : rng_(Rng(seed).Fork(kNoiseStream)),
+      work_rng_(Rng(seed).Fork(kWorkStream)),
+      layout_rng_(Rng(seed).Fork(kLayoutStream)) {}
+
+absl::Status Noise::Init(const SimConfig& k, double work_cv) {
   const double scale = k.noise_scale;
   if (!std::isfinite(scale) || scale < 0 || scale > 100) {
     return absl::InvalidArgumentError(absl::StrCat(
         "noise_scale must be in 0..100 (0 = no noise), got ", scale));
   }
-  if (!std::isfinite(workload.work_cv) || workload.work_cv < 0 ||
-      workload.work_cv > 10) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "workload work_cv must be in 0..10, got ", workload.work_cv));
+  if (!std::isfinite(work_cv) || work_cv < 0 || work_cv > 10) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("workload work_cv must be in 0..10, got ", work_cv));
   }
   struct Check {
     const char* name;
@@ -97,7 +91,7 @@ absl::Status SimulatorImpl::InitNoise(const Workload& workload) {
     layout_sigma_ = 0;
     layout_mu_ = 0;
   }
-  const double cv = workload.work_cv * scale;
+  const double cv = work_cv * scale;
   if (cv > 0) {
     work_sigma_ = std::sqrt(std::log1p(cv * cv));
     work_mu_ = -work_sigma_ * work_sigma_ / 2;
@@ -106,118 +100,46 @@ absl::Status SimulatorImpl::InitNoise(const Workload& workload) {
     work_mu_ = 0;
   }
   jitter_ = work_sigma_ > 0 || layout_sigma_ > 0;
-  noise_period_ns_[kNoiseVmstat] = ScaledPeriod(k.vmstat_interval_ns, scale);
-  noise_period_ns_[kNoiseWatchdog] =
-      ScaledPeriod(k.watchdog_interval_ns, scale);
-  noise_period_ns_[kNoiseWriteback] =
-      ScaledPeriod(k.writeback_interval_ns, scale);
-  noise_period_ns_[kNoiseKernelTimer] =
+  period_ns_[kNoiseVmstat] = ScaledPeriod(k.vmstat_interval_ns, scale);
+  period_ns_[kNoiseWatchdog] = ScaledPeriod(k.watchdog_interval_ns, scale);
+  period_ns_[kNoiseWriteback] = ScaledPeriod(k.writeback_interval_ns, scale);
+  period_ns_[kNoiseKernelTimer] =
       ScaledPeriod(k.kernel_timer_interval_ns, scale);
-  noise_mean_ns_[kNoiseKworker] = ScaledMeanNs(k.kworker_per_s, scale);
-  noise_mean_ns_[kNoiseRcu] = ScaledMeanNs(k.rcu_per_s, scale);
-  noise_mean_ns_[kNoiseDeviceIrq] = ScaledMeanNs(k.device_irq_per_s, scale);
-  noise_cost_ns_[kNoiseVmstat] = k.vmstat_cost_ns;
-  noise_cost_ns_[kNoiseWatchdog] = k.watchdog_cost_ns;
-  noise_cost_ns_[kNoiseWriteback] = k.writeback_cost_ns;
-  noise_cost_ns_[kNoiseKernelTimer] = k.kernel_timer_cost_ns;
-  noise_cost_ns_[kNoiseKworker] = k.kworker_run_ns;
-  noise_cost_ns_[kNoiseRcu] = k.rcu_run_ns;
-  noise_cost_ns_[kNoiseDeviceIrq] = k.device_irq_ns;
+  mean_ns_[kNoiseKworker] = ScaledMeanNs(k.kworker_per_s, scale);
+  mean_ns_[kNoiseRcu] = ScaledMeanNs(k.rcu_per_s, scale);
+  mean_ns_[kNoiseDeviceIrq] = ScaledMeanNs(k.device_irq_per_s, scale);
+  cost_ns_[kNoiseVmstat] = k.vmstat_cost_ns;
+  cost_ns_[kNoiseWatchdog] = k.watchdog_cost_ns;
+  cost_ns_[kNoiseWriteback] = k.writeback_cost_ns;
+  cost_ns_[kNoiseKernelTimer] = k.kernel_timer_cost_ns;
+  cost_ns_[kNoiseKworker] = k.kworker_run_ns;
+  cost_ns_[kNoiseRcu] = k.rcu_run_ns;
+  cost_ns_[kNoiseDeviceIrq] = k.device_irq_ns;
   const double skew = static_cast<double>(k.start_skew_max_ns) * scale;
   start_skew_ns_ =
       scale > 0 && skew >= 1 ? static_cast<int64_t>(std::min(skew, 1.0e15)) : 0;
   return absl::OkStatus();
 }
 
-void SimulatorImpl::PushNoise(int64_t time_ns, int cpu, int s) {
-  QueuePush(SimTime::FromNanoseconds(time_ns), kBandIrq, kEvNoise, cpu, s);
-  if (Visible(s)) {
-    std::vector<int64_t>& timers = cpus_[cpu].timers;
-    timers.push_back(time_ns);
-    std::push_heap(timers.begin(), timers.end(), std::greater<int64_t>());
-  }
+int64_t Noise::FirstDelayNs(int s) {
+  if (Poisson(s)) return static_cast<int64_t>(rng_.Exponential(mean_ns_[s]));
+  return 1 + static_cast<int64_t>(
+                 rng_.UniformU64(static_cast<uint64_t>(period_ns_[s])));
 }
 
-void SimulatorImpl::ArmNoise() {
-  const int n = topo_.num_cpus();
-  // Periodic sources start at a random phase of their period (the kernel
-  // staggers them by boot time and CPU bring-up); Poisson ones after an
-  // exponential interval. One draw per source and CPU, in a fixed order.
-  for (int s = 0; s < kNoiseSources; ++s) {
-    const bool per_cpu = s != kNoiseWatchdog && s != kNoiseWriteback;
-    for (int cpu = 0; cpu < (per_cpu ? n : 1); ++cpu) {
-      if (Poisson(s)) {
-        if (noise_mean_ns_[s] <= 0) break;
-        PushNoise(now_ns_ + static_cast<int64_t>(
-                                noise_rng_.Exponential(noise_mean_ns_[s])),
-                  cpu, s);
-      } else {
-        const int64_t period = noise_period_ns_[s];
-        if (period <= 0) break;
-        PushNoise(now_ns_ + 1 +
-                      static_cast<int64_t>(
-                          noise_rng_.UniformU64(static_cast<uint64_t>(period))),
-                  cpu, s);
-      }
-    }
-  }
-}
-
-void SimulatorImpl::OnNoise(int cpu, int s) {
-  Cpu& c = cpus_[cpu];
-  if (Visible(s)) {
-    // Events fire in time order, so this timer is the CPU's earliest.
-    assert(!c.timers.empty() && c.timers.front() == now_ns_);
-    std::pop_heap(c.timers.begin(), c.timers.end(), std::greater<int64_t>());
-    c.timers.pop_back();
-  }
-  // The next one.
-  if (Poisson(s)) {
-    PushNoise(now_ns_ + static_cast<int64_t>(
-                            noise_rng_.Exponential(noise_mean_ns_[s])),
-              cpu, s);
-  } else {
-    // The watchdog re-arms on the next online CPU (add_timer_on).
-    const int next = s == kNoiseWatchdog ? (cpu + 1) % topo_.num_cpus() : cpu;
-    PushNoise(now_ns_ + noise_period_ns_[s], next, s);
-  }
-  // A deferrable timer due on an idle CPU does not wake it; the CPU folded
-  // its counters on entering idle (quiet_vmstat), so the run is skipped.
-  if (s == kNoiseVmstat && c.mode == CpuMode::kIdle) return;
-  RunKernelWork(cpu, noise_cost_ns_[s]);
-}
-
-void SimulatorImpl::RunKernelWork(int cpu, int64_t cost_ns) {
-  Cpu& c = cpus_[cpu];
-  ++background_events_;
-  if (c.mode == CpuMode::kBusy) return ChargeCpu(cpu, cost_ns);
-  if (c.mode != CpuMode::kIdle) {
-    // Awake without a task (a C-state exit in progress, or a wake-up on
-    // its way): the handler overlaps it (simplification: not charged).
-    return;
-  }
-  // The interrupt ends the idle period: the C-state exit, then the handler,
-  // then the CPU goes idle again (OnIdleExitDone) unless work arrived.
-  const int64_t exit_ns = PhysicalExitNs(cpu);
-  LeaveIdle(cpu, /*by_poll=*/false);
-  c.exiting = true;
-  PushIdleExit(now_ns_ + exit_ns + cost_ns, cpu);
-}
-
-float SimulatorImpl::DrawLayoutFactor() {
+float Noise::DrawLayoutFactor() {
   return static_cast<float>(layout_rng_.LogNormal(layout_mu_, layout_sigma_));
 }
 
 // The draw of the work source's factor, out of line: the phase path
-// (JitterWork, inline in simulator_impl.h) calls it only when the source is
-// on.
-double SimulatorImpl::DrawWorkFactor() {
+// (JitterWork, inline in noise.h) calls it only when the source is on.
+double Noise::DrawWorkFactor() {
   return work_rng_.LogNormal(work_mu_, work_sigma_);
 }
 
-int64_t SimulatorImpl::StartSkewNs() {
+int64_t Noise::StartSkewNs() {
   if (start_skew_ns_ <= 0) return 0;
-  return noise_rng_.UniformInt(0, start_skew_ns_ + 1);
+  return rng_.UniformInt(0, start_skew_ns_ + 1);
 }
 
 }  // namespace schedsim::sim

@@ -50,7 +50,7 @@ void SimulatorImpl::PostInitUtil(int cpu, int task) {
   if (cap > 0) {
     util = rq_util == 0
                ? cap
-               : std::min(cap, rq_util * t.weight / (CpuLoad(cpu) + 1));
+               : std::min(cap, rq_util * t.weight / (wake_.CpuLoad(cpu) + 1));
   }
   t.pelt.util_avg = static_cast<uint32_t>(util);
   // attach_entity_load_avg(): onto the runqueue at once, a utilization

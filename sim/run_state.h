@@ -87,9 +87,6 @@ class RunState : public EngineState {
                       cpus_[cpu].ns_per_cycle;
     return static_cast<int64_t>(ns + 0.5);
   }
-  const topology::CpuSet* AllowedOf(const Task& t) const {
-    return t.has_affinity ? &affinities_[specs_[t.spec].affinity] : &all_cpus_;
-  }
   // schedstats' update_stats_wait_start()/_end(): `task` starts or ends a
   // wait on a runqueue.
   void WaitStart(int task) { task_stats_[task].wait_start_ns = now_ns_; }
@@ -140,44 +137,9 @@ class RunState : public EngineState {
   std::string spec_names_;
   Policies policies_;
   Rng rng_;
-  // Run-to-run variability (noise.cc): its own streams, forked from the
-  // run's seed, so that the workload's draws are those of a run without
-  // noise.
-  Rng noise_rng_;
-  Rng work_rng_;
-  double work_sigma_ = 0;  // of the jitter factor's log; 0 = off
-  double work_mu_ = 0;
-  double layout_sigma_ = 0;  // of the layout factor's log; 0 = off
-  double layout_mu_ = 0;
-  bool jitter_ = false;  // work_sigma_ > 0 || layout_sigma_ > 0
-  Rng layout_rng_;
-  // Per task (by id), only while the layout source is on: its layout
-  // factor, and JitterWork's memo (the last cycles scaled, and the result;
-  // used only while the work source is off).
-  struct TaskLayout {
-    float factor = 1;
-    int64_t cycles_in = -1;
-    int64_t cycles_out = 0;
-  };
-  std::vector<TaskLayout> task_layout_;
-  // Per source: its period (periodic sources) or mean interval (Poisson),
-  // scaled by noise_scale; 0 = off.
-  std::array<int64_t, kNoiseSources> noise_period_ns_{};
-  std::array<double, kNoiseSources> noise_mean_ns_{};
-  std::array<int64_t, kNoiseSources> noise_cost_ns_{};
-  int64_t start_skew_ns_ = 0;
   topology::SchedDomains domains_;
-  topology::CpuSet all_cpus_;
-  std::vector<topology::CpuSet> affinities_;  // see SpecInfo::affinity
-  // By CPU, its SD_WAKE_AFFINE domains lowest first (for
-  // SelectTaskRqFair): CPU c's are affine_levels_[affine_begin_[c] ..
-  // affine_begin_[c + 1]).
-  struct AffineLevel {
-    const topology::SchedDomain* sd;
-    const uint64_t* span;  // sd->span's words
-  };
-  std::vector<AffineLevel> affine_levels_;
-  std::vector<int32_t> affine_begin_;
+  // See SpecInfo::affinity; EngineState::spec_allowed_ points into it.
+  std::vector<topology::CpuSet> affinities_;
   // By program: its first op (programs_ is never modified after Init).
   std::vector<const Op*> program_ops_;
   // By program and pc, what arming a phase end with the task at that pc
@@ -212,7 +174,6 @@ class RunState : public EngineState {
   std::vector<SharedLineStats> line_stats_;
   std::vector<LineState> llc_lines_;                // kLlcLines per LLC
   std::vector<topology::CpuSet> llc_line_readers_;  // CPUs holding a copy
-  std::vector<PackageState> packages_;
   std::vector<MetricStats> metric_stats_;
   PlacementStats placement_stats_;
   LatencyHistogram wakeup_latency_;

@@ -66,18 +66,6 @@ void SimulatorImpl::UpdateCurr(int cpu) {
   }
 }
 
-void SimulatorImpl::NoteNrRunning(int cpu, int delta) {
-  Cpu& c = cpus_[cpu];
-  bool was = c.nr_running >= 2;
-  c.nr_running += delta;
-  nr_running_[cpu] = c.nr_running;
-  bool is = c.nr_running >= 2;
-  if (was != is) {
-    llcs_[c.llc].nr_overloaded += is ? 1 : -1;
-    overloaded_[cpu >> 6] ^= uint64_t{1} << (cpu & 63);
-  }
-}
-
 void SimulatorImpl::GovernorUpdate(int cpu, uint32_t flags) {
   policies_.freq->UpdateUtil(*fdoms_[cpus_[cpu].domain].view, cpu, flags);
 }
@@ -307,7 +295,7 @@ void SimulatorImpl::Schedule(int cpu) {
     c.curr = -1;
     if (c.mode == CpuMode::kBusy) {
       UpdatePelt(cpu);
-      AccountBusyEnd(cpu);
+      freq_.AccountBusyEnd(cpu);
       c.mode = CpuMode::kAwake;
       RefreshProbe(cpu);
       PackageBusyChanged(cpu, false);
@@ -353,7 +341,7 @@ void SimulatorImpl::Schedule(int cpu) {
     UpdatePelt(cpu);
     c.mode = CpuMode::kBusy;
     RefreshProbe(cpu);
-    AccountBusyStart(cpu);
+    freq_.AccountBusyStart(cpu);
     PackageBusyChanged(cpu, true);
     SiblingChanged(cpu);
     StartTick(cpu);

@@ -62,7 +62,7 @@ void SimulatorImpl::OnTick(int cpu) {
     }
   }
   if (config_.load_balance) {
-    PeriodicBalance(cpu);
+    lb_.PeriodicBalance(cpu);
     NohzKick(cpu);
   }
   if (c.need_resched && c.mode == CpuMode::kBusy) {

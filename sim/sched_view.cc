@@ -110,9 +110,7 @@ std::unique_ptr<platform::SchedView> MakeSimSchedView(SimulatorImpl* sim) {
 // util_avg and the enqueued tasks' estimates), capped at the CPU's original
 // capacity (capacity_orig_of; 1024 on a symmetric machine).
 int64_t SimulatorImpl::cpu_util(int cpu) const {
-  int64_t util = cpus_[cpu].rq_pelt.util_avg;
-  if (util_est_) util = std::max<int64_t>(util, rq_util_est_[cpu]);
-  return std::min<int64_t>(util, topo_.capacity(cpu));
+  return CpuUtil(cpu, topo_.capacity(cpu));
 }
 
 }  // namespace schedsim::sim

@@ -2,22 +2,40 @@
 //
 // Internals of Simulator (see simulator.h). Private to sim/. SimulatorImpl's
 // state is its two bases: the kernel's shared state (engine_state.h:
-// CPUs, runqueues, tasks, sched_domain_shared) and the run around it
-// (run_state.h: the machine, the workload as kept, the events, the clock),
-// with the types of engine_events.h and freq_state.h. Its methods are the
-// engine's parts, each in its files: simulator.cc (the engine loop,
-// dispatch); simulator_init.cc, workload_checks.cc and fork.cc (building
-// the machine, the workload's checks, a task's creation); interpreter.cc
-// with interpreter_inline.h, phase.cc, channel_ops.cc and cache_lines.cc
-// (the program interpreter, the execution model, blocking ops, the
-// cache-line model); simulator_stats.cc (statistics); sched_fair.cc,
-// sched_tick.cc and pelt_attach.cc (runqueues, the switch, the tick and
-// preemption, PELT attach); wakeup.cc, sched_view.cc and
-// find_idlest_cpu.cc (try_to_wake_up, the placement path, the fork
-// balance); idle.cc and guest.cc (cpuidle, a KVM guest's halts); noise.cc
-// (background activity); freq.cc and package_power.cc (frequency, power);
-// balance.cc, load_balance.cc, newidle_balance.cc and nohz_balance.cc (load
-// balancing).
+// CPUs, runqueues, tasks, sched_domain_shared, frequency domains and
+// packages) and the run around it (run_state.h: the machine, the workload
+// as kept, the events, the clock), with the types of engine_events.h and
+// freq_state.h.
+//
+// The parts that are classes of their own are members (not pointers, so
+// that their calls are direct), each tested alone on a state built by hand:
+// - the fair class, in EngineState (fair_class.h, cfs.h, eevdf.h;
+//   //sim:fair_class_test);
+// - lb_, the load balancer (load_balancer.h; load_balancer.cc, balance.cc,
+//   load_balance.cc; //sim:load_balancer_test), which moves a task through
+//   BalanceMover (lb_mover_, below);
+// - wake_, the wake-up and fork placement (wake_placement.h;
+//   wake_placement.cc, find_idlest_cpu.cc; //sim:wake_placement_test);
+// - noise_, run-to-run variability's streams and sources (noise.h,
+//   noise.cc; //sim:noise_test);
+// - freq_, frequency and package power (frequency.h, frequency.cc;
+//   //sim:frequency_test).
+//
+// Its methods are the rest of the engine, which acts on the run (pushes
+// events, settles phases, calls the policies), each in its files:
+// simulator.cc (the engine loop, dispatch); simulator_init.cc,
+// workload_checks.cc and fork.cc (building the machine, the workload's
+// checks, a task's creation); interpreter.cc with interpreter_inline.h,
+// phase.cc, channel_ops.cc and cache_lines.cc (the program interpreter,
+// the execution model, blocking ops, the cache-line model);
+// simulator_stats.cc (statistics); sched_fair.cc, sched_tick.cc and
+// pelt_attach.cc (runqueues, the switch, the tick and preemption, PELT
+// attach); wakeup.cc and sched_view.cc (try_to_wake_up, the placement
+// policy's view); idle.cc and guest.cc (cpuidle, a KVM guest's halts);
+// noise_events.cc (the background sources' events); freq.cc and
+// package_power.cc (frequency transitions, the PMU's evaluations, the
+// governors' view); newidle_balance.cc and nohz_balance.cc (the load
+// balancer's events: the newidle walk, the NO_HZ kick and its IPIs).
 //
 // State lives in dense arrays indexed by task id, CPU id and domain id.
 
@@ -49,9 +67,12 @@
 #include "sim/event_queue.h"
 #include "sim/event_ring.h"
 #include "sim/freq_state.h"
+#include "sim/frequency.h"
 #include "sim/histogram.h"
 #include "sim/hwp_model.h"
 #include "sim/kvm_halt_poll.h"
+#include "sim/load_balancer.h"
+#include "sim/noise.h"
 #include "sim/pelt.h"
 #include "sim/power.h"
 #include "sim/program.h"
@@ -62,6 +83,7 @@
 #include "sim/simulator.h"
 #include "sim/stats.h"
 #include "sim/trace_sink.h"
+#include "sim/wake_placement.h"
 #include "sim/winner_tree.h"
 #include "sim/workload.h"
 #include "topology/cpuset.h"
@@ -158,8 +180,6 @@ class SimulatorImpl : public RunState {
   int64_t MigrationRefillNs(int task, int from, int to) const;
   void BlockCurrent(int cpu, bool voluntary);
   void ChargeCpu(int cpu, int64_t cost_ns);  // steal time from `cpu`
-  void AccountBusyEnd(int cpu);
-  void AccountBusyStart(int cpu);
   void SiblingChanged(int cpu);
 
   // sched_fair.cc; sched_tick.cc (CheckPreemptWakeup, OnTick, StartTick),
@@ -185,7 +205,6 @@ class SimulatorImpl : public RunState {
   uint32_t ComputePeltScale(int cpu, int64_t khz) const;
   // Brings the runqueue's load signal up to now (before its weight changes).
   void UpdateRqLoad(int cpu);
-  void NoteNrRunning(int cpu, int delta);
   void GovernorUpdate(int cpu, uint32_t flags);
   // Tells the governor of a utilization change if there was one
   // (Cpu::util_changed), as cfs_rq_util_change() does.
@@ -201,24 +220,16 @@ class SimulatorImpl : public RunState {
   // (remove_entity_load_avg() from task_dead_fair()).
   void DetachDeadUtil(int cpu, int task);
 
-  // wakeup.cc; find_idlest_cpu.cc (FindIdlestCpu)
+  // wakeup.cc (the decisions are wake_'s, sim/wake_placement.h)
   void TryToWakeUp(int task, int waker_cpu, bool from_task, uint32_t flags);
   int SelectTaskRqFair(int task, int prev, int this_cpu, bool from_task,
                        uint32_t wake_flags);
-  int SelectTaskRqRt(int task, int prev);
   ABSL_ATTRIBUTE_NOINLINE ABSL_ATTRIBUTE_COLD void FailPlacement(
       int cpu, int task, const topology::CpuSet& allowed);
-  int WakeAffine(const topology::SchedDomain& sd, int task, int this_cpu,
-                 int prev, bool sync, int waker_task);
-  bool WakeWide(int task, int waker_task) const;
-  void RecordWakee(int waker_task, int task);
-  int64_t CpuLoad(int cpu) const;
-  int64_t TaskLoad(int task) const;
   void OnWakeDeliver(int cpu, int task);
   // A sleep's timer, an IO completion or (`device_irq`) another device's
   // interrupt wakes `task` on `cpu`, where it slept.
   void OnTaskTimer(int cpu, int task, bool device_irq = false);
-  int FindIdlestCpu(int task, int this_cpu, uint32_t sd_flag);
   void PushPending(Cpu& c, int task);
 
   // idle.cc (and guest.cc: InitGuest, GuestHaltExitNs, NoteGuestIdleEnd)
@@ -254,10 +265,7 @@ class SimulatorImpl : public RunState {
   void NoteGuestIdleEnd(int cpu, int state, int64_t residency_ns, bool woken);
   int64_t SleepLengthNs(int cpu, int64_t* delta_tick_ns) const;
 
-  // noise.cc
-  // Validates the noise fields of config_ and the workload's work_cv and
-  // derives the scaled periods and rates.
-  absl::Status InitNoise(const Workload& workload);
+  // noise_events.cc: the background sources' events (noise_ says when)
   // Arms the first event of every source that is on (before the CPUs
   // first go idle, so that their governors see the timers).
   void ArmNoise();
@@ -268,127 +276,47 @@ class SimulatorImpl : public RunState {
   // The CPU spends `cost_ns` in kernel context: stolen from a running task,
   // or an idle CPU exits its state, runs it and goes idle again.
   void RunKernelWork(int cpu, int64_t cost_ns);
-  // The compute op's jitter factor (lognormal, mean 1) applied to cycles
-  // and stall, times the task's layout factor (task `id` is `t`).
-  // REQUIRES: jitter_. Inline: it runs at nearly every phase start when
-  // the layout source is on (the default).
-  void JitterWork(Task& t, int id) {
-    if (work_sigma_ == 0) {
-      // The layout source alone: the factor is the task's own, so given
-      // cycles always scale to the same value. Memoised per task (a task's
-      // compute ops mostly have the same cycles), which takes the
-      // multiplication and the rounding off the phase path.
-      TaskLayout& l = task_layout_[static_cast<size_t>(id)];
-      if (ABSL_PREDICT_FALSE(t.rem_cycles != l.cycles_in)) {
-        l.cycles_in = t.rem_cycles;
-        l.cycles_out = ScaleWork(t.rem_cycles, l.factor);
-      }
-      t.rem_cycles = l.cycles_out;
-      if (t.rem_stall_ns != 0) {
-        t.rem_stall_ns = ScaleWork(t.rem_stall_ns, l.factor);
-      }
-      return;
-    }
-    double f = DrawWorkFactor();
-    if (layout_sigma_ > 0) f *= task_layout_[static_cast<size_t>(id)].factor;
-    t.rem_cycles = ScaleWork(t.rem_cycles, f);
-    t.rem_stall_ns = ScaleWork(t.rem_stall_ns, f);
-  }
-  // v * f rounded to the nearest integer, 0 when not positive, at most
-  // 9e18.
-  static int64_t ScaleWork(int64_t v, double f) {
-    const double x = static_cast<double>(v) * f;
-    if (!(x > 0)) return 0;
-    if (x > 9.0e18) return int64_t{9000000000000000000};
-    // std::llround(x) for 0 < x <= 9e18 (halves away from zero), exact:
-    // the truncation is exact, and so is x - trunc(x).
-    const int64_t i = static_cast<int64_t>(x);
-    return i + (x - static_cast<double>(i) >= 0.5);
-  }
-  double DrawWorkFactor();  // work_rng_'s lognormal draw (noise.cc)
-  // The layout factor of a new task (1 when the source is off).
-  float DrawLayoutFactor();
-  // The start skew of a new initial task: uniform 0..start_skew_ns_.
-  int64_t StartSkewNs();
 
-  // freq.cc; package_power.cc (OnPmu, PackageBusyChanged, AccountEnergy,
-  // AccountBusyStart, AccountBusyEnd)
+  // freq.cc; package_power.cc (OnPmu, PackageBusyChanged); the decisions
+  // and the accounting are freq_'s (sim/frequency.h)
   void InitFrequency();
   void SetDomainKhz(int domain, int64_t khz);
-  int64_t EffectiveKhz(const FreqDomainState& d, int64_t requested) const;
   void OnFreqDone(int domain);
   void OnPmu(int package);
   void PackageBusyChanged(int cpu, bool busy);
-  void AccountEnergy(int cpu);
 
-  // balance.cc, newidle_balance.cc, load_balance.cc, nohz_balance.cc
-  // Newidle balancing without SimConfig::newidle_load_balance: the lowest
-  // level that yields a task pulls one, at no cost.
-  void NewidleBalance(int cpu);
+  // newidle_balance.cc, nohz_balance.cc: the load balancer's events (its
+  // decisions and balances are lb_'s, sim/load_balancer.h).
   // SimConfig::newidle_load_balance: newidle_balance()'s walk over the
   // levels as events, each level's pull at the end of its scan. Start it
   // (false: nothing to do, the caller enters idle), or go on from
-  // `level` (newidle_walk_cost_ns_ holds the cost so far).
+  // `level`.
   bool StartNewidleWalk(int cpu);
   bool NewidleWalkFrom(int cpu, int level);
   void OnNewidleStep(int cpu, int level);
-  // load_balance(CPU_NEWLY_IDLE) at `level` of `cpu`'s domains: whether a
-  // task moved to `cpu`.
-  bool NewidlePull(int cpu, int level);
-  // update_newidle_cost() (kernel/sched/fair.c, Linux 5.19): raise the
-  // level's max cost, or decay it by 253/256 when a second has passed
-  // since the last raise or decay.
-  void UpdateNewidleCost(NewidleCost& level, int64_t cost_ns);
-  void PeriodicBalance(int cpu);
-  // should_we_balance(): only the first idle CPU of the local group, else
-  // its first CPU, balances the domain periodically.
-  bool ShouldWeBalance(int cpu, const topology::SchedDomain& sd) const;
+  // An overloaded CPU's tick kicks an idle CPU (nohz_balancer_kick()).
   void NohzKick(int cpu);
   // SimConfig::nohz_idle_balance: _nohz_idle_balance() on `ilb`, for every
   // idle CPU whose balance is due; then nohz.next_balance.
   void OnNohzBalance(int ilb);
-  // When `cpu`'s rebalance_domains() is next due (rq->next_balance).
-  int64_t NextBalanceNs(int cpu) const;
-  // get_sd_balance_interval(): `cpu`'s interval at `level`, busy_factor
-  // times longer on a busy CPU, clamped to [1 jiffy,
-  // max_load_balance_interval].
-  int64_t BalanceIntervalNs(int cpu, size_t level, bool busy) const;
-  // task_hot() for a balance towards `dst_cpu`: ran within
-  // sched_migration_cost, or (SimConfig::cfs_buddies) a buddy of its
-  // runqueue while `dst_cpu` runs tasks (CACHE_HOT_BUDDY).
-  bool TaskHot(int task, int dst_cpu) const;
-  // Whether a balance of `sd` may take a cache-hot task: after more than
-  // cache_nice_tries failed balances, and at an SMT level always when
-  // SimConfig::smt_ignores_cache_hot is on.
-  bool IgnoreHot(const topology::SchedDomain& sd,
-                 uint32_t nr_balance_failed) const;
-  bool CanMigrate(int task, int dst_cpu, bool ignore_hot) const;
-  void MigrateQueued(int task, int src, int dst);
-  int FindBusiestCpu(const topology::CpuSet& span, int this_cpu,
-                     int min_nr) const;
-  // The busiest CPU (nr_running >= 2) of distinct domain `domain_id`,
-  // visiting only its LLCs that have an overloaded CPU.
-  int FindOverloadedCpu(int domain_id, int this_cpu) const;
-  void UpdateIdleCpuScan(int cpu, const topology::SchedDomain& sd);
-  // load_balance() at level `level` of `cpu`'s domain stack, for a CPU that
-  // is idle (`idle`) or busy at its tick: find_busiest_group(),
-  // find_busiest_queue() and detach_tasks() (balance.cc). `newidle`: the
-  // CPU_NEWLY_IDLE balance of a CPU still in schedule(), whose rq->curr is
-  // the task that just left, so idle_cpu() does not count it. Returns the
-  // tasks moved, or -1 when the domain is balanced.
-  int LoadBalance(int cpu, size_t level, bool idle, bool newidle = false);
-  // The count-based periodic balance at `level` (balance_by_load false):
-  // pulls one task when another group has more runnable tasks than CPUs
-  // and the local group has room. 1: pulled a task; 0: an imbalance, but only
-  // cache-hot tasks to move; -1: balanced, or every candidate pinned.
-  int CountBalance(int cpu, size_t level);
-  // Pulls the first queued task of `src` that may move to `dst`: 1 when
-  // one moved, 0 when only cache-hot ones could have, -1 when none may.
-  int PullOne(int src, int dst, bool ignore_hot);
-  // cfs_rq->avg.load_avg of `cpu`, decayed (or accrued) up to now.
-  int64_t CpuLoadAvg(int cpu) const;
-  // sd->imb_numa_nr of `cpu`'s domain at `level` (build_sched_domains()).
-  int ImbNumaNr(int cpu, size_t level) const;
+
+  // The parts, members (not pointers) so that their calls are direct.
+  // The load balancer moves a task through the engine's dequeue and
+  // enqueue (newidle_balance.cc).
+  class BalanceMoverImpl final : public BalanceMover {
+   public:
+    explicit BalanceMoverImpl(SimulatorImpl* sim) : sim_(sim) {}
+    void MigrateQueued(int task, int src, int dst) override;
+
+   private:
+    SimulatorImpl* sim_;
+  };
+  BalanceMoverImpl lb_mover_{this};
+  LoadBalancer lb_{*this, topo_, domains_, config_, now_ns_, lb_mover_};
+  WakePlacement wake_{*this, topo_, domains_, config_, now_ns_};
+  // Run-to-run variability: its streams, the jitter, the sources.
+  Noise noise_;
+  Frequency freq_{*this, topo_, config_, now_ns_, stats_start_ns_};
 };
 
 }  // namespace schedsim::sim

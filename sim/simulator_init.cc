@@ -36,11 +36,6 @@ constexpr int32_t kNiceWeights[40] = {
     1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
     110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
 
-// The streams of the run-to-run variability (noise.cc), forked from the
-// run's seed: the background activity and start skew, the work jitter.
-constexpr uint64_t kNoiseStream = 0x6e6f697365;     // "noise"
-constexpr uint64_t kWorkStream = 0x776f726b;        // "work"
-constexpr uint64_t kLayoutStream = 0x6c61796f7574;  // "layout"
 // Longer than any balance interval (an hour).
 constexpr int64_t kLongAgoNs = int64_t{3600} * 1000000000;
 
@@ -49,7 +44,7 @@ constexpr int64_t kLongAgoNs = int64_t{3600} * 1000000000;
 SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
                              const SimConfig& config, const Policies& policies,
                              uint64_t seed)
-    : RunState(topology, config, policies, seed) {}
+    : RunState(topology, config, policies, seed), noise_(seed) {}
 
 RunState::RunState(const topology::Topology& topology, const SimConfig& config,
                    const Policies& policies, uint64_t seed)
@@ -59,10 +54,7 @@ RunState::RunState(const topology::Topology& topology, const SimConfig& config,
       topo_(booted_ ? *booted_ : topology),
       config_(config),
       policies_(policies),
-      rng_(seed),
-      noise_rng_(Rng(seed).Fork(kNoiseStream)),
-      work_rng_(Rng(seed).Fork(kWorkStream)),
-      layout_rng_(Rng(seed).Fork(kLayoutStream)) {}
+      rng_(seed) {}
 
 absl::Status SimulatorImpl::Init(const Workload& workload) {
   const int n = topo_.num_cpus();
@@ -76,7 +68,9 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
         absl::StrCat("hz must be in 1..10000, got ", config_.hz));
   }
   tick_ns_ = 1000000000 / config_.hz;
-  if (absl::Status s = InitNoise(workload); !s.ok()) return s;
+  if (absl::Status s = noise_.Init(config_, workload.work_cv); !s.ok()) {
+    return s;
+  }
   // Tunables scale by 1 + ilog2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG).
   int factor = 1;
   for (int c = std::min(n, 8); c > 1; c >>= 1) ++factor;
@@ -134,6 +128,14 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     affinities_.push_back(*std::move(set));
   }
   spec_names_.shrink_to_fit();
+  // p->cpus_ptr by spec (affinities_ is complete: no pointer moves).
+  spec_allowed_.resize(specs_.size());
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    spec_allowed_[i] =
+        specs_[i].affinity < 0
+            ? &all_cpus_
+            : &affinities_[static_cast<size_t>(specs_[i].affinity)];
+  }
 
   programs_ = workload.programs;
   program_ops_.clear();
@@ -219,15 +221,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   phase_ns_memo_.assign(n, PhaseNsMemo());
   overloaded_.assign((n + 63) / 64, 0);
   avg_scan_cost_ns_.assign(n, 0);
-  newidle_costs_.clear();
-  newidle_walk_cost_ns_.clear();
-  if (config_.newidle_load_balance) {
-    newidle_costs_.resize(n);
-    newidle_walk_cost_ns_.assign(n, 0);
-    for (int cpu = 0; cpu < n; ++cpu) {
-      newidle_costs_[cpu].resize(domains_.depth(cpu));
-    }
-  }
+  lb_.Init(tick_ns_);
   sched_idle_bit_ = config_.sched_idle_fallback ? kProbeSchedIdle : 0;
   // sched_cluster_active: enabled by build_sched_domains() when a CPU has
   // an SD_CLUSTER domain (kernel/sched/topology.c, v6.7).
@@ -278,17 +272,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     llcs_[l].nr_idle_scan = topo_.llcs()[l].Count();
   }
 
-  affine_levels_.clear();
-  affine_begin_.assign(1, 0);
-  for (int cpu = 0; cpu < n; ++cpu) {
-    for (int d = 0; d < domains_.depth(cpu); ++d) {
-      const topology::SchedDomain& sd = domains_.domain(cpu, d);
-      if (sd.has(topology::kSdWakeAffine)) {
-        affine_levels_.push_back({&sd, sd.span.words().data()});
-      }
-    }
-    affine_begin_.push_back(static_cast<int32_t>(affine_levels_.size()));
-  }
+  wake_.Init();
 
   domain_llcs_.resize(domains_.domains().size());
   for (size_t d = 0; d < domains_.domains().size(); ++d) {
@@ -366,7 +350,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   task_load_.reserve(total);
   if (util_est_) task_util_est_.reserve(total);
   task_lock_.reserve(total);
-  if (layout_sigma_ > 0) task_layout_.reserve(total);
+  noise_.ReserveTasks(total);
   for (size_t i = 0; i < workload.tasks.size(); ++i) {
     for (int k = 0; k < workload.tasks[i].count; ++k) {
       int id = CreateTask(static_cast<int>(i), 0);
@@ -374,14 +358,14 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       int cpu = workload.tasks[i].start_cpu;
       if (cpu < 0) {
         cpu = t.policy == SchedPolicy::kFifo
-                  ? SelectTaskRqRt(id, 0)
-                  : FindIdlestCpu(id, 0, topology::kSdBalanceFork);
+                  ? wake_.SelectTaskRqRt(id, 0)
+                  : wake_.FindIdlestCpu(id, 0, topology::kSdBalanceFork);
       }
       t.cpu = cpu;
       PostInitUtil(cpu, id);
       t.state = TaskState::kWaking;
       // Start-time skew: the task arrives a little later (0 without noise).
-      const int64_t start_ns = now_ns_ + StartSkewNs();
+      const int64_t start_ns = now_ns_ + noise_.StartSkewNs();
       t.wake_start_ns = start_ns;
       ++cpus_[cpu].ttwu_pending;
       RefreshProbe(cpu);

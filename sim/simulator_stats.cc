@@ -44,10 +44,10 @@ void SimulatorImpl::ResetStats() {
   }
   for (Cpu& c : cpus_) {
     if (c.mode == CpuMode::kBusy) {
-      AccountBusyEnd(static_cast<int>(&c - cpus_.data()));
-      AccountBusyStart(static_cast<int>(&c - cpus_.data()));
+      freq_.AccountBusyEnd(static_cast<int>(&c - cpus_.data()));
+      freq_.AccountBusyStart(static_cast<int>(&c - cpus_.data()));
     }
-    AccountEnergy(static_cast<int>(&c - cpus_.data()));
+    freq_.AccountEnergy(static_cast<int>(&c - cpus_.data()));
     size_t nstates = c.stats.states.size();
     c.stats = CpuStats();
     c.stats.states.resize(nstates);
@@ -100,10 +100,10 @@ SimStats SimulatorImpl::Stats() const {
   for (size_t i = 0; i < cpus_.size(); ++i) {
     int cpu = static_cast<int>(i);
     if (cpus_[i].mode == CpuMode::kBusy) {
-      self.AccountBusyEnd(cpu);
-      self.AccountBusyStart(cpu);
+      self.freq_.AccountBusyEnd(cpu);
+      self.freq_.AccountBusyStart(cpu);
     }
-    self.AccountEnergy(cpu);
+    self.freq_.AccountEnergy(cpu);
     CpuStats cs = cpus_[i].stats;
     if (cpus_[i].mode == CpuMode::kIdle && cpus_[i].idle_state >= 0) {
       int64_t open =

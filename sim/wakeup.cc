@@ -1,15 +1,11 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The wake-up path: try_to_wake_up, select_task_rq_fair with record_wakee,
-// wake_wide and wake_affine (kernel/sched/fair.c, Linux 6.1), the placement
-// policy's select_idle_sibling through SchedView (sched_view.cc), wake-list
-// and IPI delivery (kernel/sched/core.c ttwu_queue_cond() and
-// send_call_function_single_ipi()). The fork path's find_idlest_cpu() is
-// find_idlest_cpu.cc; wake-up preemption, sched_tick.cc.
-//
-// Simplifications: cpu_load() and task_h_load() are estimated from PELT
-// utilization and weights (schedsim keeps no separate load_avg signal);
-// record_wakee runs only for wake-ups by a task, not from interrupts.
+// The wake-up path: try_to_wake_up, select_task_rq_fair (its decisions,
+// record_wakee, wake_wide and wake_affine, are wake_, sim/wake_placement.h;
+// kernel/sched/fair.c, Linux 6.1), the placement policy's
+// select_idle_sibling through SchedView (sched_view.cc), wake-list and IPI
+// delivery (kernel/sched/core.c ttwu_queue_cond() and
+// send_call_function_single_ipi()). Wake-up preemption is sched_tick.cc.
 
 #include <algorithm>
 #include <cstdlib>
@@ -21,90 +17,6 @@
 #include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
-
-int64_t SimulatorImpl::CpuLoad(int cpu) const {
-  const Cpu& c = cpus_[cpu];
-  if (c.nr_fair == 0) return c.rq_pelt.util_avg;  // blocked load decaying
-  int64_t avg_weight = c.load_weight / c.nr_fair;
-  return c.rq_pelt.util_avg * avg_weight / 1024 +
-         int64_t{std::max(c.nr_fair - 1, 0)} * avg_weight;
-}
-
-int64_t SimulatorImpl::TaskLoad(int task) const {
-  const Task& t = tasks_[task];
-  return int64_t{t.pelt.util_avg} * t.weight / 1024;
-}
-
-void SimulatorImpl::RecordWakee(int waker_task, int task) {
-  Task& w = tasks_[waker_task];
-  if (now_ns_ > w.wakee_flip_decay_ns + 1000000000) {
-    w.wakee_flips >>= 1;
-    w.wakee_flip_decay_ns = now_ns_;
-  }
-  if (w.last_wakee != task) {
-    w.last_wakee = task;
-    ++w.wakee_flips;
-  }
-}
-
-bool SimulatorImpl::WakeWide(int task, int waker_task) const {
-  if (waker_task < 0) return false;
-  uint32_t master = tasks_[waker_task].wakee_flips;
-  uint32_t slave = tasks_[task].wakee_flips;
-  if (master < slave) std::swap(master, slave);
-  uint32_t factor = static_cast<uint32_t>(
-      domains_.llc_size(cpus_.empty() ? 0 : tasks_[waker_task].cpu));
-  return slave >= factor && master >= slave * factor;
-}
-
-int SimulatorImpl::WakeAffine(const topology::SchedDomain& sd, int task,
-                              int this_cpu, int prev, bool sync,
-                              int waker_task) {
-  // wake_affine_idle().
-  int target = -1;
-  if (available_idle(this_cpu) && domains_.SharesCache(this_cpu, prev)) {
-    target = available_idle(prev) ? prev : this_cpu;
-  } else if (sync && cpus_[this_cpu].nr_running == 1) {
-    target = this_cpu;
-  } else if (available_idle(prev)) {
-    target = prev;
-  }
-  // wake_affine_weight().
-  if (target < 0) {
-    int64_t this_eff = CpuLoad(this_cpu);
-    bool decided = false;
-    if (sync && waker_task >= 0) {
-      int64_t cur = TaskLoad(waker_task);
-      if (cur > this_eff) {
-        target = this_cpu;
-        decided = true;
-      } else {
-        this_eff -= cur;
-      }
-    }
-    if (!decided) {
-      int64_t task_load = TaskLoad(task);
-      this_eff += task_load;
-      // Each side weighed by the other CPU's capacity (capacity_of(); the
-      // original capacity here: no RT or IRQ pressure is subtracted), so
-      // that a LITTLE CPU's load counts for more (kernel/sched/fair.c
-      // wake_affine_weight, v6.1). On a symmetric machine both factors are
-      // 1024 and the outcome is that of the loads alone.
-      this_eff *= 100 * int64_t{topo_.capacity(prev)};
-      int64_t prev_eff = std::max<int64_t>(CpuLoad(prev) - task_load, 0) *
-                         (100 + (sd.imbalance_pct - 100) / 2) *
-                         int64_t{topo_.capacity(this_cpu)};
-      if (sync) prev_eff += 1;
-      if (this_eff < prev_eff) target = this_cpu;
-    }
-  }
-  if (target == this_cpu) {
-    ++placement_stats_.affine_this;
-    return this_cpu;
-  }
-  ++placement_stats_.affine_prev;
-  return prev;
-}
 
 // Out of line: the message's temporaries (allowed.ToList()'s string) would
 // otherwise give SelectTaskRqFair, on every wake-up, a stack canary.
@@ -120,24 +32,19 @@ int SimulatorImpl::SelectTaskRqFair(int task, int prev, int this_cpu,
   Task& p = tasks_[task];
   const topology::CpuSet* allowed = AllowedOf(p);
   int waker_task = from_task ? cpus_[this_cpu].curr : -1;
-  if (waker_task >= 0) RecordWakee(waker_task, task);
+  if (waker_task >= 0) wake_.RecordWakee(waker_task, task);
   bool sync = (wake_flags & platform::kWfSync) != 0;
-  bool wide = WakeWide(task, waker_task);
+  bool wide = wake_.WakeWide(task, waker_task);
   if (wide) ++placement_stats_.wake_wide;
   bool want_affine = !wide && allowed->Test(this_cpu);
   int new_cpu = prev;
   // The lowest SD_WAKE_AFFINE domain spanning prev (no default level has
   // SD_BALANCE_WAKE, so without want_affine there is nothing to find).
-  if (want_affine) {
-    for (int i = affine_begin_[this_cpu]; i < affine_begin_[this_cpu + 1];
-         ++i) {
-      const AffineLevel& l = affine_levels_[i];
-      if ((l.span[prev >> 6] >> (prev & 63)) & 1) {
-        if (this_cpu != prev) {
-          new_cpu = WakeAffine(*l.sd, task, this_cpu, prev, sync, waker_task);
-        }
-        break;
-      }
+  if (want_affine && this_cpu != prev) {
+    if (const topology::SchedDomain* sd = wake_.AffineDomain(this_cpu, prev)) {
+      new_cpu = wake_.WakeAffine(*sd, task, this_cpu, prev, sync, waker_task);
+      ++(new_cpu == this_cpu ? placement_stats_.affine_this
+                             : placement_stats_.affine_prev);
     }
   }
 
@@ -171,29 +78,6 @@ int SimulatorImpl::SelectTaskRqFair(int task, int prev, int this_cpu,
   return cpu;
 }
 
-int SimulatorImpl::SelectTaskRqRt(int task, int prev) {
-  // select_task_rq_rt, simplified: stay on prev unless it runs an RT task
-  // of equal or higher priority; then the first allowed CPU that is idle,
-  // else one running a fair task.
-  const Task& p = tasks_[task];
-  const topology::CpuSet* allowed = AllowedOf(p);
-  auto lower = [&](int cpu) {
-    const Cpu& c = cpus_[cpu];
-    return c.curr < 0 || tasks_[c.curr].policy != SchedPolicy::kFifo ||
-           tasks_[c.curr].rt_priority < p.rt_priority;
-  };
-  if (allowed->Test(prev) && lower(prev) && cpus_[prev].rt_rq.empty()) {
-    return prev;
-  }
-  int fallback = -1;
-  for (int cpu = allowed->First(); cpu >= 0; cpu = allowed->Next(cpu)) {
-    if (available_idle(cpu)) return cpu;
-    if (fallback < 0 && lower(cpu) && cpus_[cpu].rt_rq.empty()) fallback = cpu;
-  }
-  if (fallback >= 0) return fallback;
-  return allowed->Test(prev) ? prev : allowed->First();
-}
-
 void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
                                 uint32_t flags) {
   Task& p = tasks_[task];
@@ -217,7 +101,7 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   const bool delayed = ABSL_PREDICT_FALSE(eevdf_on_) && eevdf_.Delayed(task);
   int target = delayed ? p.cpu
                : p.policy == SchedPolicy::kFifo
-                   ? SelectTaskRqRt(task, p.cpu)
+                   ? wake_.SelectTaskRqRt(task, p.cpu)
                    : SelectTaskRqFair(task, p.cpu, waker_cpu, from_task,
                                       flags & platform::kWfSync);
   // try_to_wake_up's shared lines (kernel/sched/core.c, v6.1): the
