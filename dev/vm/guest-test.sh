@@ -103,14 +103,16 @@ fi
 # --- 2. Placement from the guest's trace ---------------------------------
 # A spinner fills CPU 5; core 6-7 is idle (the shell and the agent keep to
 # socket 0). A sleeper (a timer wake-up every 20 ms) starts pinned to CPU
-# 4 while CPU 4 is idle, is allowed 4-7 (asleep, so nothing is moved), and
-# then a second spinner takes CPU 4, so its previous CPU is busy:
-# sis_util's select_idle_core moves it to the idle core (6 or 7) and keeps
-# it there; the `prev` policy, which does not scan, keeps it on its busy
-# previous CPU (4, or 5 where an earlier wake-up left it). Read back 0.2 s
-# after CPU 4 turned busy: the agent's decision for the sleeper's next
-# wake-up (--decision-log), and the CPU the guest's sched_switch trace
-# then shows it running on.
+# 4, a second spinner takes CPU 4, and 0.2 s later the sleeper is allowed
+# 4-7: its previous CPU is the busy CPU 4 at its next wake-up (allowed 4-7
+# any earlier, a `prev` placement could leave it on another CPU of the
+# four, as the waker's, and the contrast below would not hold; seen once
+# on 2026-12-07 with prev_cpu 6). sis_util's select_idle_core moves it to
+# the idle core (6 or 7) and keeps it there; the `prev` policy, which does
+# not scan, keeps it on its busy previous CPU 4. Read back from the moment
+# it is allowed 4-7: the agent's decision for the sleeper's next wake-up
+# (--decision-log), and the CPU the guest's sched_switch trace then shows
+# it running on.
 spinners=""
 for c in 5; do
   taskset -c $c sh -c 'while :; do :; done' &
@@ -122,12 +124,11 @@ placed_cpu() {  # DECISION-LOG -> "decided ran prev_cpu"
   taskset -c 4 scx_load --sleeper 400 20000 &
   sl=$!
   sleep 1
-  taskset -p -c 4-7 $sl >/dev/null
-  sleep 0.5
   echo 1 >$T/tracing_on
   taskset -c 4 sh -c 'while :; do :; done' &
   sp=$!
   sleep 0.2
+  taskset -p -c 4-7 $sl >/dev/null
   echo "scx-busy" >$T/trace_marker
   sleep 1
   echo 0 >$T/tracing_on
