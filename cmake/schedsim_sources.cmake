@@ -59,10 +59,10 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/freq.cc
   sim/freq_invariance.cc
   sim/frequency.cc
-  sim/guest.cc
   sim/histogram.cc
   sim/hwp_model.cc
   sim/idle.cc
+  sim/idle_path.cc
   sim/interpreter.cc
   sim/kernels.cc
   sim/load_balance.cc

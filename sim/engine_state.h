@@ -66,9 +66,9 @@ class EngineState {
   // Call after changing `cpu`'s mode, nr_running, ttwu_pending or
   // nr_sched_idle.
   void RefreshProbe(int cpu) { probe_[cpu] = ProbeBits(cpus_[cpu]); }
-  // --- The platform views' interface (sched_view.cc, idle.cc, freq.cc):
-  // the state read-only, the writes a placement hook makes, and the
-  // probes a wake-up's scan is billed for.
+  // --- The platform views' interface (sched_view.cc, idle_path.cc,
+  // freq.cc): the state read-only, the writes a placement hook makes, and
+  // the probes a wake-up's scan is billed for.
   const Cpu& cpu_state(int cpu) const { return cpus_[cpu]; }
   const FreqDomainState& domain_state(int domain) const {
     return fdoms_[domain];
@@ -112,6 +112,7 @@ class EngineState {
   friend class LoadBalancer;
   friend class WakePlacement;
   friend class Frequency;
+  friend class IdlePath;
 
   // p->cpus_ptr of task `t`.
   const topology::CpuSet* AllowedOf(const Task& t) const {

@@ -128,7 +128,7 @@ void SimulatorImpl::InitFrequency() {
   policies_.placement->Attach(topo_, domains_);
   idle_devices_.reserve(cpus_.size());
   for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
-    idle_devices_.push_back(MakeSimIdleDevice(this, static_cast<int>(cpu)));
+    idle_devices_.push_back(idle_.MakeDevice(static_cast<int>(cpu)));
     policies_.idle->Enable(*idle_devices_.back());
   }
   for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {

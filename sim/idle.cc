@@ -1,92 +1,18 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// cpuidle: entering and leaving idle states through the idle governor,
-// POLL with its time limit, the tick while idle (NO_HZ), the physical exit
-// cost of C-states (core states need every SMT sibling idle), and the
-// per-state counters that drivers/cpuidle/cpuidle.c cpuidle_enter_state()
-// keeps (usage, time, above, below; Linux 6.1).
-
-#include <algorithm>
-#include <functional>
-#include <limits>
+// cpuidle's event-driven side (kernel/sched/idle.c do_idle() and
+// cpuidle_idle_call(), Linux 6.1): the newidle balance before idle, the
+// idle-entry work, the governor's choice through the device, POLL with its
+// time limit, the tick while idle (NO_HZ), the end of a C-state's exit with
+// the wake-ups it held. The decisions and the accounting (the sleep length,
+// the physical exit, cpuidle_enter_state()'s counters, a guest's halts)
+// are idle_'s (sim/idle_path.h).
 
 #include "absl/strings/str_cat.h"
 #include "platform/core/answer_checks.h"
 #include "sim/simulator_impl.h"
 
 namespace schedsim::sim {
-
-namespace {
-
-// Beyond the last timer on a CPU, other kernel timers bound the sleep
-// (assumed 1 s).
-constexpr int64_t kNoTimerSleepNs = 1000000000;
-
-class SimIdleDevice final : public platform::IdleDevice {
- public:
-  SimIdleDevice(SimulatorImpl* sim, int cpu) : sim_(sim), cpu_(cpu) {}
-
-  int cpu() const override { return cpu_; }
-  int state_count() const override {
-    return static_cast<int>(sim_->topo().cstates().size());
-  }
-  const topology::CState& state(int index) const override {
-    return sim_->topo().cstates()[index];
-  }
-  const platform::IdleStateStats& stats(int index) const override {
-    return sim_->cpu_state(cpu_).stats.states[index];
-  }
-  int64_t now_ns() const override { return sim_->now_ns(); }
-  int64_t sleep_length_ns(int64_t* delta_tick_ns) const override {
-    const Cpu& c = sim_->cpu_state(cpu_);
-    int64_t now = sim_->now_ns();
-    int64_t tick = sim_->tick_ns();
-    if (delta_tick_ns != nullptr)
-      *delta_tick_ns = (now / tick + 1) * tick - now;
-    if (c.timers.empty()) return kNoTimerSleepNs;
-    return std::max<int64_t>(c.timers.front() - now, 0);
-  }
-  // cpuidle_governor_latency_req() (drivers/cpuidle/governor.c, v6.1):
-  // the smaller of the CPU's resume latency request and the global
-  // cpu_dma_latency.
-  int64_t latency_limit_ns() const override {
-    int64_t limit = std::numeric_limits<int64_t>::max();
-    const int64_t global = sim_->config().pm_qos_latency_ns;
-    if (global >= 0) limit = global;
-    const int64_t own = sim_->topo().pm_qos_resume_latency_ns(cpu_);
-    if (own >= 0) limit = std::min(limit, own);
-    return limit;
-  }
-  int64_t last_residency_ns() const override {
-    return sim_->cpu_state(cpu_).last_residency_ns;
-  }
-  bool poll_time_limit() const override {
-    return sim_->cpu_state(cpu_).poll_limit_hit;
-  }
-  int nr_iowait() const override { return sim_->cpu_state(cpu_).nr_iowait; }
-  bool tick_stopped() const override {
-    return !sim_->cpu_state(cpu_).tick_running;
-  }
-  // sched_cpu_util(): effective_cpu_util() of the CFS utilization; nothing
-  // of RT, deadline or IRQ is left on a CPU going idle.
-  int64_t cpu_util() const override { return sim_->cpu_util(cpu_); }
-  int64_t cpu_capacity() const override { return sim_->topo().capacity(cpu_); }
-  int64_t tick_period_ns() const override { return sim_->tick_ns(); }
-  void set_poll_limit_ns(int64_t ns) override {
-    sim_->set_gov_poll_limit_ns(cpu_, std::max<int64_t>(ns, 0));
-  }
-
- private:
-  SimulatorImpl* sim_;
-  int cpu_;
-};
-
-}  // namespace
-
-std::unique_ptr<platform::IdleDevice> MakeSimIdleDevice(SimulatorImpl* sim,
-                                                        int cpu) {
-  return std::make_unique<SimIdleDevice>(sim, cpu);
-}
 
 // The CPU has nothing to run: newidle balance, update_idle_core, then an
 // idle state.
@@ -146,21 +72,11 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
                    n - 1);
   }
   freq_.AccountEnergy(cpu);
-  c.mode = CpuMode::kIdle;
-  RefreshProbe(cpu);
-  ++llcs_[c.llc].nr_idle;
-  c.idle_state = s;
-  c.idle_enter_ns = now_ns_ + entry_work_ns;
-  c.poll_limit_hit = false;
-  c.polling = s >= 0 && topo_.cstates()[s].polling();
-  if (s >= 0) ++c.stats.states[s].usage;
+  idle_.Enter(cpu, s, entry_work_ns);
   if (c.polling && config_.poll_time_limit) {
-    // cpuidle_poll_time(): the governor's dev->poll_limit_ns when it set
-    // one (haltpoll's window), else the core's limit.
-    const int64_t limit_ns =
-        gov_poll_limit_ns_[cpu] > 0 ? gov_poll_limit_ns_[cpu] : poll_limit_ns_;
-    c.idle_timer = QueuePush(SimTime::FromNanoseconds(now_ns_ + limit_ns),
-                             kBandTimer, kEvPollTimeout, cpu, -1);
+    c.idle_timer =
+        QueuePush(SimTime::FromNanoseconds(now_ns_ + idle_.PollLimitNs(cpu)),
+                  kBandTimer, kEvPollTimeout, cpu, -1);
   }
   if (stop_tick) {
     if (c.tick_running) {
@@ -174,97 +90,18 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
   return;
 }
 
-int64_t SimulatorImpl::PhysicalExitNs(int cpu) const {
-  const Cpu& c = cpus_[cpu];
-  if (c.mode != CpuMode::kIdle || c.idle_state < 0) return 0;
-  const std::vector<topology::CState>& states = topo_.cstates();
-  if (guest_ != nullptr && !states[c.idle_state].polling()) {
-    return GuestHaltExitNs(cpu);
-  }
-  int s = c.idle_state;
-  // A core C-state is reached only when every SMT sibling is in a core
-  // state too, a cluster state (an Arm cluster power-down, PSCI
-  // platform-coordinated) only when every CPU of the cluster (the LLC) is
-  // in a cluster state; otherwise the CPU sits in the deepest state below.
-  for (const uint32_t flag :
-       {topology::CState::kClusterState, topology::CState::kCoreState}) {
-    if (!(states[s].flags & flag)) continue;
-    const topology::CpuSet& group = flag == topology::CState::kCoreState
-                                        ? topo_.smt_siblings(cpu)
-                                        : topo_.llc_span(cpu);
-    bool all = true;
-    for (int sib = group.First(); sib >= 0; sib = group.Next(sib)) {
-      if (sib == cpu) continue;
-      const Cpu& sc = cpus_[sib];
-      if (sc.mode != CpuMode::kIdle || sc.idle_state < 0 ||
-          !(states[sc.idle_state].flags & flag)) {
-        all = false;
-        break;
-      }
-    }
-    if (!all) {
-      while (s > 0 && (states[s].flags & flag)) --s;
-    }
-  }
-  int64_t exit = states[s].physical_exit_ns;
-  // Woken during the entry: finish entering first (the entry of the state
-  // the thread really reached).
-  int64_t entry_left = c.idle_enter_ns + states[s].physical_entry_ns - now_ns_;
-  return exit + std::max<int64_t>(entry_left, 0);
-}
-
 void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
   Cpu& c = cpus_[cpu];
   if (c.mode != CpuMode::kIdle) return;
   freq_.AccountEnergy(cpu);
-  const int s = c.idle_state;
-  int64_t residency = std::max<int64_t>(now_ns_ - c.idle_enter_ns, 0);
-  int64_t counted = std::max<int64_t>(
-      now_ns_ - std::max(c.idle_enter_ns, stats_start_ns_), 0);
-  c.stats.idle_ns += counted;
-  if (s >= 0) {
-    const std::vector<topology::CState>& states = topo_.cstates();
-    platform::IdleStateStats& st = c.stats.states[s];
-    st.time_ns += counted;
-    if (residency < states[s].target_residency_ns) {
-      ++st.above;
-    } else {
-      for (size_t d = s + 1; d < states.size(); ++d) {
-        if (states[d].disabled) continue;
-        if (residency >= states[d].target_residency_ns) ++st.below;
-        break;
-      }
-    }
-  }
-  if (guest_ != nullptr && s >= 0) NoteGuestIdleEnd(cpu, s, residency, by_poll);
-  c.last_residency_ns = residency;
-  c.last_state = s;
-  c.mode = CpuMode::kAwake;
-  RefreshProbe(cpu);
-  --llcs_[c.llc].nr_idle;
-  c.idle_state = -1;
-  c.polling = false;
+  const int s = idle_.Leave(cpu, by_poll);
   QueueCancel(c.idle_timer);
   c.idle_timer = EventHandle();
-  NoteIdleEnd(c);
+  idle_.NoteIdleEnd(cpu);
   if (s >= 0 && topo_.idle_halt_state() < 0) {
     policies_.idle->Reflect(*idle_devices_[cpu], s);
   }
   if (sink_) sink_->OnIdle(now_ns_, cpu, -1);
-}
-
-void SimulatorImpl::NoteIdleEnd(Cpu& c) {
-  // SIS_PROP's avg_idle (ttwu_do_wakeup): EWMA 1/8 of idle durations,
-  // clamped at 2 * max_idle_balance_cost.
-  if (c.idle_stamp_ns > 0) {
-    int64_t delta = now_ns_ - c.idle_stamp_ns;
-    int64_t max_ns = 2 * config_.sched_migration_cost_ns;
-    c.avg_idle_ns += (delta - c.avg_idle_ns) / 8;
-    if (c.avg_idle_ns > max_ns) c.avg_idle_ns = max_ns;
-    c.wake_stamp_jiffies = now_ns_ / tick_ns_;
-    c.wake_avg_idle_ns = c.avg_idle_ns / 2;
-    c.idle_stamp_ns = 0;
-  }
 }
 
 void SimulatorImpl::OnIdleExitDone(int cpu) {

@@ -69,7 +69,8 @@ void SimulatorImpl::OnNewidleStep(int cpu, int level) {
     c.idle_stamp_ns = 0;
   }
   if (c.nr_running > 0) {
-    NoteIdleEnd(c);  // a woken task ends the idle period (ttwu_do_wakeup)
+    // A woken task ends the idle period (ttwu_do_wakeup).
+    idle_.NoteIdleEnd(cpu);
     return Schedule(cpu);
   }
   if (c.ttwu_pending > 0) return;  // a delivery is coming: it schedules

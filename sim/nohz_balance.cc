@@ -63,7 +63,7 @@ void SimulatorImpl::OnNohzBalance(int ilb) {
           }
           ++placement_stats_.ipis;
           ++cx.stats.ipis_received;
-          const int64_t exit_ns = PhysicalExitNs(x);
+          const int64_t exit_ns = idle_.PhysicalExitNs(x);
           LeaveIdle(x, /*by_poll=*/false);
           cx.exiting = true;
           PushIdleExit(now_ns_ + config_.ipi_latency_ns + exit_ns, x);

@@ -29,7 +29,6 @@
 #include "sim/event_queue.h"
 #include "sim/event_ring.h"
 #include "sim/histogram.h"
-#include "sim/kvm_halt_poll.h"
 #include "sim/program.h"
 #include "sim/rng.h"
 #include "sim/shared_objects.h"
@@ -69,10 +68,6 @@ class RunState : public EngineState {
     return line_ns_[level];
   }
   int64_t max_khz() const { return max_khz_; }
-  int64_t poll_limit_ns() const { return poll_limit_ns_; }
-  void set_gov_poll_limit_ns(int cpu, int64_t ns) {
-    gov_poll_limit_ns_[cpu] = ns;
-  }
   int64_t UclampUpdateNs(int cpu) const {
     return KernelWorkNs(cpu, config_.uclamp_enqueue_cost_ns);
   }
@@ -259,19 +254,6 @@ class RunState : public EngineState {
   EventWinnerTree ticks_;
   int64_t now_ns_ = 0;
   int64_t tick_ns_ = 4000000;
-  int64_t poll_limit_ns_ = 0;
-  // Per CPU: the governor's POLL limit (IdleDevice::set_poll_limit_ns,
-  // dev->poll_limit_ns); 0 = poll_limit_ns_.
-  std::vector<int64_t> gov_poll_limit_ns_;
-  // A KVM guest (topo_.guest(); docs/model-idle-frequency.md, "Guests"):
-  // whether the host polls after a HLT (not when the guest's haltpoll
-  // driver turned it off, SimConfig::kvm_poll_control), its parameters,
-  // each vCPU's window (vcpu->halt_poll_ns) and the counters.
-  const topology::GuestSpec* guest_ = nullptr;
-  bool host_polls_ = false;
-  KvmHaltPoll kvm_;
-  std::vector<int64_t> kvm_window_ns_;
-  GuestTotals guest_stats_;
   int64_t max_khz_ = 0;  // for frequency invariance
   std::string error_;
 

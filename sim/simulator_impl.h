@@ -19,7 +19,10 @@
 // - noise_, run-to-run variability's streams and sources (noise.h,
 //   noise.cc; //sim:noise_test);
 // - freq_, frequency and package power (frequency.h, frequency.cc;
-//   //sim:frequency_test).
+//   //sim:frequency_test);
+// - idle_, the idle path's decisions and accounting: the sleep length,
+//   the physical exit, the per-state counters, a KVM guest's halts
+//   (idle_path.h, idle_path.cc; //sim:idle_path_test).
 //
 // Its methods are the rest of the engine, which acts on the run (pushes
 // events, settles phases, calls the policies), each in its files:
@@ -31,7 +34,8 @@
 // simulator_stats.cc (statistics); sched_fair.cc, sched_tick.cc and
 // pelt_attach.cc (runqueues, the switch, the tick and preemption, PELT
 // attach); wakeup.cc and sched_view.cc (try_to_wake_up, the placement
-// policy's view); idle.cc and guest.cc (cpuidle, a KVM guest's halts);
+// policy's view); idle.cc (cpuidle's events: the governor's choice,
+// POLL's limit, the idle tick, the end of a C-state's exit);
 // noise_events.cc (the background sources' events); freq.cc and
 // package_power.cc (frequency transitions, the PMU's evaluations, the
 // governors' view); newidle_balance.cc and nohz_balance.cc (the load
@@ -70,7 +74,7 @@
 #include "sim/frequency.h"
 #include "sim/histogram.h"
 #include "sim/hwp_model.h"
-#include "sim/kvm_halt_poll.h"
+#include "sim/idle_path.h"
 #include "sim/load_balancer.h"
 #include "sim/noise.h"
 #include "sim/pelt.h"
@@ -94,8 +98,6 @@ namespace schedsim::sim {
 
 class SimulatorImpl;
 std::unique_ptr<platform::SchedView> MakeSimSchedView(SimulatorImpl* sim);
-std::unique_ptr<platform::IdleDevice> MakeSimIdleDevice(SimulatorImpl* sim,
-                                                        int cpu);
 std::unique_ptr<platform::FreqDomain> MakeSimFreqDomain(SimulatorImpl* sim,
                                                         int domain);
 
@@ -232,7 +234,8 @@ class SimulatorImpl : public RunState {
   void OnTaskTimer(int cpu, int task, bool device_irq = false);
   void PushPending(Cpu& c, int task);
 
-  // idle.cc (and guest.cc: InitGuest, GuestHaltExitNs, NoteGuestIdleEnd)
+  // idle.cc: cpuidle's events (the decisions and the accounting are
+  // idle_'s, sim/idle_path.h)
   void EnterIdle(int cpu);
   // entry_work_ns: kernel work on the idle path before the state starts.
   void SelectAndEnterIdle(int cpu, int64_t entry_work_ns = 0);
@@ -244,26 +247,11 @@ class SimulatorImpl : public RunState {
   // them (a C-state exit, a newidle balance level): wake-ups first, then
   // the tasks delivered meanwhile are enqueued.
   void DrainHeldWakeups(int cpu);
-  // ttwu_do_wakeup()'s avg_idle update: the idle period that began at
-  // idle_stamp ends now.
-  void NoteIdleEnd(Cpu& c);
   // The rest of EnterIdle once no newidle balance found a task: the
   // policy's idle-entry work, then the idle state.
   void EnterIdleState(int cpu);
   void OnPollTimeout(int cpu);
   void OnIdleTick(int cpu);
-  int64_t PhysicalExitNs(int cpu) const;
-  // On a KVM guest (guest_): the wake-up cost of the halt `cpu` is in, now:
-  // the VM exit and re-entry (kvm_hlt_exit_ns), and once the host stopped
-  // polling (the vCPU's window, kvm_window_ns_) the host CPU's idle exit,
-  // the host's wake-up of the vCPU thread and its switch back to it.
-  int64_t GuestHaltExitNs(int cpu) const;
-  // Init's part for a guest (guest.cc): guest_, host_polls_, the windows.
-  void InitGuest();
-  // The halt or guest poll that ends now on `cpu` (LeaveIdle): the
-  // counters, and kvm_vcpu_halt()'s window update.
-  void NoteGuestIdleEnd(int cpu, int state, int64_t residency_ns, bool woken);
-  int64_t SleepLengthNs(int cpu, int64_t* delta_tick_ns) const;
 
   // noise_events.cc: the background sources' events (noise_ says when)
   // Arms the first event of every source that is on (before the CPUs
@@ -317,6 +305,8 @@ class SimulatorImpl : public RunState {
   // Run-to-run variability: its streams, the jitter, the sources.
   Noise noise_;
   Frequency freq_{*this, topo_, config_, now_ns_, stats_start_ns_};
+  // The idle path's decisions and accounting (idle.cc keeps its events).
+  IdlePath idle_{*this, topo_, config_, now_ns_, stats_start_ns_};
 };
 
 }  // namespace schedsim::sim

@@ -20,7 +20,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "platform/core/poll_limit.h"
 #include "sim/simulator.h"
 #include "sim/simulator_impl.h"
 
@@ -89,9 +88,8 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   fair.delay_zero = config_.delay_zero;
   eevdf_on_ = config_.eevdf;
 
-  // POLL time limit (cpuidle_poll_time(); platform/core/poll_limit.h).
-  poll_limit_ns_ = platform::core::PollTimeLimitNs(topo_.cstates(), tick_ns_);
-  InitGuest();  // guest.cc
+  // The POLL time limit (cpuidle_poll_time()) and a guest's halt polling.
+  idle_.Init(tick_ns_);
 
   // What tasks are created from: the specs, compacted (names in one
   // string), with their affinity masks parsed.
@@ -212,7 +210,6 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   }
   uclamp_costs_ = config_.uclamp && (!config_.uclamp_static_key || clamp_set);
   dequeue_debt_ns_.assign(n, 0);
-  gov_poll_limit_ns_.assign(n, 0);
   rq_util_est_.assign(util_est_ ? n : 0, 0);
   track_load_ = config_.load_balance && config_.balance_by_load;
   phase_task_.assign(n, 0);  // valid ids even when unused (prefetched)

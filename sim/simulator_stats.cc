@@ -22,7 +22,7 @@ void SimulatorImpl::ResetStats() {
   background_events_ = 0;
   mm_switches_avoided_ = 0;
   placement_stats_ = PlacementStats();
-  guest_stats_ = GuestTotals();
+  idle_.ResetStats();
   wakeup_latency_ = LatencyHistogram();
   for (TaskCounters& ts : task_stats_) {
     // A wait under way goes on, counted from now.
@@ -96,7 +96,7 @@ SimStats SimulatorImpl::Stats() const {
   out.load_balance_migrations = lb_migrations_;
   out.mm_switches_avoided = mm_switches_avoided_;
   out.background_events = background_events_;
-  out.guest = guest_stats_;
+  out.guest = idle_.guest_totals();
   for (size_t i = 0; i < cpus_.size(); ++i) {
     int cpu = static_cast<int>(i);
     if (cpus_[i].mode == CpuMode::kBusy) {
@@ -105,14 +105,7 @@ SimStats SimulatorImpl::Stats() const {
     }
     self.freq_.AccountEnergy(cpu);
     CpuStats cs = cpus_[i].stats;
-    if (cpus_[i].mode == CpuMode::kIdle && cpus_[i].idle_state >= 0) {
-      int64_t open =
-          now_ns_ - std::max(cpus_[i].idle_enter_ns, stats_start_ns_);
-      if (open > 0) {
-        cs.idle_ns += open;
-        cs.states[cpus_[i].idle_state].time_ns += open;
-      }
-    }
+    idle_.CloseOpenIdle(cpu, cs);
     std::sort(cs.busy_ns_at_khz.begin(), cs.busy_ns_at_khz.end());
     out.context_switches += cs.context_switches;
     out.migrations += cs.migrations_in;

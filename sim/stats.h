@@ -112,7 +112,7 @@ struct GuestTotals {
   uint64_t host_wakeups = 0;  // halt_wakeup: the vCPU thread was scheduled out
   // The wake-up latency of the halts, from the guest's side: the exit and
   // re-entry, and for a vCPU scheduled out the host CPU's idle exit and
-  // switch back (SimulatorImpl::GuestHaltExitNs).
+  // switch back (IdlePath::GuestHaltExitNs).
   int64_t halt_wake_ns = 0;
 };
 

@@ -173,7 +173,7 @@ void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
       ++c.stats.poll_wakeups;
       LeaveIdle(cpu, /*by_poll=*/true);
     } else {
-      int64_t exit_ns = PhysicalExitNs(cpu);
+      int64_t exit_ns = idle_.PhysicalExitNs(cpu);
       LeaveIdle(cpu, /*by_poll=*/false);
       if (exit_ns > 0) {
         c.exiting = true;
@@ -234,7 +234,7 @@ void SimulatorImpl::OnTaskTimer(int cpu, int task, bool device_irq) {
   }
   if (c.mode == CpuMode::kIdle && !c.polling) {
     // The timer interrupt wakes the CPU; the wake-up runs after the exit.
-    int64_t exit_ns = PhysicalExitNs(cpu);
+    int64_t exit_ns = idle_.PhysicalExitNs(cpu);
     LeaveIdle(cpu, /*by_poll=*/false);
     c.exiting = true;
     c.irq_pending.push_back(task);
