@@ -54,6 +54,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/cfs.cc
   sim/channel_ops.cc
   sim/eevdf.cc
+  sim/engine_state.cc
   sim/find_idlest_cpu.cc
   sim/fork.cc
   sim/freq.cc

@@ -28,6 +28,8 @@
 #include "sim/sched_state.h"
 #include "sim/stats.h"
 #include "topology/cpuset.h"
+#include "topology/sched_domains.h"
+#include "topology/topology.h"
 
 namespace schedsim::sim {
 
@@ -107,6 +109,16 @@ class EngineState {
   }
 
  protected:
+  // The machine's layout, as build_sched_domains() and sd_init() leave it
+  // (kernel/sched/topology.c, v6.1): each CPU's place, SMT siblings and
+  // per-level balance state (balance_interval = min_interval, the last
+  // balance an hour before the run, so a CPU's first busy tick finds every
+  // level due); the LLCs and the LLCs each domain spans; the per-CPU
+  // arrays sized, zero. The engine's Init and the parts' tests build the
+  // state with this one body (engine_state.cc).
+  void InitLayout(const topology::Topology& topo,
+                  const topology::SchedDomains& domains);
+
   // The engine's parts that read and write the state as the kernel's
   // fair.c does struct rq.
   friend class LoadBalancer;

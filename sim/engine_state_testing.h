@@ -55,38 +55,15 @@ class TestState : public EngineState {
  public:
   // The runqueues' load signals start at `now_ns` (no load yet).
   TestState(const Topology& topo, const SchedDomains& domains, int64_t now_ns) {
-    const int n = topo.num_cpus();
-    cpus_.resize(n);
-    probe_.resize(n);
-    nr_running_.assign(n, 0);
-    overloaded_.assign((n + 63) / 64, 0);
+    InitLayout(topo, domains);
     PeltSignal unloaded;
     unloaded.last_update_ns = now_ns;
-    rq_load_.assign(n, unloaded);
-    avg_scan_cost_ns_.assign(n, 0);
-    llcs_.resize(topo.num_llcs());
-    for (int cpu = 0; cpu < n; ++cpu) {
-      Cpu& c = cpus_[cpu];
-      c.llc = topo.place(cpu).llc;
-      c.package = topo.place(cpu).package;
-      c.core = topo.place(cpu).core;
-      c.mode = CpuMode::kIdle;
-      ++llcs_[c.llc].nr_idle;
-      for (int d = 0; d < domains.depth(cpu); ++d) {
-        c.balance.push_back(
-            {-3600 * 1000 * kMs, domains.domain(cpu, d).min_interval_ms, 0, 0});
-      }
+    rq_load_.assign(topo.num_cpus(), unloaded);
+    for (int cpu = 0; cpu < topo.num_cpus(); ++cpu) {
+      cpus_[cpu].mode = CpuMode::kIdle;
+      ++llcs_[cpus_[cpu].llc].nr_idle;
       RefreshProbe(cpu);
     }
-    domain_llcs_.resize(domains.domains().size());
-    for (size_t d = 0; d < domains.domains().size(); ++d) {
-      for (int l = 0; l < topo.num_llcs(); ++l) {
-        if (topo.llcs()[l].Intersects(domains.domains()[d].span)) {
-          domain_llcs_[d].push_back(l);
-        }
-      }
-    }
-    all_cpus_ = topo.all_cpus();
     spec_allowed_ = {&all_cpus_};
   }
 

@@ -35,9 +35,6 @@ constexpr int32_t kNiceWeights[40] = {
     1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
     110,   87,    70,    56,    45,    36,    29,    23,    18,    15};
 
-// Longer than any balance interval (an hour).
-constexpr int64_t kLongAgoNs = int64_t{3600} * 1000000000;
-
 }  // namespace
 
 SimulatorImpl::SimulatorImpl(const topology::Topology& topology,
@@ -243,43 +240,15 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
               coherence.remote_ns};
   phase_ends_.Reset(n);
   ticks_.Reset(n);
-  llcs_.resize(topo_.num_llcs());
-  for (int cpu = 0; cpu < n; ++cpu) {
-    Cpu& c = cpus_[cpu];
-    c.llc = topo_.place(cpu).llc;
-    c.package = topo_.place(cpu).package;
-    c.core = topo_.place(cpu).core;
-    const topology::CpuSet& core = topo_.smt_siblings(cpu);
-    for (int s = core.First(); s >= 0; s = core.Next(s)) {
-      if (s != cpu) c.siblings.push_back(s);
-    }
-    // sd_init(): balance_interval starts at min_interval; last_balance is
-    // the domain's build time, long before the run, so a CPU's first busy
-    // tick finds every level due.
-    c.balance.clear();
-    for (int d = 0; d < domains_.depth(cpu); ++d) {
-      c.balance.push_back(
-          {-kLongAgoNs, domains_.domain(cpu, d).min_interval_ms, 0, 0});
-    }
+  // Places, siblings, balance state, LLCs, domains' LLCs (engine_state.cc).
+  InitLayout(topo_, domains_);
+  for (Cpu& c : cpus_) {
     c.stats.states.resize(topo_.cstates().size());
     c.rq.reserve(16);
-  }
-  for (LlcShared& l : llcs_) l.nr_idle_scan = 0;
-  for (int l = 0; l < topo_.num_llcs(); ++l) {
-    llcs_[l].nr_idle_scan = topo_.llcs()[l].Count();
   }
 
   wake_.Init();
 
-  domain_llcs_.resize(domains_.domains().size());
-  for (size_t d = 0; d < domains_.domains().size(); ++d) {
-    const topology::CpuSet& span = domains_.domains()[d].span;
-    for (int l = 0; l < topo_.num_llcs(); ++l) {
-      if (topo_.llcs()[l].Intersects(span)) {
-        domain_llcs_[d].push_back(l);
-      }
-    }
-  }
   InitFrequency();
 
   channels_.resize(workload.channels.size());
