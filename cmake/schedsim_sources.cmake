@@ -72,6 +72,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/nohz_balance.cc
   sim/noise.cc
   sim/noise_events.cc
+  sim/op_waits.cc
   sim/package_power.cc
   sim/params.cc
   sim/pelt.cc

@@ -1,18 +1,44 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The interpreter's slow paths for blocking ops: the pipe's mutex as
+// The blocking operations' model (sim/channel_ops.h): the pipe's mutex as
 // mutex_optimistic_spin() and __mutex_unlock_slowpath() run it
 // (kernel/locking/mutex.c, Linux 5.19), a kIo op's requests queued on
 // their device, and the batch receive's count.
 
+#include "sim/channel_ops.h"
+
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
-
-#include "absl/base/optimization.h"
-#include "sim/simulator_impl.h"
+#include <utility>
 
 namespace schedsim::sim {
+
+void ChannelOps::Init(const Workload& workload, const SimConfig& config) {
+  channels_.assign(workload.channels.size(), ChannelState());
+  for (size_t i = 0; i < channels_.size(); ++i) {
+    const ChannelSpec& spec = workload.channels[i];
+    const bool pipe = spec.kind == ChannelSpec::Kind::kPipe;
+    channels_[i].capacity = spec.capacity;
+    channels_[i].messages = spec.initial_messages;
+    channels_[i].op_ns = pipe ? config.pipe_op_ns : config.socket_op_ns;
+    channels_[i].lines = pipe ? kPipeOpLines : kSocketOpLines;
+    channels_[i].lock_lines = pipe && spec.pipe_mutex
+                                  ? static_cast<int32_t>(config.pipe_lock_lines)
+                                  : 0;
+  }
+  devices_.assign(workload.devices.size(), DeviceState());
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    const DeviceSpec& spec = workload.devices[i];
+    devices_[i].request_ns = spec.request_ns;
+    devices_[i].bytes_per_us = spec.bytes_per_us;
+    devices_[i].max_request_bytes = spec.max_request_bytes;
+  }
+  mutex_spins_.clear();
+  io_progress_.clear();
+  batch_taken_.clear();
+}
 
 // The pipe's mutex (SimConfig::pipe_lock_lines): a FIFO of holders, each
 // holding it for the lines its critical section finds on the previous
@@ -21,57 +47,49 @@ namespace schedsim::sim {
 // need_resched(): one that finds it already set sleeps until its turn at
 // once; one whose CPU is asked to reschedule while it spins (a tick's
 // check_preempt_tick(), a wake-up's preemption) sleeps from then on
-// (MutexSpinToSleep, from Schedule). A sleeping waiter is woken by the
+// (SpinToSleep, from Schedule). A sleeping waiter is woken by the
 // holder before it: __mutex_unlock_slowpath() hands the lock over and
 // wake_up_q() runs try_to_wake_up() on the unlocker's CPU
 // (kernel/locking/mutex.c, v5.19), so the wake-up is placed from there.
-int64_t SimulatorImpl::PipeLockWait(ChannelState& ch, int cpu, int id) {
+ChannelOps::MutexWait ChannelOps::PipeLockWait(ChannelState& ch, int cpu,
+                                               int id, int64_t start_ns,
+                                               bool need_resched) {
+  MutexWait w;
   if (task_lock_[id] & kLockGranted) {
     task_lock_[id] &= ~kLockGranted;
-    return 0;
+    return w;
   }
-  const int64_t start = now_ns_ + tasks_[id].pending_cost_ns;
   const int64_t hold =
-      ch.last_cpu >= 0 ? ch.lock_lines * LineNs(ch.last_cpu, cpu) : 0;
-  const int64_t begin = std::max(start, ch.lock_free_ns);
+      ch.last_cpu >= 0 ? ch.lock_lines * lines_.LineNs(ch.last_cpu, cpu) : 0;
+  const int64_t begin = std::max(start_ns, ch.lock_free_ns);
   const int unlocker = ch.lock_cpu >= 0 ? ch.lock_cpu : cpu;
   ch.lock_free_ns = begin + hold;
   ch.lock_cpu = cpu;
-  if (begin == start) return 0;
-  if (!cpus_[cpu].need_resched) {
+  if (begin == start_ns) return w;
+  if (!need_resched) {
     mutex_spins_[id] = MutexSpin{begin, unlocker};
-    return begin - start;
+    w.spin_ns = begin - start_ns;
+    return w;
   }
   task_lock_[id] |= kLockAsleep | kLockGranted;
-  tasks_[id].iowait = false;
-  BlockCurrent(cpu, true);
-  QueuePush(SimTime::FromNanoseconds(begin), kBandTimer, kEvTaskTimer, unlocker,
-            id);
-  return -1;
+  w.spin_ns = -1;
+  w.turn_ns = begin;
+  w.unlocker = unlocker;
+  return w;
 }
 
-// `cpu`'s current task `id`, preempted: if it is spinning for a pipe's
-// mutex, it stops (mutex_optimistic_spin() returns on need_resched()) and
-// sleeps in the mutex's wait list, uninterruptible, until its turn: the
-// rest of the spin leaves its phase and the holder before it wakes it
-// (PipeLockWait). Its operation is already done; the phase resumes once
-// it runs again. Otherwise (no spin, or its turn has come) nothing changes.
-void SimulatorImpl::MutexSpinToSleep(int cpu, int id) {
+// A preempted spinner stops (mutex_optimistic_spin() returns on
+// need_resched()) and sleeps in the mutex's wait list, uninterruptible,
+// until its turn; the holder before it wakes it (PipeLockWait). If its
+// turn has come, nothing changes.
+bool ChannelOps::SpinToSleep(int id, MutexSpin* spin) {
   auto it = mutex_spins_.find(id);
-  if (it == mutex_spins_.end()) return;
-  const MutexSpin spin = it->second;
+  if (it == mutex_spins_.end()) return false;
+  *spin = it->second;
   mutex_spins_.erase(it);
-  if (spin.end_ns <= now_ns_) return;  // its turn has come
-  SettlePhase(cpu);
-  Task& t = tasks_[id];
-  // The spin is the end of the kernel work queued before its operation's
-  // own cost, so what is left of the phase's stall holds it.
-  t.rem_stall_ns -= std::min(t.rem_stall_ns, spin.end_ns - now_ns_);
+  if (spin->end_ns <= now_ns_) return false;  // its turn has come
   task_lock_[id] |= kLockAsleep;
-  BlockCurrent(cpu, true);
-  cpus_[cpu].need_resched = false;  // Schedule() is already picking
-  QueuePush(SimTime::FromNanoseconds(spin.end_ns), kBandTimer, kEvTaskTimer,
-            spin.unlocker, id);
+  return true;
 }
 
 // The kIo op `op` of task `id`: on first entry queues its requests on the
@@ -80,12 +98,13 @@ void SimulatorImpl::MutexSpinToSleep(int cpu, int id) {
 // no other follows (the op ends when it wakes). A time not after now means
 // every request has completed (the op ends at once); until then the pc
 // stays on the op and each completion is one IO wake-up.
-int64_t SimulatorImpl::NextIoCompletion(int id, const Op& op, bool* last) {
+int64_t ChannelOps::NextIoCompletion(int id, const Op& op, Rng& rng,
+                                     bool* last) {
   auto it = io_progress_.find(id);
   if (it == io_progress_.end()) {
     DeviceState& dev = devices_[op.arg];
-    int64_t bytes = op.d1.Sample(rng_);
-    const int64_t flush_ns = op.d2.Sample(rng_);
+    int64_t bytes = op.d1.Sample(rng);
+    const int64_t flush_ns = op.d2.Sample(rng);
     IoProgress p;
     int64_t at = std::max(now_ns_, dev.free_ns);
     do {
@@ -110,9 +129,7 @@ int64_t SimulatorImpl::NextIoCompletion(int id, const Op& op, bool* last) {
   return wake_ns;
 }
 
-// How many messages task `id`'s last batch receive took (1 if it took
-// none), forgotten once asked.
-int32_t SimulatorImpl::TakeBatch(int id) {
+int32_t ChannelOps::TakeBatch(int id) {
   auto it = batch_taken_.find(id);
   if (it == batch_taken_.end()) return 1;
   const int32_t n = it->second;

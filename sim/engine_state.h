@@ -13,14 +13,12 @@
 #define SCHEDSIM_SIM_ENGINE_STATE_H_
 
 #include <algorithm>
-#include <array>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "absl/base/optimization.h"
-#include "absl/container/flat_hash_map.h"
 #include "sim/cfs.h"
 #include "sim/eevdf.h"
 #include "sim/freq_state.h"
@@ -174,14 +172,6 @@ class EngineState {
   // load balancing (kept by NoteNrRunning).
   std::vector<int32_t> nr_running_;
   int64_t scan_probes_ = 0;  // probes in the search under way
-  struct LinePlace {
-    int32_t core;
-    int32_t llc;
-    int32_t package;
-  };
-  std::vector<LinePlace> line_places_;  // by CPU
-  // CoherenceSpec's smt_ns, llc_ns, package_ns, remote_ns.
-  std::array<int64_t, 4> line_ns_{};
 
   TraceSink* sink_ = nullptr;
   std::vector<Task> tasks_;
@@ -225,22 +215,10 @@ class EngineState {
   // going to sleep) that the next task switched in, or the idle entry,
   // waits for.
   std::vector<int64_t> dequeue_debt_ns_;
-  // Per task, a pipe's mutex (SimConfig::pipe_lock_lines): kLockAsleep
-  // while it sleeps for its turn, kLockGranted once its turn came (the
-  // retried operation does not queue again).
-  static constexpr uint8_t kLockAsleep = 1, kLockGranted = 2;
-  std::vector<uint8_t> task_lock_;
   // Per CPU, the address space loaded (cpu_tlbstate.loaded_mm): the
   // TaskSpec::mm of the last task run there; the idle task keeps it (lazy
   // TLB). -1: not declared. Outside Cpu, which is full.
   std::vector<int32_t> loaded_mm_;
-  // A task spinning for a pipe's mutex: until its turn at end_ns, which
-  // the holder on `unlocker` gives it. Only while the mutex is modelled.
-  struct MutexSpin {
-    int64_t end_ns;
-    int32_t unlocker;
-  };
-  absl::flat_hash_map<int32_t, MutexSpin> mutex_spins_;
   // Whether task_load_ and rq_load_ are kept: only LoadBalance() reads
   // them (SimConfig::balance_by_load with load_balance on).
   bool track_load_ = false;

@@ -39,7 +39,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
     task_stats_[id] = TaskCounters();
     task_load_[id] = load;
     if (util_est_) task_util_est_[id] = UtilEst();
-    task_lock_[id] = 0;
+    chan_.NewTask(id);
     noise_.NewTask(id);
     NewFairTask(id, spec);
     return id;
@@ -49,7 +49,7 @@ int SimulatorImpl::CreateTask(int spec_index, int parent_cpu) {
   task_stats_.emplace_back();
   task_load_.push_back(load);
   if (util_est_) task_util_est_.emplace_back();
-  task_lock_.push_back(0);
+  chan_.NewTask(id);
   noise_.NewTask(id);
   NewFairTask(id, spec);
   return id;

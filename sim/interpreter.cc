@@ -4,8 +4,8 @@
 // a compute phase, blocks, yields or exits. The kernel paths each op takes
 // are modelled elsewhere (the syscalls' wake-ups in wakeup.cc, the switch
 // in sched_fair.cc); the execution model is phase.cc, the blocking ops'
-// slow paths channel_ops.cc, the cache-line model cache_lines.cc. The
-// helpers RunTask inlines are in sim/interpreter_inline.h.
+// model chan_ (channel_ops.h; its events op_waits.cc), the line model
+// cache_ (cache_lines.h); RunTask's inline helpers interpreter_inline.h.
 
 #include <algorithm>
 #include <cassert>
@@ -90,7 +90,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           goto start_phase;
         }
         bool last = false;
-        const int64_t wake_ns = NextIoCompletion(id, op, &last);
+        const int64_t wake_ns = chan_.NextIoCompletion(id, op, rng_, &last);
         if (last) ++t.pc;
         if (wake_ns <= now_ns_) break;  // every request has completed
         t.iowait = true;
@@ -106,7 +106,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         if (t.pending_cost_ns > 0) {
           goto start_phase;
         }
-        ChannelState& ch = channels_[op.arg + t.channel_base];
+        ChannelState& ch = chan_.channel(op.arg + t.channel_base);
         if (ch.messages >= ch.capacity) {
           // Full: wait for a reader (pc stays; retried on wake-up).
           t.next_waiter = -1;
@@ -117,7 +117,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           }
           ch.writers_tail = id;
           if (ABSL_PREDICT_FALSE(ch.lock_lines > 0)) {
-            task_lock_[id] &= ~kLockGranted;  // queue again when it retries
+            chan_.DropTurn(id);  // queue again when it retries
           }
           BlockCurrent(cpu, true);
           return Schedule(cpu);
@@ -129,10 +129,12 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         }
         ++t.pc;
         int32_t n = 1;
-        if (ABSL_PREDICT_FALSE(op.arg2 == kChannelBatch)) n = TakeBatch(id);
+        if (ABSL_PREDICT_FALSE(op.arg2 == kChannelBatch)) {
+          n = chan_.TakeBatch(id);
+        }
         ch.messages += n;
         t.pending_cost_ns +=
-            KernelWorkNs(cpu, ch.op_ns) + ChannelLinesNs(ch, cpu);
+            KernelWorkNs(cpu, ch.op_ns) + cache_.ChannelLinesNs(ch, cpu);
         for (; n > 0 && ch.readers_head >= 0; --n) {
           int reader = ch.readers_head;
           ch.readers_head = tasks_[reader].next_waiter;
@@ -143,7 +145,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         break;
       }
       case OpCode::kRecv: {
-        ChannelState& ch = channels_[op.arg + t.channel_base];
+        ChannelState& ch = chan_.channel(op.arg + t.channel_base);
         if (ch.messages == 0) {
           if (t.pending_cost_ns > 0) {
             goto start_phase;
@@ -156,7 +158,7 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
           }
           ch.readers_tail = id;
           if (ABSL_PREDICT_FALSE(ch.lock_lines > 0)) {
-            task_lock_[id] &= ~kLockGranted;  // queue again when it retries
+            chan_.DropTurn(id);  // queue again when it retries
           }
           BlockCurrent(cpu, true);
           return Schedule(cpu);
@@ -170,11 +172,11 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         int32_t n = 1;
         if (ABSL_PREDICT_FALSE(op.arg2 == kChannelBatch)) {
           n = ch.messages;  // every message waiting: one batch
-          batch_taken_[id] = n;
+          chan_.NoteBatch(id, n);
         }
         ch.messages -= n;
         t.pending_cost_ns +=
-            KernelWorkNs(cpu, ch.op_ns) + ChannelLinesNs(ch, cpu);
+            KernelWorkNs(cpu, ch.op_ns) + cache_.ChannelLinesNs(ch, cpu);
         for (; n > 0 && ch.writers_head >= 0; --n) {
           int writer = ch.writers_head;
           ch.writers_head = tasks_[writer].next_waiter;
@@ -367,9 +369,9 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         t.rem_stall_ns = 0;
         if (noise_.jitter()) noise_.JitterWork(t, id);
         const int64_t hold_ns = op.d2.Sample(rng_);
-        t.rem_stall_ns +=
-            SharedLineStall(cpu, op.arg, op.arg2, hold_ns,
-                            now_ns_ + t.pending_cost_ns, t.rem_cycles);
+        t.rem_stall_ns += cache_.SharedLineStall(cpu, op.arg, op.arg2, hold_ns,
+                                                 now_ns_ + t.pending_cost_ns,
+                                                 t.rem_cycles, c.ns_per_cycle);
         if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
             t.pending_cost_ns == 0) {
           break;

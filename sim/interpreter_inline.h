@@ -1,11 +1,10 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The interpreter's inline helpers: the phase end's arming and a channel
-// operation's line transfers (the rounding they use is exact_round.h).
-// ArmPhaseEnd and ChannelLinesNs are ABSL_ATTRIBUTE_ALWAYS_INLINE, so
-// they must be defined in RunTask's translation unit (interpreter.cc);
-// the execution model (phase.cc) and the cache-line model (cache_lines.cc)
-// include this header too. Private to sim/: include it from no header.
+// The interpreter's inline helper: the phase end's arming (the rounding
+// it uses is exact_round.h). ArmPhaseEnd is ABSL_ATTRIBUTE_ALWAYS_INLINE,
+// so it must be defined in RunTask's translation unit (interpreter.cc);
+// the execution model (phase.cc) includes this header too. Private to
+// sim/: include it from no header.
 
 #ifndef SCHEDSIM_SIM_INTERPRETER_INLINE_H_
 #define SCHEDSIM_SIM_INTERPRETER_INLINE_H_
@@ -54,18 +53,9 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::ArmPhaseEnd(int cpu) {
   const PhaseResume r = phase_resume_[t.program][t.pc];
   t.pc = r.pc;  // past a forever loop's kEndLoop (PhaseResume)
   phase_op_[cpu] = program_ops_[t.program] + r.pc;
-  phase_channel_[cpu] =
-      r.channel >= 0 ? &channels_[r.channel + t.channel_base] : &no_channel_;
-}
-
-// The lines of a channel operation on `cpu` that the previous operation
-// left in another CPU's cache (kPipeOpLines). Inlined into RunTask: every
-// send and receive asks.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline int64_t SimulatorImpl::ChannelLinesNs(
-    ChannelState& ch, int cpu) {
-  const int64_t ns = ch.last_cpu >= 0 ? ch.lines * LineNs(ch.last_cpu, cpu) : 0;
-  ch.last_cpu = cpu;
-  return ns;
+  phase_channel_[cpu] = r.channel >= 0
+                            ? &chan_.channel(r.channel + t.channel_base)
+                            : &no_channel_;
 }
 
 }  // namespace schedsim::sim

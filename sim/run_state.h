@@ -11,7 +11,6 @@
 #ifndef SCHEDSIM_SIM_RUN_STATE_H_
 #define SCHEDSIM_SIM_RUN_STATE_H_
 
-#include <array>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +19,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "platform/cpuidle.h"
 #include "platform/placement.h"
 #include "sim/config.h"
@@ -53,20 +51,6 @@ class RunState : public EngineState {
   const SimConfig& config() const { return config_; }
   int64_t now_ns() const { return now_ns_; }
   int64_t tick_ns() const { return tick_ns_; }
-  // Topology::LineTransferNs(from, to), inline from a dense copy of each
-  // CPU's core, LLC and package (a channel operation asks at every send
-  // and receive).
-  int64_t LineNs(int from, int to) const {
-    if (from == to) return 0;
-    const LinePlace& a = line_places_[static_cast<size_t>(from)];
-    const LinePlace& b = line_places_[static_cast<size_t>(to)];
-    const int level = a.core == b.core         ? 0
-                      : a.llc == b.llc         ? 1
-                      : a.package == b.package ? 2
-                                               : 3;
-    assert(line_ns_[level] == topo_.LineTransferNs(from, to));
-    return line_ns_[level];
-  }
   int64_t max_khz() const { return max_khz_; }
   int64_t UclampUpdateNs(int cpu) const {
     return KernelWorkNs(cpu, config_.uclamp_enqueue_cost_ns);
@@ -154,21 +138,7 @@ class RunState : public EngineState {
     int32_t channel;
   };
   std::vector<std::vector<PhaseResume>> phase_resume_;
-  std::vector<ChannelState> channels_;
   std::vector<BarrierState> barriers_;
-  std::vector<LineState> lines_;
-  // With CoherenceSpec::llc_handoffs > 1: per workload line, when each
-  // CPU's last write to it ended (dense by CPU).
-  std::vector<std::vector<int64_t>> line_write_end_;
-  int llc_handoffs_ = 1;
-  std::vector<DeviceState> devices_;
-  // Tasks inside a kIo op whose requests have not all completed, by task.
-  absl::flat_hash_map<int32_t, IoProgress> io_progress_;
-  // Tasks whose last RecvBatch took messages the next SendBatch answers.
-  absl::flat_hash_map<int32_t, int32_t> batch_taken_;
-  std::vector<SharedLineStats> line_stats_;
-  std::vector<LineState> llc_lines_;                // kLlcLines per LLC
-  std::vector<topology::CpuSet> llc_line_readers_;  // CPUs holding a copy
   std::vector<MetricStats> metric_stats_;
   PlacementStats placement_stats_;
   LatencyHistogram wakeup_latency_;

@@ -103,7 +103,8 @@ void SimulatorImpl::EnqueueTask(int cpu, int task, bool wakeup,
     }
     old.util_changed = true;
     c.util_changed = true;
-    t.pending_cost_ns += MigrationRefillNs(task, from, cpu);
+    t.pending_cost_ns +=
+        cache_.MigrationRefillNs(specs_[t.spec].working_set_bytes, from, cpu);
     ++c.stats.migrations_in;
     ++task_stats_[task].migrations;
     if (sink_) sink_->OnMigrate(now_ns_, task, from, cpu);
@@ -229,7 +230,7 @@ void SimulatorImpl::Schedule(int cpu) {
   c.need_resched = false;
   if (prev >= 0) {
     Task& pt = tasks_[prev];
-    if (ABSL_PREDICT_FALSE(!mutex_spins_.empty()) &&
+    if (ABSL_PREDICT_FALSE(chan_.any_spinning()) &&
         pt.state == TaskState::kRunnable) {
       MutexSpinToSleep(cpu, prev);  // blocks it if it was spinning
     }

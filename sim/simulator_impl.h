@@ -23,14 +23,19 @@
 // - idle_, the idle path's decisions and accounting: the sleep length,
 //   the physical exit, the per-state counters, a KVM guest's halts
 //   (idle_path.h, idle_path.cc; //sim:idle_path_test).
+// - cache_, the cache-line and coherence model (cache_lines.h,
+//   cache_lines.cc; //sim:cache_lines_test);
+// - chan_, the blocking ops' model: channels, the pipe's mutex, IO
+//   requests, batches (channel_ops.h, channel_ops.cc;
+//   //sim:channel_ops_test).
 //
 // Its methods are the rest of the engine, which acts on the run (pushes
 // events, settles phases, calls the policies), each in its files:
 // simulator.cc (the engine loop, dispatch); simulator_init.cc,
 // workload_checks.cc and fork.cc (building the machine, the workload's
 // checks, a task's creation); interpreter.cc with interpreter_inline.h,
-// phase.cc, channel_ops.cc and cache_lines.cc (the program interpreter,
-// the execution model, blocking ops, the cache-line model);
+// phase.cc and op_waits.cc (the program interpreter, the execution model,
+// a pipe mutex waiter's blocking and the timer of its turn);
 // simulator_stats.cc (statistics); sched_fair.cc, sched_tick.cc and
 // pelt_attach.cc (runqueues, the switch, the tick and preemption, PELT
 // attach); wakeup.cc and sched_view.cc (try_to_wake_up, the placement
@@ -63,7 +68,9 @@
 #include "platform/cpufreq.h"
 #include "platform/cpuidle.h"
 #include "platform/placement.h"
+#include "sim/cache_lines.h"
 #include "sim/cfs.h"
+#include "sim/channel_ops.h"
 #include "sim/config.h"
 #include "sim/eevdf.h"
 #include "sim/engine_events.h"
@@ -119,20 +126,31 @@ class SimulatorImpl : public RunState {
   void SetTargetKhz(int domain, int64_t khz);
   void SetHwpRequest(int domain, int cpu, const platform::HwpRequest& req);
   // The pipe mutex's wait for task `id` on `cpu` before its operation on
-  // `ch`: the spin to add to its kernel work (>= 0), or -1 when it went to
-  // sleep until its turn (the caller reschedules; the op is retried).
+  // `ch` (chan_ decides): the spin to add to its kernel work (>= 0), or -1
+  // when it went to sleep until its turn (the caller reschedules; the op
+  // is retried).
   int64_t PipeLockWait(ChannelState& ch, int cpu, int id);
+  // `cpu`'s current task `id`, preempted: if it spins for a pipe's mutex
+  // with its turn ahead, it blocks until then (chan_.SpinToSleep).
   void MutexSpinToSleep(int cpu, int id);
-  void ReadLlcLine(int llc, LlcLine which);
-  void WriteLlcLine(int llc, LlcLine which);
+  // A placement hook's access to a per-LLC line, by line_cpu_ (none when
+  // -1): its cost (cache_) goes to line_cost_ns_, which the caller charges.
+  void ReadLlcLine(int llc, LlcLine which) {
+    if (line_cpu_ < 0) return;
+    line_cost_ns_ += cache_.ReadLlcLine(line_cpu_, llc, which);
+  }
+  void WriteLlcLine(int llc, LlcLine which) {
+    if (line_cpu_ < 0) return;
+    line_cost_ns_ +=
+        cache_.WriteLlcLine(line_cpu_, llc, which, now_ns_ + line_cost_ns_);
+  }
 
  private:
   friend class Simulator;
 
   // simulator.cc (Dispatch, Fail, OnPhaseEnd), phase.cc (phases,
   // ChargeCpu, SiblingChanged), interpreter.cc (RunTask, BlockCurrent),
-  // fork.cc (CreateTask, ReapTask), cache_lines.cc (the line model),
-  // channel_ops.cc (the blocking ops' slow paths)
+  // fork.cc (CreateTask, ReapTask), op_waits.cc (the blocking ops' events)
   void Dispatch(const Event& e);
   void Fail(std::string message);
   // Fail(absl::StrCat(args...)), out of line: the message is built only on
@@ -164,22 +182,6 @@ class SimulatorImpl : public RunState {
   // Frees the slot of `id`, an exited task its CPU has just switched away
   // from, for CreateTask to reuse.
   void ReapTask(int id);
-  // kShared: the stall of `writes` writes to shared line `line`.
-  int64_t SharedLineStall(int cpu, int line, int writes, int64_t hold_ns,
-                          int64_t start_ns, int64_t cycles);
-  // The stall of `writes` writes by `cpu` to `l` starting at `start_ns`,
-  // spread over `span_ns` (the line model of SharedLineStall). Contended,
-  // the line serves `local_batch` writes inside `cpu`'s LLC per move into
-  // it (CoherenceSpec::llc_handoffs; 1: every write pays its transfer).
-  int64_t LineWriteStall(LineState& l, SharedLineStats* stats, int cpu,
-                         int writes, int64_t hold_ns, int64_t start_ns,
-                         int64_t span_ns, int local_batch = 1);
-
-  int64_t ChannelLinesNs(ChannelState& ch, int cpu);
-  int64_t NextIoCompletion(int id, const Op& op, bool* last);
-  int32_t TakeBatch(int id);
-  // What a migration from `from` to `to` costs the task in cache refill.
-  int64_t MigrationRefillNs(int task, int from, int to) const;
   void BlockCurrent(int cpu, bool voluntary);
   void ChargeCpu(int cpu, int64_t cost_ns);  // steal time from `cpu`
   void SiblingChanged(int cpu);
@@ -307,6 +309,10 @@ class SimulatorImpl : public RunState {
   Frequency freq_{*this, topo_, config_, now_ns_, stats_start_ns_};
   // The idle path's decisions and accounting (idle.cc keeps its events).
   IdlePath idle_{*this, topo_, config_, now_ns_, stats_start_ns_};
+  // The cache lines: transfers, the shared and per-LLC lines, refills.
+  CacheLines cache_{topo_, config_};
+  // The channels, the pipe's mutex, the devices' queues, batches.
+  ChannelOps chan_{cache_, now_ns_};
 };
 
 }  // namespace schedsim::sim

@@ -230,14 +230,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   probe_.resize(n);
   nr_running_.assign(n, 0);
   for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
-  line_places_.resize(n);
-  for (int cpu = 0; cpu < n; ++cpu) {
-    const topology::CpuPlace& p = topo_.place(cpu);
-    line_places_[cpu] = {p.core, p.llc, p.package};
-  }
-  const topology::CoherenceSpec& coherence = topo_.coherence();
-  line_ns_ = {coherence.smt_ns, coherence.llc_ns, coherence.package_ns,
-              coherence.remote_ns};
+  cache_.Init(workload.lines);
   phase_ends_.Reset(n);
   ticks_.Reset(n);
   // Places, siblings, balance state, LLCs, domains' LLCs (engine_state.cc).
@@ -251,48 +244,10 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
 
   InitFrequency();
 
-  channels_.resize(workload.channels.size());
-  for (size_t i = 0; i < channels_.size(); ++i) {
-    const ChannelSpec& spec = workload.channels[i];
-    channels_[i].capacity = spec.capacity;
-    channels_[i].messages = spec.initial_messages;
-    channels_[i].op_ns = spec.kind == ChannelSpec::Kind::kPipe
-                             ? config_.pipe_op_ns
-                             : config_.socket_op_ns;
-    channels_[i].lines =
-        spec.kind == ChannelSpec::Kind::kPipe ? kPipeOpLines : kSocketOpLines;
-    channels_[i].lock_lines =
-        spec.kind == ChannelSpec::Kind::kPipe && spec.pipe_mutex
-            ? static_cast<int32_t>(config_.pipe_lock_lines)
-            : 0;
-  }
-  devices_.resize(workload.devices.size());
-  for (size_t i = 0; i < devices_.size(); ++i) {
-    const DeviceSpec& spec = workload.devices[i];
-    devices_[i].request_ns = spec.request_ns;
-    devices_[i].bytes_per_us = spec.bytes_per_us;
-    devices_[i].max_request_bytes = spec.max_request_bytes;
-  }
-  io_progress_.clear();
-  batch_taken_.clear();
+  chan_.Init(workload, config_);
   barriers_.resize(workload.barriers.size());
   for (size_t i = 0; i < barriers_.size(); ++i) {
     barriers_[i].parties = workload.barriers[i].parties;
-  }
-  lines_.resize(workload.lines.size());
-  llc_handoffs_ = std::max(1, topo_.coherence().llc_handoffs);
-  if (llc_handoffs_ > 1 && !workload.lines.empty()) {
-    line_write_end_.assign(
-        workload.lines.size(),
-        std::vector<int64_t>(static_cast<size_t>(topo_.num_cpus()),
-                             std::numeric_limits<int64_t>::min()));
-  }
-  llc_lines_.resize(static_cast<size_t>(topo_.num_llcs()) * kLlcLines);
-  llc_line_readers_.assign(llc_lines_.size(),
-                           topology::CpuSet(topo_.num_cpus()));
-  line_stats_.resize(workload.lines.size());
-  for (size_t i = 0; i < line_stats_.size(); ++i) {
-    line_stats_[i].name = workload.lines[i].name;
   }
   metric_stats_.resize(workload.metrics.size());
   for (size_t i = 0; i < metric_stats_.size(); ++i) {
@@ -315,7 +270,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   task_stats_.reserve(total);
   task_load_.reserve(total);
   if (util_est_) task_util_est_.reserve(total);
-  task_lock_.reserve(total);
+  chan_.ReserveTasks(total);
   noise_.ReserveTasks(total);
   for (size_t i = 0; i < workload.tasks.size(); ++i) {
     for (int k = 0; k < workload.tasks[i].count; ++k) {

@@ -37,11 +37,7 @@ void SimulatorImpl::ResetStats() {
     m = MetricStats();
     m.name = std::move(name);
   }
-  for (SharedLineStats& l : line_stats_) {
-    std::string name = std::move(l.name);
-    l = SharedLineStats();
-    l.name = std::move(name);
-  }
+  cache_.ResetStats();
   for (Cpu& c : cpus_) {
     if (c.mode == CpuMode::kBusy) {
       freq_.AccountBusyEnd(static_cast<int>(&c - cpus_.data()));
@@ -71,7 +67,7 @@ SimStats SimulatorImpl::Stats() const {
   out.placement = placement_stats_;
   out.wakeup_latency_ns = wakeup_latency_;
   out.metrics = metric_stats_;
-  out.lines = line_stats_;
+  out.lines = cache_.stats();
   out.tasks_reaped = tasks_reaped_;
   out.tasks.resize(tasks_.size());
   for (size_t i = 0; i < tasks_.size(); ++i) {

@@ -109,7 +109,7 @@ void SimulatorImpl::TryToWakeUp(int task, int waker_cpu, bool from_task,
   // last ran on; the target runqueue's lock and its wake list (or the
   // runqueue itself, for a direct enqueue) from the target.
   const int64_t wake_lines_ns =
-      LineNs(p.cpu, waker_cpu) + 2 * LineNs(target, waker_cpu);
+      cache_.LineNs(p.cpu, waker_cpu) + 2 * cache_.LineNs(target, waker_cpu);
   int64_t cost = KernelWorkNs(waker_cpu, config_.wakeup_cost_ns) +
                  scan_probes_ * config_.probe_cost_ns + line_cost_ns_ +
                  wake_lines_ns;
@@ -219,10 +219,9 @@ void SimulatorImpl::EnqueueWoken(int cpu, int task, uint32_t util_flags) {
 void SimulatorImpl::OnTaskTimer(int cpu, int task, bool device_irq) {
   Cpu& c = cpus_[cpu];
   tasks_[task].wake_start_ns = now_ns_;
-  if (task_lock_[task] & kLockAsleep) {
+  if (chan_.TakeTurn(task)) {
     // Its turn on a pipe's mutex: `cpu` is the unlocker's, which wakes it
     // as a task does (PipeLockWait) if it still runs one.
-    task_lock_[task] &= ~kLockAsleep;
     const bool by_task = c.mode == CpuMode::kBusy && c.curr >= 0;
     return TryToWakeUp(task, cpu, by_task, 0);
   }
