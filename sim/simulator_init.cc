@@ -213,8 +213,6 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
   phase_channel_.assign(n, &no_channel_);
   phase_op_.assign(n, nullptr);
   phase_ns_memo_.assign(n, PhaseNsMemo());
-  overloaded_.assign((n + 63) / 64, 0);
-  avg_scan_cost_ns_.assign(n, 0);
   lb_.Init(tick_ns_);
   sched_idle_bit_ = config_.sched_idle_fallback ? kProbeSchedIdle : 0;
   // sched_cluster_active: enabled by build_sched_domains() when a CPU has
@@ -227,9 +225,6 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
       }
     }
   }
-  probe_.resize(n);
-  nr_running_.assign(n, 0);
-  for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
   cache_.Init(workload.lines);
   phase_ends_.Reset(n);
   ticks_.Reset(n);
@@ -239,6 +234,7 @@ absl::Status SimulatorImpl::Init(const Workload& workload) {
     c.stats.states.resize(topo_.cstates().size());
     c.rq.reserve(16);
   }
+  for (int cpu = 0; cpu < n; ++cpu) RefreshProbe(cpu);
 
   wake_.Init();
 
