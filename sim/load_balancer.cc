@@ -172,9 +172,13 @@ int64_t LoadBalancer::CpuLoadAvg(int cpu) const {
 }
 
 int ImbNumaNr(const topology::SchedDomains& domains, int cpu, size_t level) {
-  // build_sched_domains(): at the first level above the LLC, the number of
-  // LLCs it spans (an eighth of its CPUs when it spans one), scaled up by
-  // span at the levels above that.
+  // build_sched_domains() (kernel/sched/topology.c, v5.18+): at the first
+  // level above the LLC, the number of LLCs it spans (an eighth of its CPUs
+  // when it spans one); each level above gets that times its span over
+  // imb_span, the span of the first SD_NUMA domain above that level (the
+  // level's own when there is none). NODE is not SD_NUMA: on a package
+  // split into nodes (Zen3 NPS2/4) or two sockets of one node each, the
+  // first NUMA level's imb_numa_nr is the LLCs of the first level.
   const std::vector<int>& ids = domains.stack_ids(cpu);
   const int llc = domains.llc_size(cpu);
   int imb = 1, imb_span = 0;
@@ -186,6 +190,13 @@ int ImbNumaNr(const topology::SchedDomains& domains, int cpu, size_t level) {
       const int nr_llcs = w / std::max(llc, 1);
       imb = std::max(1, nr_llcs == 1 ? w >> 3 : nr_llcs);
       imb_span = w;
+      for (size_t j = i + 1; j < ids.size(); ++j) {
+        const topology::SchedDomain& up = domains.domains()[ids[j]];
+        if (up.flags & topology::kSdNuma) {
+          imb_span = up.weight();
+          break;
+        }
+      }
     } else if (i == level) {
       return imb * std::max(1, w / imb_span);
     }

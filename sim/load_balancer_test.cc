@@ -338,6 +338,25 @@ TEST(LoadBalancerTest, ImbNumaNrIsTheLlcsOfTheFirstLevelAboveTheLlc) {
   EXPECT_EQ(r.lb.ImbNumaNr(0, static_cast<size_t>(top)), 2);
 }
 
+TEST(LoadBalancerTest, ImbNumaNrScalesByTheFirstNumaDomainsSpan) {
+  // One package split into two nodes of two LLCs each (Zen3 NPS2/4's
+  // shape): MC, NODE (not SD_NUMA), NUMA. build_sched_domains() takes
+  // imb_span from the first SD_NUMA domain above NODE, so the NUMA level's
+  // imb_numa_nr is NODE's 2 LLCs times 8/8, not times 8/4.
+  TopologyBuilder b("nps-like");
+  for (int cpu = 0; cpu < 8; ++cpu) b.AddCpu(cpu, 0, cpu / 4, cpu / 2, cpu);
+  b.set_distances({{10, 12}, {12, 10}});
+  absl::StatusOr<Topology> t = b.Build();
+  ASSERT_TRUE(t.ok()) << t.status();
+  Rig r(*std::move(t));
+  const size_t node = r.Level(0, "NODE");
+  const size_t numa = r.Level(0, "NUMA");
+  ASSERT_FALSE(r.Domain(0, "NODE").flags & topology::kSdNuma);
+  ASSERT_TRUE(r.Domain(0, "NUMA").flags & topology::kSdNuma);
+  EXPECT_EQ(r.lb.ImbNumaNr(0, node), 2);
+  EXPECT_EQ(r.lb.ImbNumaNr(0, numa), 2);
+}
+
 TEST(LoadBalancerTest, NewidleCostRisesAtOnceAndDecaysAfterASecond) {
   // update_newidle_cost() (v5.19): max(cost), or * 253/256 once a second
   // has passed since the last raise or decay.
