@@ -89,6 +89,7 @@ set(SCHEDSIM_LIBRARY_SOURCES
   sim/simulator.cc
   sim/simulator_init.cc
   sim/simulator_stats.cc
+  sim/task_programs.cc
   sim/wake_placement.cc
   sim/wakeup.cc
   sim/winner_tree.cc

@@ -105,7 +105,7 @@ void SimulatorImpl::InitFrequency() {
     if (!topo_.asym_capacity() && stated.empty()) fd.work_per_cycle = 1.0;
     fd.policy_min_khz = dlow;
     fd.policy_max_khz = fd.max_khz;
-    SetCurKhz(fd, dbase);
+    exec_.SetCurKhz(fd, dbase);
     fd.requested_khz = dbase;
     fd.ceiling_khz = fd.max_khz;
     fd.active_power_mw = ActivePowerMw(fd.power, df, dbase);
@@ -150,7 +150,7 @@ void SimulatorImpl::SetDomainKhz(int domain, int64_t khz) {
     }
     UpdatePelt(cpu);
   }
-  SetCurKhz(d, khz);
+  exec_.SetCurKhz(d, khz);
   d.active_power_mw = ActivePowerMw(d.power, *d.spec, khz);
   for (int cpu : d.cpu_list) {
     cpus_[cpu].pelt_scale = ComputePeltScale(cpu, khz);

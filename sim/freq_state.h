@@ -43,7 +43,7 @@ struct FreqDomainState {
   double work_per_cycle = 1.0;
   int64_t cur_khz = 0;  // what the CPUs run at
   // Cpu::ns_per_cycle at cur_khz: [0] alone on its core, [1] beside a busy
-  // SMT sibling (SetCurKhz).
+  // SMT sibling (ExecModel::SetCurKhz).
   double ns_per_cycle[2] = {0, 0};
   int64_t requested_khz = 0;  // the governor's last request (clamped)
   int64_t pending_khz = 0;

@@ -47,19 +47,14 @@ void SimulatorImpl::RunTask(int cpu, int id, const Op* first) {
 refetch:              // after a fork: tasks_ grew, so `t` is fetched again
   Cpu& c = cpus_[cpu];
   Task& t = tasks_[id];
-  const Op* const ops = program_ops_[t.program];
+  const Op* const ops = progs_.ops(t.program);
   assert(first == nullptr || first == ops + t.pc);
   const Op* next = first != nullptr ? first : ops + t.pc;
-  for (; guard < kMaxInlineOps; ++guard, next = ops + t.pc) {
+  for (; guard < TaskPrograms::kMaxInlineOps; ++guard, next = ops + t.pc) {
     const Op& op = *next;
     switch (op.code) {
       case OpCode::kCompute: {
-        ++t.pc;
-        t.rem_cycles = op.d1.Sample(rng_);
-        t.rem_stall_ns = op.d2.Sample(rng_);
-        if (noise_.jitter()) noise_.JitterWork(t, id);
-        if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
-            t.pending_cost_ns == 0) {
+        if (!TaskPrograms::SampleCompute(t, id, op, rng_, noise_)) {
           break;  // nothing to do: no phase (and no zero-length event)
         }
         goto start_phase;
@@ -190,50 +185,30 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         if (t.pending_cost_ns > 0) {
           goto start_phase;
         }
-        BarrierState& b = barriers_[op.arg];
-        if (++b.arrived >= b.parties) {
-          // Last to arrive: release everyone.
-          b.arrived = 0;
-          ++b.generation;
-          ++t.pc;
-          for (int s : b.spinners) {
-            Task& st = tasks_[s];
-            st.spinning = false;
-            ++st.pc;
-            // It is running (spinning): its spin phase ends now.
-            Cpu& sc = cpus_[st.cpu];
-            if (sc.curr == s && st.in_phase) {
-              SettlePhase(st.cpu);
-              st.rem_cycles = 0;
-              st.rem_stall_ns = 0;
-              ReschedulePhaseEnd(st.cpu);
-            }
-          }
-          b.spinners.clear();
-          int w = b.waiters_head;
-          b.waiters_head = -1;
-          while (w >= 0) {
-            int next = tasks_[w].next_waiter;
-            tasks_[w].next_waiter = -1;
-            TryToWakeUp(w, cpu, /*from_task=*/true, 0);
-            w = next;
-          }
-          break;
+        switch (progs_.Arrive(t, id, op, rng_)) {
+          case TaskPrograms::Arrival::kRelease:
+            // Last to arrive: release everyone.
+            progs_.Release(
+                op.arg, tasks_,
+                [&](int s) {
+                  // It is running (spinning): its spin phase ends now.
+                  Task& st = tasks_[s];
+                  if (cpus_[st.cpu].curr == s && st.in_phase) {
+                    SettlePhase(st.cpu);
+                    st.rem_cycles = 0;
+                    st.rem_stall_ns = 0;
+                    ReschedulePhaseEnd(st.cpu);
+                  }
+                },
+                [&](int w) { TryToWakeUp(w, cpu, /*from_task=*/true, 0); });
+            break;
+          case TaskPrograms::Arrival::kSpin:
+            goto start_phase;
+          case TaskPrograms::Arrival::kWait:
+            BlockCurrent(cpu, true);
+            return Schedule(cpu);
         }
-        int64_t spin = op.d1.Sample(rng_);
-        if (spin > 0) {
-          // Spin (busy, frequency-independent) until released or timed out.
-          t.spinning = true;
-          b.spinners.push_back(id);
-          t.rem_cycles = 0;
-          t.rem_stall_ns = spin;
-          goto start_phase;
-        }
-        ++t.pc;
-        t.next_waiter = b.waiters_head;
-        b.waiters_head = id;
-        BlockCurrent(cpu, true);
-        return Schedule(cpu);
+        break;
       }
       case OpCode::kYield: {
         ++t.pc;
@@ -330,58 +305,37 @@ refetch:              // after a fork: tasks_ grew, so `t` is fetched again
         return Schedule(cpu);
       }
       case OpCode::kLoop: {
-        if (t.loop_level >= kMaxLoopDepth) {
+        if (!progs_.EnterLoop(t, op)) {
           return FailCat("task ", id, ": loops nest too deep");
         }
-        t.loop_left[t.loop_level++] = op.arg;  // 0 = forever
-        ++t.pc;
         break;
       }
       case OpCode::kEndLoop: {
-        int32_t& left = t.loop_left[t.loop_level - 1];
-        if (left == 0 || --left > 0) {
-          t.pc = static_cast<uint32_t>(op.arg + 1);
-        } else {
-          --t.loop_level;
-          ++t.pc;
-        }
+        TaskPrograms::EndLoop(t, op);
         break;
       }
+      // Marks and stamps take the time the op really executes: after the
+      // kernel work still pending.
       case OpCode::kMark: {
-        ++t.pc;
-        // Marks and stamps take the time the op really executes: after the
-        // kernel work still pending.
-        MetricStats& m = metric_stats_[op.arg];
-        ++m.count;
-        if (t.stamp_ns >= 0) {
-          m.latency_ns.Record(now_ns_ + t.pending_cost_ns - t.stamp_ns);
-        }
+        progs_.Mark(t, op, now_ns_ + t.pending_cost_ns);
         break;
       }
       case OpCode::kStamp: {
-        ++t.pc;
-        t.stamp_ns = now_ns_ + t.pending_cost_ns;
+        TaskPrograms::Stamp(t, now_ns_ + t.pending_cost_ns);
         break;
       }
       case OpCode::kShared: {
-        ++t.pc;
-        t.rem_cycles = op.d1.Sample(rng_);
-        t.rem_stall_ns = 0;
-        if (noise_.jitter()) noise_.JitterWork(t, id);
-        const int64_t hold_ns = op.d2.Sample(rng_);
-        t.rem_stall_ns += cache_.SharedLineStall(cpu, op.arg, op.arg2, hold_ns,
-                                                 now_ns_ + t.pending_cost_ns,
-                                                 t.rem_cycles, c.ns_per_cycle);
-        if (t.rem_cycles == 0 && t.rem_stall_ns == 0 &&
-            t.pending_cost_ns == 0) {
+        if (!TaskPrograms::SampleShared(t, id, op, rng_, noise_, cache_, cpu,
+                                        now_ns_ + t.pending_cost_ns,
+                                        c.ns_per_cycle)) {
           break;
         }
         goto start_phase;
       }
     }
   }
-  return FailCat("task ", id, " (program '", programs_[t.program].name,
-                 "') ran ", kMaxInlineOps,
+  return FailCat("task ", id, " (program '", progs_.name(t.program), "') ran ",
+                 TaskPrograms::kMaxInlineOps,
                  " operations without computing, sleeping or "
                  "blocking: an endless loop that takes no time");
 start_phase:

@@ -1,12 +1,11 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
-// The execution model: a compute phase runs at its CPU's rate (the
-// domain's frequency, the work per cycle, the SMT factor while a sibling
-// is busy), and is settled and re-armed when the rate changes or the CPU
-// is charged interrupt work. The hardware's side of what the kernel sees
-// through arch_scale_freq_capacity() (arch/x86/kernel/smpboot.c, Linux
-// 6.1); the phase end's arming is shared with the interpreter
-// (sim/interpreter_inline.h).
+// The execution model's engine side: a compute phase runs at its CPU's
+// rate (the domain's frequency, the work per cycle, the SMT factor while
+// a sibling is busy), and is settled and re-armed when the rate changes
+// or the CPU is charged interrupt work. The arithmetic is exec_'s
+// (sim/exec_model.h); the phase end's arming is shared with the
+// interpreter (sim/interpreter_inline.h).
 
 #include <cassert>
 #include <cstdint>
@@ -17,18 +16,15 @@
 
 namespace schedsim::sim {
 
-// What `cpu` executes per ns now: its domain's frequency times the work
-// one of its cycles does (FreqDomainState::work_per_cycle: 1 except on a
-// CPU smaller than the biggest), times the SMT factor while another thread
-// of its core is busy. Cached, inverted, in Cpu::ns_per_cycle.
+// What `cpu` executes per ns now: its domain's frequency and work per
+// cycle, with the SMT factor while another thread of its core is busy.
+// Cached, inverted, in Cpu::ns_per_cycle.
 double SimulatorImpl::RateOf(int cpu) const {
   const Cpu& c = cpus_[cpu];
   const FreqDomainState& d = fdoms_[c.domain];
-  double rate = static_cast<double>(d.cur_khz) * 1e-6 * d.work_per_cycle;
   int busy = packages_[c.package].busy_threads_per_core[c.core];
   if (c.mode == CpuMode::kBusy) --busy;
-  if (busy > 0) rate = rate * config_.smt_factor_pct / 100.0;
-  return rate;
+  return exec_.Rate(d.cur_khz, d.work_per_cycle, busy > 0);
 }
 
 void SimulatorImpl::UpdateRate(int cpu) {
@@ -39,16 +35,8 @@ void SimulatorImpl::UpdateRate(int cpu) {
   assert(c.ns_per_cycle == NsPerCycle(RateOf(cpu)));
 }
 
-// The same arithmetic as RateOf, done once per frequency change.
-void SimulatorImpl::SetCurKhz(FreqDomainState& d, int64_t khz) {
-  d.cur_khz = khz;
-  const double rate = static_cast<double>(khz) * 1e-6 * d.work_per_cycle;
-  d.ns_per_cycle[0] = NsPerCycle(rate);
-  d.ns_per_cycle[1] = NsPerCycle(rate * config_.smt_factor_pct / 100.0);
-}
-
 // Accounts the progress of `cpu`'s current phase since seg_start_ns at
-// seg_ns_per_cycle: cycles and stall shrink in proportion to the time elapsed.
+// seg_ns_per_cycle (exec_.Settle).
 void SimulatorImpl::SettlePhase(int cpu) {
   Cpu& c = cpus_[cpu];
   if (c.curr < 0) return;
@@ -56,16 +44,7 @@ void SimulatorImpl::SettlePhase(int cpu) {
   int64_t elapsed = now_ns_ - c.seg_start_ns;
   c.seg_start_ns = now_ns_;
   if (!t.in_phase || elapsed <= 0) return;
-  double remaining = static_cast<double>(t.rem_cycles) * c.seg_ns_per_cycle +
-                     static_cast<double>(t.rem_stall_ns);
-  if (static_cast<double>(elapsed) >= remaining) {
-    t.rem_cycles = 0;
-    t.rem_stall_ns = 0;
-    return;
-  }
-  double keep = 1.0 - static_cast<double>(elapsed) / remaining;
-  t.rem_cycles = RoundNonNegative(static_cast<double>(t.rem_cycles) * keep);
-  t.rem_stall_ns = RoundNonNegative(static_cast<double>(t.rem_stall_ns) * keep);
+  ExecModel::Settle(t, elapsed, c.seg_ns_per_cycle);
 }
 
 void SimulatorImpl::ReschedulePhaseEnd(int cpu) { ArmPhaseEnd(cpu); }

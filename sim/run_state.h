@@ -1,8 +1,8 @@
 // Copyright 2026 The schedsim Authors. SPDX-License-Identifier: Apache-2.0
 //
 // The run around the kernel's state (sim/engine_state.h): the machine as
-// booted, the config, the workload as the simulator keeps it (programs,
-// task specs, the shared objects of sim/shared_objects.h), the policies,
+// booted, the config, the workload as the simulator keeps it (task specs;
+// its programs, barriers and metrics are TaskPrograms'), the policies,
 // the random streams, the statistics, the pending events and the clock.
 // The second base of SimulatorImpl (sim/simulator_impl.h), whose methods
 // are the engine's parts; its members keep their order in SimulatorImpl's
@@ -94,8 +94,8 @@ class RunState : public EngineState {
   std::optional<topology::Topology> booted_;
   const topology::Topology& topo_;
   SimConfig config_;
-  // The workload as the simulator keeps it: the programs, and per task
-  // spec what CreateTask needs (names concatenated in spec_names_).
+  // The workload as the simulator keeps it: per task spec what CreateTask
+  // needs (names concatenated in spec_names_).
   struct SpecInfo {
     int32_t program = 0;
     int32_t channel_base = 0;
@@ -111,7 +111,6 @@ class RunState : public EngineState {
     int64_t slice_ns = 0;            // TaskSpec::slice_ns
     int32_t mm = -1;                 // TaskSpec::mm
   };
-  std::vector<Program> programs_;
   std::vector<SpecInfo> specs_;
   std::string spec_names_;
   Policies policies_;
@@ -119,27 +118,6 @@ class RunState : public EngineState {
   topology::SchedDomains domains_;
   // See SpecInfo::affinity; EngineState::spec_allowed_ points into it.
   std::vector<topology::CpuSet> affinities_;
-  // By program: its first op (programs_ is never modified after Init).
-  std::vector<const Op*> program_ops_;
-  // By program and pc, what arming a phase end with the task at that pc
-  // looks up (ArmPhaseEnd):
-  // - pc: where the task resumes: the pc itself, or, when it is the kEndLoop
-  //   of a loop that runs forever (its kLoop's arg is 0), the loop's first
-  //   op, following such kEndLoops (and a pc whose chain of them comes back
-  //   to itself stays). Such a kEndLoop only jumps: it reads no state but
-  //   its own loop counter, which stays 0, and changes nothing but the pc,
-  //   so taking the jump when the phase is armed instead of when it ends
-  //   changes no result, and the phase end dispatches one op fewer.
-  // - channel: the channel (op.arg, before the task's channel_base) of the
-  //   channel op the task reaches next from that pc without computing or
-  //   blocking (following loop jumps), or -1. Only a prefetch hint.
-  struct PhaseResume {
-    uint32_t pc;
-    int32_t channel;
-  };
-  std::vector<std::vector<PhaseResume>> phase_resume_;
-  std::vector<BarrierState> barriers_;
-  std::vector<MetricStats> metric_stats_;
   PlacementStats placement_stats_;
   LatencyHistogram wakeup_latency_;
   uint64_t events_ = 0;
@@ -209,14 +187,6 @@ class RunState : public EngineState {
   std::vector<const ChannelState*> phase_channel_;
   // By CPU: the op its task resumes at when the phase ends (&ops[pc]).
   std::vector<const Op*> phase_op_;
-  // By CPU: ReschedulePhaseEnd's last cycles and rate, and the ns they
-  // take (CeilNonNegative(cycles * ns_per_cycle)).
-  struct PhaseNsMemo {
-    int64_t cycles = -1;
-    double ns_per_cycle = -1;
-    int64_t ns = 0;
-  };
-  std::vector<PhaseNsMemo> phase_ns_memo_;
   ChannelState no_channel_;
   // Each CPU's next tick (slot = CPU), keyed the same way: kept out of
   // queue_, which then holds only the timers, POLL limits, frequency

@@ -46,7 +46,7 @@ struct alignas(64) Task {
   int64_t stamp_ns = -1;        // last kStamp
   std::array<int32_t, kMaxLoopDepth> loop_left{};
   uint32_t pc = 0;
-  int32_t program = 0;       // index into programs_
+  int32_t program = 0;       // TaskPrograms::ops(program)
   int32_t channel_base = 0;  // TaskSpec::channel_base
   int8_t loop_level = 0;
   bool in_phase = false;  // a compute phase is in progress

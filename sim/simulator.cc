@@ -37,13 +37,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void SimulatorImpl::OnPhaseEnd(int cpu) {
   t.rem_stall_ns = 0;
   if (t.spinning) {
     // Spun on a barrier until the spin limit: block now.
-    t.spinning = false;
-    BarrierState& b = barriers_[program_ops_[t.program][t.pc].arg];
-    auto it = std::find(b.spinners.begin(), b.spinners.end(), id);
-    if (it != b.spinners.end()) b.spinners.erase(it);
-    t.next_waiter = b.waiters_head;
-    b.waiters_head = id;
-    ++t.pc;
+    progs_.SpinTimedOut(t, id);
     BlockCurrent(cpu, true);
     return Schedule(cpu);
   }

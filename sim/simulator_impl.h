@@ -27,15 +27,23 @@
 //   cache_lines.cc; //sim:cache_lines_test);
 // - chan_, the blocking ops' model: channels, the pipe's mutex, IO
 //   requests, batches (channel_ops.h, channel_ops.cc;
-//   //sim:channel_ops_test).
+//   //sim:channel_ops_test);
+// - progs_, the task programs' user space: the programs and their resume
+//   table, loops, marks and stamps, the compute ops' sampling, the
+//   barriers' arrivals and releases (task_programs.h, task_programs.cc;
+//   //sim:task_programs_test);
+// - exec_, the execution model's arithmetic: a CPU's rate, a phase
+//   settled by the time elapsed, a phase's time memoised per CPU
+//   (exec_model.h; //sim:exec_model_test).
 //
 // Its methods are the rest of the engine, which acts on the run (pushes
 // events, settles phases, calls the policies), each in its files:
 // simulator.cc (the engine loop, dispatch); simulator_init.cc,
 // workload_checks.cc and fork.cc (building the machine, the workload's
 // checks, a task's creation); interpreter.cc with interpreter_inline.h,
-// phase.cc and op_waits.cc (the program interpreter, the execution model,
-// a pipe mutex waiter's blocking and the timer of its turn);
+// phase.cc and op_waits.cc (the program interpreter's dispatch and each
+// op's kernel side, the phases' settling and arming, a pipe mutex
+// waiter's blocking and the timer of its turn);
 // simulator_stats.cc (statistics); sched_fair.cc, sched_tick.cc and
 // pelt_attach.cc (runqueues, the switch, the tick and preemption, PELT
 // attach); wakeup.cc and sched_view.cc (try_to_wake_up, the placement
@@ -77,6 +85,7 @@
 #include "sim/engine_state.h"
 #include "sim/event_queue.h"
 #include "sim/event_ring.h"
+#include "sim/exec_model.h"
 #include "sim/freq_state.h"
 #include "sim/frequency.h"
 #include "sim/histogram.h"
@@ -93,6 +102,7 @@
 #include "sim/shared_objects.h"
 #include "sim/simulator.h"
 #include "sim/stats.h"
+#include "sim/task_programs.h"
 #include "sim/trace_sink.h"
 #include "sim/wake_placement.h"
 #include "sim/winner_tree.h"
@@ -164,11 +174,10 @@ class SimulatorImpl : public RunState {
   void SettlePhase(int cpu);
   void ReschedulePhaseEnd(int cpu);
   void ArmPhaseEnd(int cpu);  // its body (inlined into RunTask)
+  // What `cpu` executes per ns now (exec_.Rate).
   double RateOf(int cpu) const;
-  static double NsPerCycle(double rate) { return rate > 0 ? 1.0 / rate : 0; }
+  static double NsPerCycle(double rate) { return ExecModel::NsPerCycle(rate); }
   void UpdateRate(int cpu);  // Cpu::ns_per_cycle = NsPerCycle(RateOf(cpu))
-  // Sets a domain's cur_khz and the ns_per_cycle values that follow.
-  void SetCurKhz(FreqDomainState& d, int64_t khz);
   // Interprets the ops of `cpu`'s current task (`id`) until it blocks or
   // starts a phase.
   // `first`, when given, is &ops[t.pc] (the caller had it at hand): the
@@ -291,6 +300,12 @@ class SimulatorImpl : public RunState {
   void OnNohzBalance(int ilb);
 
   // The parts, members (not pointers) so that their calls are direct.
+  // The programs' user space: ops, loops, metrics, compute sampling,
+  // barriers' arrivals (RunTask keeps the kernel's side of each op); and
+  // the execution model's arithmetic: rates, settling, phase times. First,
+  // beside the run's state: the per-op path reads them.
+  TaskPrograms progs_;
+  ExecModel exec_{config_};
   // The load balancer moves a task through the engine's dequeue and
   // enqueue (newidle_balance.cc).
   class BalanceMoverImpl final : public BalanceMover {

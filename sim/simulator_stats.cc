@@ -32,11 +32,7 @@ void SimulatorImpl::ResetStats() {
   }
   tasks_reaped_ = 0;
   for (Task& t : tasks_) t.run_ns = 0;
-  for (MetricStats& m : metric_stats_) {
-    std::string name = std::move(m.name);
-    m = MetricStats();
-    m.name = std::move(name);
-  }
+  progs_.ResetStats();
   cache_.ResetStats();
   for (Cpu& c : cpus_) {
     if (c.mode == CpuMode::kBusy) {
@@ -66,7 +62,7 @@ SimStats SimulatorImpl::Stats() const {
   out.events = events_;
   out.placement = placement_stats_;
   out.wakeup_latency_ns = wakeup_latency_;
-  out.metrics = metric_stats_;
+  out.metrics = progs_.metrics();
   out.lines = cache_.stats();
   out.tasks_reaped = tasks_reaped_;
   out.tasks.resize(tasks_.size());
