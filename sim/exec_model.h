@@ -51,9 +51,8 @@ class ExecModel {
   // once per frequency change.
   void SetCurKhz(FreqDomainState& d, int64_t khz) const {
     d.cur_khz = khz;
-    const double rate = static_cast<double>(khz) * 1e-6 * d.work_per_cycle;
-    d.ns_per_cycle[0] = NsPerCycle(rate);
-    d.ns_per_cycle[1] = NsPerCycle(rate * config_.smt_factor_pct / 100.0);
+    d.ns_per_cycle[0] = NsPerCycle(Rate(khz, d.work_per_cycle, false));
+    d.ns_per_cycle[1] = NsPerCycle(Rate(khz, d.work_per_cycle, true));
   }
 
   // The progress of task `t`'s phase over `elapsed_ns` (> 0) at
