@@ -25,9 +25,9 @@ struct IdleStateStats {
   uint64_t usage = 0;   // times entered
   int64_t time_ns = 0;  // total residency
   uint64_t above = 0;   // residency shorter than the state's target
-                        // residency ("too deep")
-  uint64_t below = 0;   // residency long enough for a deeper enabled state
-                        // ("too shallow")
+                        // residency, a shallower state enabled ("too deep")
+  uint64_t below = 0;   // residency less the exit latency long enough for
+                        // the next enabled state ("too shallow")
   uint64_t rejected = 0;
 };
 
@@ -53,7 +53,8 @@ class IdleDevice {
   // (min of the CPU's resume latency and the global cpu_dma_latency).
   virtual int64_t latency_limit_ns() const = 0;
   // Measured residency of the idle period that just ended (valid in
-  // Reflect), excluding the entry/exit time as the kernel reports it.
+  // Reflect): from the state's entry to the end of its exit, as
+  // cpuidle_enter_state() (drivers/cpuidle/cpuidle.c, v6.1) measures it.
   virtual int64_t last_residency_ns() const = 0;
   // True when the last POLL period ended by its time limit rather than by a
   // wake-up (dev->poll_time_limit).
@@ -99,8 +100,10 @@ class IdleGovernor {
   // stops the run with an error.
   virtual int Select(IdleDevice& dev, bool* stop_tick) = 0;
 
-  // cpuidle_governor::reflect: called on wake-up with the state that was
-  // entered; dev.last_residency_ns() is the measured residency.
+  // cpuidle_governor::reflect: called after the wake-up's exit with the
+  // state that was entered (cpuidle_idle_call() calls cpuidle_reflect()
+  // once cpuidle_enter_state() returned); dev.last_residency_ns() is the
+  // measured residency.
   virtual void Reflect(IdleDevice& /*dev*/, int /*index*/) {}
 };
 

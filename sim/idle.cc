@@ -90,24 +90,41 @@ void SimulatorImpl::SelectAndEnterIdle(int cpu, int64_t entry_work_ns) {
   return;
 }
 
-void SimulatorImpl::LeaveIdle(int cpu, bool by_poll) {
+int SimulatorImpl::EndIdlePeriod(int cpu, bool by_poll, int64_t exit_ns) {
   Cpu& c = cpus_[cpu];
-  if (c.mode != CpuMode::kIdle) return;
   freq_.AccountEnergy(cpu);
-  const int s = idle_.Leave(cpu, by_poll);
+  const int s = idle_.Leave(cpu, by_poll, exit_ns);
   QueueCancel(c.idle_timer);
   c.idle_timer = EventHandle();
-  idle_.NoteIdleEnd(cpu);
-  if (s >= 0 && topo_.idle_halt_state() < 0) {
-    policies_.idle->Reflect(*idle_devices_[cpu], s);
-  }
   if (sink_) sink_->OnIdle(now_ns_, cpu, -1);
+  // idle=halt has no governor to tell.
+  return topo_.idle_halt_state() < 0 ? s : -1;
+}
+
+void SimulatorImpl::LeaveIdle(int cpu, bool by_poll, int64_t exit_ns) {
+  if (cpus_[cpu].mode != CpuMode::kIdle) return;
+  const int s = EndIdlePeriod(cpu, by_poll, exit_ns);
+  if (s >= 0) policies_.idle->Reflect(*idle_devices_[cpu], s);
+}
+
+void SimulatorImpl::LeaveIdleWithExit(int cpu, int64_t exit_ns,
+                                      int64_t done_ns) {
+  Cpu& c = cpus_[cpu];
+  if (c.mode == CpuMode::kIdle &&
+      EndIdlePeriod(cpu, /*by_poll=*/false, exit_ns) >= 0) {
+    idle_.SetReflectPending(cpu);
+  }
+  c.exiting = true;
+  PushIdleExit(done_ns, cpu);
 }
 
 void SimulatorImpl::OnIdleExitDone(int cpu) {
   Cpu& c = cpus_[cpu];
   freq_.AccountEnergy(cpu);  // the exit was charged at its own power
   c.exiting = false;
+  if (idle_.TakeReflectPending(cpu)) {
+    policies_.idle->Reflect(*idle_devices_[cpu], c.last_state);
+  }
   DrainHeldWakeups(cpu);
   if (c.mode == CpuMode::kBusy) {
     // An interrupt-context wake-up on a CPU that is already busy cannot
@@ -120,7 +137,12 @@ void SimulatorImpl::OnIdleExitDone(int cpu) {
   }
   if (c.nr_running > 0) return Schedule(cpu);
   if (c.ttwu_pending > 0) return;  // a delivery is coming
-  return EnterIdle(cpu);
+  // Nothing woken here (an interrupt's work, a timer wake-up placed on
+  // another CPU): need_resched is not set, so do_idle() (kernel/sched/
+  // idle.c, v6.1) loops back to cpuidle_idle_call() without schedule():
+  // no newidle balance, no update_idle_core, and idle_stamp keeps the
+  // start of the idle period.
+  return SelectAndEnterIdle(cpu);
 }
 
 void SimulatorImpl::DrainHeldWakeups(int cpu) {
@@ -152,7 +174,7 @@ void SimulatorImpl::OnPollTimeout(int cpu) {
   Cpu& c = cpus_[cpu];
   c.idle_timer = EventHandle();
   if (c.mode != CpuMode::kIdle || !c.polling) return;
-  LeaveIdle(cpu, /*by_poll=*/false);
+  LeaveIdle(cpu, /*by_poll=*/false, /*exit_ns=*/0);
   c.poll_limit_hit = true;
   SelectAndEnterIdle(cpu);
 }
@@ -166,8 +188,9 @@ void SimulatorImpl::OnIdleTick(int cpu) {
     return;
   }
   // The tick interrupt ends this idle period; the CPU handles it and
-  // selects a state again.
-  LeaveIdle(cpu, /*by_poll=*/false);
+  // selects a state again (simplification: its exit is not charged, but
+  // the period the governor reads includes it, as the kernel's does).
+  LeaveIdle(cpu, /*by_poll=*/false, idle_.PhysicalExitNs(cpu));
   return SelectAndEnterIdle(cpu);
 }
 

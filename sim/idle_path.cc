@@ -77,6 +77,7 @@ void IdlePath::Init(int64_t tick_ns) {
   tick_ns_ = tick_ns;
   poll_limit_ns_ = platform::core::PollTimeLimitNs(topo_.cstates(), tick_ns);
   gov_poll_limit_ns_.assign(topo_.num_cpus(), 0);
+  reflect_pending_.assign(topo_.num_cpus(), 0);
   // A KVM guest: the host polls after a HLT unless the guest's
   // cpuidle-haltpoll driver (absent with idle=halt) turned it off.
   guest_ = topo_.guest();
@@ -125,30 +126,43 @@ void IdlePath::Enter(int cpu, int state, int64_t entry_work_ns) {
   if (state >= 0) ++c.stats.states[state].usage;
 }
 
-int IdlePath::Leave(int cpu, bool by_poll) {
+int IdlePath::Leave(int cpu, bool by_poll, int64_t exit_ns) {
   Cpu& c = s_.cpus_[cpu];
   const int s = c.idle_state;
   const int64_t residency = std::max<int64_t>(now_ns_ - c.idle_enter_ns, 0);
   const int64_t counted = std::max<int64_t>(
       now_ns_ - std::max(c.idle_enter_ns, stats_start_ns_), 0);
   c.stats.idle_ns += counted;
+  // What cpuidle_enter_state() measures (drivers/cpuidle/cpuidle.c, v6.1):
+  // from before the state's enter callback to after it returned, so the
+  // exit (an IPI's flight, the physical exit) is in it.
+  const int64_t measured = residency + std::max<int64_t>(exit_ns, 0);
   if (s >= 0) {
     const std::vector<topology::CState>& states = topo_.cstates();
     platform::IdleStateStats& st = c.stats.states[s];
     st.time_ns += counted;
-    if (residency < states[s].target_residency_ns) {
-      ++st.above;
-    } else {
-      // The next enabled state's target residency was reached too.
+    if (measured < states[s].target_residency_ns) {
+      // Too deep, counted only when an enabled shallower state existed.
+      for (int d = s - 1; d >= 0; --d) {
+        if (states[d].disabled) continue;
+        ++st.above;
+        break;
+      }
+    } else if (measured > states[s].exit_latency_ns) {
+      // Too shallow: the next enabled state's target residency was reached
+      // by the period less the state's advertised exit latency.
       for (size_t d = s + 1; d < states.size(); ++d) {
         if (states[d].disabled) continue;
-        if (residency >= states[d].target_residency_ns) ++st.below;
+        if (measured - states[s].exit_latency_ns >=
+            states[d].target_residency_ns) {
+          ++st.below;
+        }
         break;
       }
     }
   }
   if (guest_ != nullptr && s >= 0) NoteGuestIdleEnd(cpu, s, residency, by_poll);
-  c.last_residency_ns = residency;
+  c.last_residency_ns = measured;
   c.last_state = s;
   c.mode = CpuMode::kAwake;
   s_.RefreshProbe(cpu);

@@ -93,6 +93,14 @@ class IdlePath {
   void SetGovPollLimitNs(int cpu, int64_t ns) {
     gov_poll_limit_ns_[cpu] = ns < 0 ? 0 : ns;
   }
+  // The governor's reflect of `cpu`'s last idle period waits for the end
+  // of its exit (the engine's LeaveIdleWithExit and OnIdleExitDone).
+  void SetReflectPending(int cpu) { reflect_pending_[cpu] = 1; }
+  bool TakeReflectPending(int cpu) {
+    const bool pending = reflect_pending_[cpu] != 0;
+    reflect_pending_[cpu] = 0;
+    return pending;
+  }
 
   // --- Entering and leaving ---------------------------------------------
   // `cpu` enters state `state` (-1: an unmodelled halt, no cpuidle driver)
@@ -100,14 +108,20 @@ class IdlePath {
   // path. Counts the state's usage; Cpu::polling says whether it polls.
   void Enter(int cpu, int state, int64_t entry_work_ns);
   // The idle period of `cpu` ends now (REQUIRES: it is idle); `by_poll`: a
-  // wake-up or a task's timer ended a POLL period. cpuidle_enter_state()'s
-  // accounting: the idle time since the statistics began, the state's time
-  // and, against the residency, `above` (shorter than the state's target
-  // residency) or `below` (long enough for the next enabled state); on a
-  // guest the halt's counters and window. The CPU is awake after it.
-  // Returns the state it was in.
-  int Leave(int cpu, bool by_poll);
-  // ttwu_do_wakeup()'s avg_idle update: the idle period that began at
+  // wake-up or a task's timer ended a POLL period; `exit_ns`: the time from
+  // now to the end of the state's exit (an IPI's flight and the physical
+  // exit, PhysicalExitNs; 0 for POLL). cpuidle_enter_state()'s accounting:
+  // the idle time since the statistics began and the state's time (both
+  // to now: the time in the state), and the measured period (to the exit's
+  // end), which the governors read as last_residency_ns and which counts
+  // `above` (shorter than the state's target residency, when an enabled
+  // shallower state exists) or `below` (less the state's advertised exit
+  // latency, long enough for the next enabled state); on a guest the
+  // halt's counters and window. The CPU is awake after it. Returns the
+  // state it was in.
+  int Leave(int cpu, bool by_poll, int64_t exit_ns);
+  // ttwu_do_wakeup()'s avg_idle update, when a task is woken onto `cpu`'s
+  // runqueue (not at an interrupt): the idle period that began at
   // Cpu::idle_stamp_ns (when set) ends now; an EWMA of 1/8, clamped at
   // 2 * sched_migration_cost, which SIS_PROP's wake_avg_idle starts from.
   void NoteIdleEnd(int cpu);
@@ -152,6 +166,7 @@ class IdlePath {
   // (dev->poll_limit_ns; 0: none).
   int64_t poll_limit_ns_ = 0;
   std::vector<int64_t> gov_poll_limit_ns_;
+  std::vector<uint8_t> reflect_pending_;
   // A KVM guest (docs/model-idle-frequency.md, "Guests"), else nullptr:
   // whether the host polls, kvm's parameters, each vCPU's window and the
   // counters.

@@ -103,10 +103,12 @@ struct Rig {
   }
   Cpu& cpu(int id) { return state.cpus_[id]; }
   // `cpu` idles in `s` from now for `ns`, then leaves (returns the state).
-  int Idle(int cpu, int s, int64_t ns, bool by_poll = false) {
+  // `exit_ns`: the exit that follows (in the measured period).
+  int Idle(int cpu, int s, int64_t ns, bool by_poll = false,
+           int64_t exit_ns = 0) {
     idle.Enter(cpu, s, 0);
     now_ns += ns;
-    return idle.Leave(cpu, by_poll);
+    return idle.Leave(cpu, by_poll, exit_ns);
   }
 
   topology::Topology topo;
@@ -129,7 +131,7 @@ TEST(IdlePathTest, CoreStateExitNeedsEverySmtSiblingIdle) {
   r.cpu(1).mode = CpuMode::kAwake;
   r.idle.Enter(1, kC1, 0);
   EXPECT_EQ(r.idle.PhysicalExitNs(0), 1 * kUs);
-  r.idle.Leave(1, false);
+  r.idle.Leave(1, false, 0);
   // The sibling in C6 as well: the core state's exit.
   r.idle.Enter(1, kC6, 0);
   r.now_ns += 1 * kMs;
@@ -166,7 +168,7 @@ TEST(IdlePathTest, EnterAndLeaveKeepTheStateAndTheCounters) {
   EXPECT_EQ(r.state.llcs_[0].nr_idle, 1);
   EXPECT_EQ(c.stats.states[kPoll].usage, 1u);
   r.now_ns += 7 * kUs;
-  EXPECT_EQ(r.idle.Leave(2, true), kPoll);
+  EXPECT_EQ(r.idle.Leave(2, true, 0), kPoll);
   EXPECT_EQ(c.mode, CpuMode::kAwake);
   EXPECT_FALSE(c.polling);
   EXPECT_EQ(c.idle_state, -1);
@@ -180,7 +182,7 @@ TEST(IdlePathTest, EnterAndLeaveKeepTheStateAndTheCounters) {
   r.now_ns += 10 * kUs;
   r.stats_start_ns = r.now_ns;
   r.now_ns += 4 * kUs;
-  r.idle.Leave(2, false);
+  r.idle.Leave(2, false, 0);
   EXPECT_EQ(c.stats.states[kC1].time_ns, 4 * kUs);
   EXPECT_EQ(c.stats.idle_ns, 11 * kUs);
   EXPECT_EQ(c.last_residency_ns, 14 * kUs);
@@ -208,6 +210,48 @@ TEST(IdlePathTest, AboveAndBelowAgainstTheTargetResidencies) {
   d.Idle(0, kC1, 500 * kUs);
   EXPECT_EQ(d.cpu(0).stats.states[kC1].below, 0u);
   EXPECT_EQ(d.cpu(0).stats.states[kC1].above, 0u);
+}
+
+// cpuidle_enter_state() (drivers/cpuidle/cpuidle.c, v6.1) measures from
+// before the enter callback to after it returned: the exit is in the
+// period the governors read and the counters judge; the state's time is
+// the time in it.
+TEST(IdlePathTest, TheMeasuredPeriodIncludesTheExit) {
+  Rig r;
+  Cpu& c = r.cpu(0);
+  r.Idle(0, kC6, 260 * kUs, false, 50 * kUs);
+  EXPECT_EQ(c.last_residency_ns, 310 * kUs);
+  EXPECT_EQ(c.stats.states[kC6].time_ns, 260 * kUs);
+  EXPECT_EQ(c.stats.idle_ns, 260 * kUs);
+  // 310 us reaches C6's 300 us target: not too deep. Without the exit it
+  // would have been.
+  EXPECT_EQ(c.stats.states[kC6].above, 0u);
+  r.Idle(0, kC6, 240 * kUs, false, 50 * kUs);
+  EXPECT_EQ(c.stats.states[kC6].above, 1u);
+}
+
+TEST(IdlePathTest, BelowSubtractsTheExitLatencyAboveNeedsAShallowerState) {
+  // below: the period less C1's advertised exit (1 us) must reach C6's
+  // target (300 us).
+  Rig r;
+  const platform::IdleStateStats& c1 = r.cpu(0).stats.states[kC1];
+  r.Idle(0, kC1, 300 * kUs);  // 299 us: not below
+  EXPECT_EQ(c1.below, 0u);
+  r.Idle(0, kC1, 300 * kUs, false, 1 * kUs);  // 301 - 1 us: below
+  EXPECT_EQ(c1.below, 1u);
+
+  // above: counted only when an enabled shallower state exists.
+  topology::TopologyBuilder b("no-poll");
+  for (int cpu = 0; cpu < 2; ++cpu) b.AddCpu(cpu, 0, 0, 0, cpu);
+  b.set_distances({{10}});
+  b.set_cstates({State("POLL", 0, 0, 0, CState::kPolling, /*disabled=*/true),
+                 State("C1", 2 * kUs, 1 * kUs, 0, 0),
+                 State("C6", 300 * kUs, 50 * kUs, 20 * kUs, 0)});
+  Rig n(SimConfig(), *b.Build());
+  n.Idle(0, kC1, 1 * kUs);  // too short for C1, but POLL is disabled
+  EXPECT_EQ(n.cpu(0).stats.states[kC1].above, 0u);
+  n.Idle(0, kC6, 100 * kUs);  // too short for C6, C1 enabled
+  EXPECT_EQ(n.cpu(0).stats.states[kC6].above, 1u);
 }
 
 TEST(IdlePathTest, SleepLengthToTheNextTimerAndTick) {
@@ -309,20 +353,20 @@ TEST(IdlePathTest, GuestHaltCostBeforeAndAfterTheWindow) {
   r.idle.Enter(0, kHalt, 0);
   r.now_ns += 5 * kUs;
   EXPECT_EQ(r.idle.PhysicalExitNs(0), k.kvm_hlt_exit_ns + 1 * kUs + host_wake);
-  r.idle.Leave(0, false);
+  r.idle.Leave(0, false, 0);
   EXPECT_EQ(r.idle.kvm_window_ns(0), 10 * kUs);  // grown to grow_start
   // Within the window the host polled: the exit and re-entry only.
   r.idle.Enter(0, kHalt, 0);
   r.now_ns += 8 * kUs;
   EXPECT_EQ(r.idle.PhysicalExitNs(0), k.kvm_hlt_exit_ns);
-  r.idle.Leave(0, false);
+  r.idle.Leave(0, false, 0);
   EXPECT_EQ(r.idle.kvm_window_ns(0), 10 * kUs);  // a success: unchanged
   // Past the window, the host CPU idled for the rest: 1 ms - 10 us reaches
   // C6, whose entry is done.
   r.idle.Enter(0, kHalt, 0);
   r.now_ns += 1 * kMs;
   EXPECT_EQ(r.idle.PhysicalExitNs(0), k.kvm_hlt_exit_ns + 80 * kUs + host_wake);
-  r.idle.Leave(0, false);
+  r.idle.Leave(0, false, 0);
   const GuestTotals& g = r.idle.guest_totals();
   EXPECT_EQ(g.halt_exits, 3u);
   EXPECT_EQ(g.host_attempted_polls, 2u);
@@ -336,7 +380,7 @@ TEST(IdlePathTest, GuestHaltCostBeforeAndAfterTheWindow) {
   r.idle.Enter(1, kPoll, 0);
   r.now_ns += 3 * kUs;
   EXPECT_EQ(r.idle.PhysicalExitNs(1), 0);
-  r.idle.Leave(1, true);
+  r.idle.Leave(1, true, 0);
   EXPECT_EQ(g.polls, 1u);
   EXPECT_EQ(g.poll_successes, 1u);
   EXPECT_EQ(g.halt_exits, 3u);
@@ -388,7 +432,7 @@ TEST(IdlePathTest, GuestWithoutHostPollingAlwaysPaysTheWakeUp) {
     r.now_ns += 5 * kUs;
     EXPECT_EQ(r.idle.PhysicalExitNs(0),
               c.kvm_hlt_exit_ns + 1 * kUs + host_wake);
-    r.idle.Leave(0, false);
+    r.idle.Leave(0, false, 0);
   }
   EXPECT_EQ(r.idle.kvm_window_ns(0), 0);
   EXPECT_EQ(r.idle.guest_totals().host_wakeups, 3u);

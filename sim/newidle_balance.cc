@@ -68,11 +68,8 @@ void SimulatorImpl::OnNewidleStep(int cpu, int level) {
     // pulled_task: no idle period after all.
     c.idle_stamp_ns = 0;
   }
-  if (c.nr_running > 0) {
-    // A woken task ends the idle period (ttwu_do_wakeup).
-    idle_.NoteIdleEnd(cpu);
-    return Schedule(cpu);
-  }
+  // A task woken meanwhile ended the idle period (EnqueueWoken).
+  if (c.nr_running > 0) return Schedule(cpu);
   if (c.ttwu_pending > 0) return;  // a delivery is coming: it schedules
   if (NewidleWalkFrom(cpu, level + 1)) return;
   return EnterIdleState(cpu);

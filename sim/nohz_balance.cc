@@ -57,16 +57,15 @@ void SimulatorImpl::OnNohzBalance(int ilb) {
           // attach_tasks() -> resched_curr(): the CPU leaves idle, by IPI
           // unless it polls.
           if (cx.polling) {
-            LeaveIdle(x, /*by_poll=*/true);
+            LeaveIdle(x, /*by_poll=*/true, /*exit_ns=*/0);
             Schedule(x);
             continue;
           }
           ++placement_stats_.ipis;
           ++cx.stats.ipis_received;
-          const int64_t exit_ns = idle_.PhysicalExitNs(x);
-          LeaveIdle(x, /*by_poll=*/false);
-          cx.exiting = true;
-          PushIdleExit(now_ns_ + config_.ipi_latency_ns + exit_ns, x);
+          const int64_t exit_ns =
+              config_.ipi_latency_ns + idle_.PhysicalExitNs(x);
+          LeaveIdleWithExit(x, exit_ns, now_ns_ + exit_ns);
           continue;
         }
       }

@@ -65,9 +65,7 @@ void SimulatorImpl::RunKernelWork(int cpu, int64_t cost_ns) {
   // The interrupt ends the idle period: the C-state exit, then the handler,
   // then the CPU goes idle again (OnIdleExitDone) unless work arrived.
   const int64_t exit_ns = idle_.PhysicalExitNs(cpu);
-  LeaveIdle(cpu, /*by_poll=*/false);
-  c.exiting = true;
-  PushIdleExit(now_ns_ + exit_ns + cost_ns, cpu);
+  LeaveIdleWithExit(cpu, exit_ns, now_ns_ + exit_ns + cost_ns);
 }
 
 }  // namespace schedsim::sim

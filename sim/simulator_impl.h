@@ -251,8 +251,19 @@ class SimulatorImpl : public RunState {
   // entry_work_ns: kernel work on the idle path before the state starts.
   void SelectAndEnterIdle(int cpu, int64_t entry_work_ns = 0);
   // Ends the idle period now; `by_poll`: a wake-up or a task's timer ended
-  // a POLL period (a guest's successful poll).
-  void LeaveIdle(int cpu, bool by_poll);
+  // a POLL period (a guest's successful poll); `exit_ns`: the time to the
+  // end of the exit, in the period the governor reads (IdlePath::Leave).
+  // The governor's reflect runs now: no exit is simulated.
+  void LeaveIdle(int cpu, bool by_poll, int64_t exit_ns);
+  // Ends the idle period now with an exit that takes `exit_ns` and the
+  // CPU's interrupt work after it until `done_ns` (kEvIdleExitDone). The
+  // governor's reflect runs then: cpuidle_idle_call() (kernel/sched/idle.c,
+  // v6.1) calls cpuidle_reflect() once cpuidle_enter_state() returned and
+  // the interrupt that woke the CPU was handled.
+  void LeaveIdleWithExit(int cpu, int64_t exit_ns, int64_t done_ns);
+  // Their common part (accounting, the POLL timer, avg_idle, the trace);
+  // returns the state the governor is told of (-1: none, idle=halt).
+  int EndIdlePeriod(int cpu, bool by_poll, int64_t exit_ns);
   void OnIdleExitDone(int cpu);
   // The interrupt work and the wake list held while the CPU could not take
   // them (a C-state exit, a newidle balance level): wake-ups first, then

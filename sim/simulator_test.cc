@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -309,6 +310,65 @@ TEST(SimulatorTest, CStateExitLatencyShowsInWakeupLatency) {
   EXPECT_LE(b.metrics[0].latency_ns.mean() - a.metrics[0].latency_ns.mean(),
             2 * extra + 1.0 + 2.0 * entry * 2.0 / rounds);
   EXPECT_GT(b.cpus[1].states[4].usage, 100u);
+}
+
+// cpuidle_enter_state() (drivers/cpuidle/cpuidle.c, v6.1) measures an
+// idle period to after the state's exit returned, and cpuidle_idle_call()
+// (kernel/sched/idle.c) calls cpuidle_reflect() after that: the governor is
+// told at the exit's end, of a period that includes the exit.
+TEST(SimulatorTest, TheGovernorIsToldAfterTheExitOfAPeriodIncludingIt) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  FixedFreqGovernor freq(3500000);
+  PrevTargetPlacement place;
+  SimConfig config = QuietConfig();
+  struct Told {
+    int64_t select_ns, wake_ns, reflect_ns, residency_ns;
+  };
+  struct C6Recorder final : platform::IdleGovernor {
+    absl::string_view name() const override { return "c6-recorder"; }
+    int Select(platform::IdleDevice& dev, bool* stop_tick) override {
+      *stop_tick = true;
+      select_ns[dev.cpu()] = dev.now_ns();
+      return 4;
+    }
+    void Reflect(platform::IdleDevice& dev, int index) override {
+      if (dev.cpu() != 1 || index != 4) return;
+      told.push_back(
+          {select_ns[1], wake_ns, dev.now_ns(), dev.last_residency_ns()});
+    }
+    std::map<int, int64_t> select_ns;
+    int64_t wake_ns = -1;
+    std::vector<Told> told;
+  } c6;
+  struct Wakes final : TraceSink {
+    explicit Wakes(C6Recorder* r) : rec(r) {}
+    void OnIdle(int64_t time_ns, int cpu, int state) override {
+      if (cpu == 1 && state < 0) rec->wake_ns = time_ns;
+    }
+    C6Recorder* rec;
+  } wakes(&c6);
+  auto sim = MakeSim(topo, config, PingPong(0), {&freq, &c6, &place});
+  sim->set_trace_sink(&wakes);
+  EXPECT_TRUE(sim->RunFor(Milliseconds(50)).ok());
+  ASSERT_GT(c6.told.size(), 100u);
+  // C6 is a core state and pong's sibling idles in C6 too: its physical
+  // exit, or up to its entry more when woken while entering.
+  const int64_t exit_ns = topo.cstates()[4].physical_exit_ns;
+  const int64_t entry_ns = topo.cstates()[4].physical_entry_ns;
+  int exact = 0;
+  for (const Told& t : c6.told) {
+    EXPECT_GE(t.reflect_ns - t.wake_ns, exit_ns);
+    // Woken during the idle-entry work (before the state began: the
+    // residency is the exit alone), the rest of that work comes on top.
+    if (t.residency_ns > t.reflect_ns - t.wake_ns) {
+      EXPECT_LE(t.reflect_ns - t.wake_ns, exit_ns + entry_ns);
+    }
+    if (t.reflect_ns - t.wake_ns == exit_ns) ++exact;
+    // From the state's entry (after the idle-entry work) to the reflect.
+    EXPECT_GE(t.residency_ns, t.reflect_ns - t.wake_ns);
+    EXPECT_LE(t.residency_ns, t.reflect_ns - t.select_ns);
+  }
+  EXPECT_GT(exact, static_cast<int>(c6.told.size()) * 9 / 10);
 }
 
 TEST(SimulatorTest, PipeAndWakeupWorkTakeLongerAtALowerFrequencyWhenAsked) {
@@ -1442,6 +1502,47 @@ Workload HogsOnCpu0(int count) {
   t.count = count;
   w.tasks.push_back(t);
   return w;
+}
+
+// An interrupt on an idle CPU that wakes no task onto it (here the noise
+// sources' work) sets no need_resched: do_idle() (kernel/sched/idle.c,
+// v6.1) goes back to cpuidle_idle_call() without schedule(), so neither a
+// newidle balance nor update_idle_core() (set_next_task_idle()) runs
+// again: once per switch to the idle task, not once per interrupt.
+TEST(SimulatorTest, AnInterruptOnAnIdleCpuDoesNotRescheduleIt) {
+  topology::Topology topo = Preset("skylake-e3-1240v5");
+  SimConfig config;  // the noise sources on
+  config.turbo = false;
+  FixedFreqGovernor freq(3500000);
+  FixedIdleGovernor c1(1);
+  struct CountIdleTaskSwitches final : platform::PlacementPolicy {
+    absl::string_view name() const override { return "count"; }
+    int SelectIdleSibling(platform::SchedView&,
+                          const platform::WakeupRequest& request) override {
+      return request.target;
+    }
+    void OnCpuIdle(platform::SchedView&, int cpu) override { ++calls[cpu]; }
+    std::map<int, int> calls;
+  } place;
+  struct CountIdleEntries final : TraceSink {
+    void OnIdle(int64_t, int cpu, int state) override {
+      if (state >= 0) ++entries[cpu];
+    }
+    std::map<int, int> entries;
+  } sink;
+  Workload w = HogsOnCpu0(1);
+  w.tasks[0].affinity = "0";
+  auto sim = MakeSim(topo, config, w, {&freq, &c1, &place});
+  sim->set_trace_sink(&sink);
+  EXPECT_TRUE(sim->RunFor(Milliseconds(1000)).ok());
+  int interrupted = 0;
+  for (int cpu = 1; cpu < topo.num_cpus(); ++cpu) {
+    // Idle from the start: one switch to the idle task.
+    EXPECT_EQ(place.calls[cpu], 1) << "CPU " << cpu;
+    interrupted += sink.entries[cpu] - 1;
+  }
+  // The noise did interrupt the idle CPUs (each re-entered a state).
+  EXPECT_GT(interrupted, 10);
 }
 
 TEST(SimulatorTest, LoadBalancingSpreadsTasksOverIdleCpus) {

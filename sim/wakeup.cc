@@ -171,16 +171,15 @@ void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
   if (c.mode == CpuMode::kIdle) {
     if (c.polling) {
       ++c.stats.poll_wakeups;
-      LeaveIdle(cpu, /*by_poll=*/true);
+      LeaveIdle(cpu, /*by_poll=*/true, /*exit_ns=*/0);
     } else {
-      int64_t exit_ns = idle_.PhysicalExitNs(cpu);
-      LeaveIdle(cpu, /*by_poll=*/false);
+      const int64_t exit_ns = idle_.PhysicalExitNs(cpu);
       if (exit_ns > 0) {
-        c.exiting = true;
+        LeaveIdleWithExit(cpu, exit_ns, now_ns_ + exit_ns);
         PushPending(c, task);  // stays counted in ttwu_pending
-        PushIdleExit(now_ns_ + exit_ns, cpu);
         return;
       }
+      LeaveIdle(cpu, /*by_poll=*/false, 0);
     }
   } else if (c.exiting) {
     PushPending(c, task);
@@ -201,6 +200,9 @@ void SimulatorImpl::OnWakeDeliver(int cpu, int task) {
 }
 
 void SimulatorImpl::EnqueueWoken(int cpu, int task, uint32_t util_flags) {
+  // ttwu_do_wakeup() (kernel/sched/core.c, v6.1): a task woken onto the
+  // runqueue ends its idle period for avg_idle; an interrupt does not.
+  idle_.NoteIdleEnd(cpu);
   if (ABSL_PREDICT_TRUE(!eevdf_on_) || !eevdf_.Delayed(task)) {
     return EnqueueTask(cpu, task, /*wakeup=*/true, util_flags);
   }
@@ -233,11 +235,9 @@ void SimulatorImpl::OnTaskTimer(int cpu, int task, bool device_irq) {
   }
   if (c.mode == CpuMode::kIdle && !c.polling) {
     // The timer interrupt wakes the CPU; the wake-up runs after the exit.
-    int64_t exit_ns = idle_.PhysicalExitNs(cpu);
-    LeaveIdle(cpu, /*by_poll=*/false);
-    c.exiting = true;
+    const int64_t exit_ns = idle_.PhysicalExitNs(cpu);
+    LeaveIdleWithExit(cpu, exit_ns, now_ns_ + exit_ns);
     c.irq_pending.push_back(task);
-    PushIdleExit(now_ns_ + exit_ns, cpu);
     return;
   }
   if (c.mode == CpuMode::kAwake && c.exiting) {
@@ -245,7 +245,7 @@ void SimulatorImpl::OnTaskTimer(int cpu, int task, bool device_irq) {
     return;
   }
   // Only a polling CPU is still idle here: the timer ends its poll.
-  if (c.mode == CpuMode::kIdle) LeaveIdle(cpu, /*by_poll=*/true);
+  if (c.mode == CpuMode::kIdle) LeaveIdle(cpu, /*by_poll=*/true, 0);
   TryToWakeUp(task, cpu, /*from_task=*/false, 0);
   if (c.mode == CpuMode::kAwake && c.nr_running == 0 && c.ttwu_pending == 0) {
     return SelectAndEnterIdle(cpu);

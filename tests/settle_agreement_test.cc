@@ -76,8 +76,14 @@ TEST(SettleAgreementTest, FullLengthRunAgreesWithTheExtrapolation) {
   EXPECT_EQ(f["mode"], "fixed_length");
   EXPECT_EQ(f["stop_reason"], "fixed_length");
   const double full_s = OnlyRun(full)["metrics"]["time_s"].get<double>();
-  // The settled run simulated under 3/4 of the full length.
-  EXPECT_LT(s["elapsed_s"].get<double>(), 0.75 * full_s) << s.dump();
+  // The settled run stopped before the full length. How much earlier
+  // depends on the model's trajectory on this fully busy machine: since
+  // the idle path measures periods to the exit's end and interrupts on an
+  // idle CPU no longer reschedule it, the first 1.6 s are a transient (the
+  // rate falls from 1.87 to 1.73 M messages/s), which the truncation cuts
+  // off (160 of 420 batches), so it stops at 4.2 of 4.5 s; before, at
+  // 0.7 s.
+  EXPECT_LT(s["elapsed_s"].get<double>(), 0.95 * full_s) << s.dump();
   // NOT the interval (issue 50 asks for it): at this size the model's
   // rate still drifts after it passes the test (the full run is 1.9-2.1%
   // slower than the extrapolation on 8d7ec9c, with min_batches 20 or

@@ -64,12 +64,22 @@ int FakeIdleDevice::IdlePeriod(IdleGovernor& governor, int64_t idle_ns) {
   IdleStateStats& st = stats_[s];
   ++st.usage;
   st.time_ns += residency;
+  // cpuidle_enter_state()'s rules (drivers/cpuidle/cpuidle.c, v6.1):
+  // `above` needs an enabled shallower state; `below` compares the period
+  // less the state's exit latency with the next enabled state's target.
   if (residency < states_[s].target_residency_ns) {
-    ++st.above;
-  } else {
+    for (int d = s - 1; d >= 0; --d) {
+      if (states_[d].disabled) continue;
+      ++st.above;
+      break;
+    }
+  } else if (residency > states_[s].exit_latency_ns) {
     for (size_t d = s + 1; d < states_.size(); ++d) {
       if (states_[d].disabled) continue;
-      if (residency >= states_[d].target_residency_ns) ++st.below;
+      if (residency - states_[s].exit_latency_ns >=
+          states_[d].target_residency_ns) {
+        ++st.below;
+      }
       break;
     }
   }
